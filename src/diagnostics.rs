@@ -1,0 +1,195 @@
+//! Errors about the user's input, located in the source text and rendered with miette.
+//!
+//! Every stage that reads user input (the litmus parser, the lowering into the program IR,
+//! the unrolling, the model-language parser) reports problems as [`Diagnostic`]s against a
+//! [`SourceFile`]. The CLI renders them; nothing here prints.
+
+use std::fmt;
+use std::sync::Arc;
+
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use serde::Serialize;
+
+use crate::syntax::ast::Span;
+
+/// A source text with the name it is reported under (usually its path).
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    pub name: String,
+    pub text: Arc<str>,
+}
+
+impl SourceFile {
+    pub fn new(name: impl Into<String>, text: impl Into<Arc<str>>) -> SourceFile {
+        SourceFile {
+            name: name.into(),
+            text: text.into(),
+        }
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = floor_char_boundary(&self.text, offset.min(self.text.len()));
+        let before = &self.text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let column = before[line_start..].chars().count() + 1;
+        (line, column)
+    }
+
+    /// The text of a span, for messages that quote the source.
+    pub fn snippet(&self, span: Span) -> &str {
+        let start = floor_char_boundary(&self.text, span.start.min(self.text.len()));
+        let end = floor_char_boundary(&self.text, span.end.min(self.text.len()).max(start));
+        &self.text[start..end]
+    }
+}
+
+fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+    while offset > 0 && !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// One problem in the input: what is wrong, where, and how to fix it when we can say.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub message: String,
+    pub span: Span,
+    /// The short text under the marked source.
+    pub label: String,
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn new(message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic {
+            message: message.into(),
+            span,
+            label: "here".to_string(),
+            help: None,
+        }
+    }
+
+    pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.label = label.into();
+        self
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+/// All problems found in one input file.
+#[derive(Clone, Debug)]
+pub struct InputError {
+    pub file: SourceFile,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl InputError {
+    pub fn new(file: &SourceFile, diagnostics: Vec<Diagnostic>) -> InputError {
+        InputError {
+            file: file.clone(),
+            diagnostics,
+        }
+    }
+
+    pub fn single(file: &SourceFile, diagnostic: Diagnostic) -> InputError {
+        InputError::new(file, vec![diagnostic])
+    }
+
+    /// `file:line:column: message` for each diagnostic, one per line: the form editors and
+    /// scripts read.
+    pub fn short(&self) -> String {
+        self.diagnostics
+            .iter()
+            .map(|d| {
+                let (line, column) = self.file.line_col(d.span.start);
+                format!("{}:{}:{}: {}", self.file.name, line, column, d.message)
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The diagnostics drawn with the marked source lines, for people.
+    pub fn render(&self, color: bool) -> String {
+        let theme = if color {
+            GraphicalTheme::unicode()
+        } else {
+            GraphicalTheme::unicode_nocolor()
+        };
+        let handler = GraphicalReportHandler::new_themed(theme).with_context_lines(1);
+        let mut out = String::new();
+        for diagnostic in &self.diagnostics {
+            let (line, column) = self.file.line_col(diagnostic.span.start);
+            let report = Rendered {
+                heading: format!(
+                    "{}:{}:{}: {}",
+                    self.file.name, line, column, diagnostic.message
+                ),
+                diagnostic,
+                source: NamedSource::new(self.file.name.clone(), self.file.text.to_string()),
+            };
+            if handler.render_report(&mut out, &report).is_err() {
+                out.push_str(&report.heading);
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.short())
+    }
+}
+
+impl std::error::Error for InputError {}
+
+struct Rendered<'a> {
+    heading: String,
+    diagnostic: &'a Diagnostic,
+    source: NamedSource<String>,
+}
+
+impl fmt::Debug for Rendered<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.heading)
+    }
+}
+
+impl fmt::Display for Rendered<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.heading)
+    }
+}
+
+impl std::error::Error for Rendered<'_> {}
+
+impl miette::Diagnostic for Rendered<'_> {
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.source)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let span = self.diagnostic.span;
+        let length = span.end.saturating_sub(span.start);
+        let label = LabeledSpan::new_with_span(
+            Some(self.diagnostic.label.clone()),
+            SourceSpan::new(span.start.into(), length),
+        );
+        Some(Box::new(std::iter::once(label)))
+    }
+
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.diagnostic
+            .help
+            .as_ref()
+            .map(|h| Box::new(h.clone()) as Box<dyn fmt::Display>)
+    }
+}

@@ -1,0 +1,9 @@
+//! nemos: a declarative SAT-based memory-model analyzer for small concurrent C programs.
+//!
+//! The crate is a one-way pipeline, one module per stage; each imports only earlier ones:
+//! [`syntax`] -> [`program`] -> [`events`] -> [`encode`] -> [`solver`] -> [`witness`] ->
+//! [`report`]. See ARCHITECTURE.md.
+
+pub mod diagnostics;
+pub mod encode;
+pub mod syntax;

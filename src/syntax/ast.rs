@@ -1,0 +1,270 @@
+//! The parsed litmus test, close to the source text.
+//!
+//! The parser builds this tree permissively: every name is kept as written and every node
+//! carries the byte span it came from. Whether a call names a known atomic, whether an
+//! identifier is a register or a location, whether a memory order is allowed where it is
+//! written: all of that is decided when the tree is lowered into the program IR, which
+//! reports every such error with the span kept here.
+
+use serde::Serialize;
+
+/// A half-open byte range `[start, end)` into the source text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+/// A name as written, with where it was written.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+/// One litmus test file.
+#[derive(Clone, Debug, Serialize)]
+pub struct LitmusTest {
+    /// The architecture word of the header (`C`).
+    pub arch: String,
+    pub name: Ident,
+    /// The optional quoted doc string after the header.
+    pub doc: Option<String>,
+    /// `key=value` lines between the header and the init block.
+    pub metadata: Vec<(String, String)>,
+    pub init: Vec<InitItem>,
+    pub threads: Vec<Thread>,
+    /// The `locations [...]` clause: extra state to report in outcomes.
+    pub locations: Vec<StateVar>,
+    pub filter: Option<Prop>,
+    pub condition: Option<Condition>,
+}
+
+/// A C type as written: a base name with qualifiers. Kept loose on purpose: litmus tests use
+/// many spellings (`atomic_int`, `_Atomic int`, `volatile __int128`, `atomic_t`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Type {
+    /// The base type words joined by one space, qualifiers removed, e.g. `int`, `atomic_int`,
+    /// `unsigned long`, `__int128_t`.
+    pub base: String,
+    pub atomic: bool,
+    pub volatile: bool,
+    pub constant: bool,
+    /// Number of `*` after the base type.
+    pub pointer_depth: u8,
+    pub span: Span,
+}
+
+/// One entry of the init block.
+#[derive(Clone, Debug, Serialize)]
+pub struct InitItem {
+    pub ty: Option<Type>,
+    pub target: StateVar,
+    /// `None` when only declared (`int x;`): the location starts at 0.
+    pub value: Option<InitValue>,
+    /// For array declarations `int d[2] = {1, 1};`: the declared length.
+    pub array_len: Option<u32>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum InitValue {
+    Int(i64),
+    /// `{1, 1}` for arrays.
+    List(Vec<i64>),
+    /// `ATOMIC_INIT(v)`.
+    AtomicInit(i64),
+    /// The address of a location, as in `0:r0 = x;` (a register holding a pointer).
+    Address(Ident),
+}
+
+/// Something a final state talks about: a thread's register or a memory location.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum StateVar {
+    /// `0:r0`
+    Register { thread: u32, name: Ident },
+    /// `x`, `[x]`, `d[1]` or `[d[1]]`.
+    Location { name: Ident, index: Option<u32> },
+}
+
+impl StateVar {
+    pub fn span(&self) -> Span {
+        match self {
+            StateVar::Register { name, .. } | StateVar::Location { name, .. } => name.span,
+        }
+    }
+}
+
+/// `P0 (atomic_int* x, int* y) { ... }`
+#[derive(Clone, Debug, Serialize)]
+pub struct Thread {
+    /// `P0` -> 0. The parser rejects thread names that are not `P` followed by a number.
+    pub index: u32,
+    pub name: Ident,
+    pub params: Vec<Param>,
+    pub body: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Param {
+    pub ty: Type,
+    pub name: Ident,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub enum StmtKind {
+    /// `int r0 = e;` or `int r0;`
+    Decl {
+        ty: Type,
+        name: Ident,
+        init: Option<Expr>,
+    },
+    /// `lhs = rhs;` where `lhs` is a register name, `*e` or `a[i]`.
+    Assign {
+        lhs: Expr,
+        rhs: Expr,
+    },
+    /// An expression evaluated for its effect, usually a call: `atomic_store(x, 1);`,
+    /// `lock(l);`, `assert(r0 == 1);`, `atomic_thread_fence(memory_order_seq_cst);`.
+    Expr(Expr),
+    If {
+        cond: Expr,
+        then_branch: Vec<Stmt>,
+        else_branch: Option<Vec<Stmt>>,
+    },
+    While {
+        cond: Expr,
+        body: Vec<Stmt>,
+    },
+    /// `for (init; cond; step) body`; any part may be missing.
+    For {
+        init: Option<Box<Stmt>>,
+        cond: Option<Expr>,
+        step: Option<Box<Stmt>>,
+        body: Vec<Stmt>,
+    },
+    /// A nested `{ ... }`.
+    Block(Vec<Stmt>),
+    /// `atomic { ... }`: a block whose atomicity is to be checked.
+    Atomic(Vec<Stmt>),
+    /// `;`
+    Empty,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub enum ExprKind {
+    Int(i64),
+    /// A register, a parameter, a location or a constant such as `memory_order_relaxed`.
+    Name(Ident),
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `c ? a : b`
+    Conditional(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `(int) e`
+    Cast(Type, Box<Expr>),
+    /// `f(a, b)`
+    Call(Ident, Vec<Expr>),
+    /// `a[i]`
+    Index(Box<Expr>, Box<Expr>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum UnaryOp {
+    /// `-e`
+    Neg,
+    /// `!e`
+    Not,
+    /// `~e`
+    BitNot,
+    /// `*e`
+    Deref,
+    /// `&e`
+    AddrOf,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+}
+
+/// The final condition: `exists (p)`, `~exists (p)` or `forall (p)`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Condition {
+    pub quantifier: Quantifier,
+    pub prop: Prop,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Quantifier {
+    Exists,
+    NotExists,
+    Forall,
+}
+
+/// A proposition over the final state.
+#[derive(Clone, Debug, Serialize)]
+pub enum Prop {
+    True(Span),
+    False(Span),
+    /// `0:r0=1`, `x!=2`, `[y]=0`.
+    Atom {
+        var: StateVar,
+        negated: bool,
+        value: AtomValue,
+        span: Span,
+    },
+    Not(Box<Prop>, Span),
+    And(Box<Prop>, Box<Prop>),
+    Or(Box<Prop>, Box<Prop>),
+    /// `p => q`
+    Implies(Box<Prop>, Box<Prop>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum AtomValue {
+    Int(i64),
+    /// A location's address, as in `0:r0=x` for a register holding a pointer.
+    Address(Ident),
+}

@@ -1,0 +1,3 @@
+//! Reading litmus files: the C litmus format of herd7 plus locks, atomic blocks and asserts.
+
+pub mod ast;
