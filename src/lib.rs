@@ -2,8 +2,13 @@
 //!
 //! The crate is a one-way pipeline, one module per stage; each imports only earlier ones:
 //! [`syntax`] -> [`program`] -> [`events`] -> [`encode`] -> [`solver`] -> [`witness`] ->
-//! [`report`]. See ARCHITECTURE.md.
+//! [`analysis`] -> [`report`]. See ARCHITECTURE.md.
 
+pub mod analysis;
 pub mod diagnostics;
 pub mod encode;
+pub mod events;
+pub mod program;
+pub mod solver;
 pub mod syntax;
+pub mod witness;

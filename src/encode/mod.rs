@@ -1,3 +1,388 @@
 //! From events to a SAT instance: relation matrices over literals, values, the model's axioms.
+//!
+//! [`Encoding::new`] builds what every model shares: feasibility of each event from its
+//! guard (`fb`), the values of terms, the reads-from relation `rf` (each feasible read reads
+//! exactly one feasible write of its location with the same value), the coherence order `co`
+//! (a strict total order of each location's feasible writes, initial write first), the
+//! derived from-read relation `fr = rf^-1 ; co`, the final state and the final condition.
+//! The model's own axioms are added on top: [`sc`] holds sequential consistency.
 
+pub mod acyclic;
 pub mod cnf;
+pub mod relation;
+pub mod sc;
+pub mod value;
+
+use std::collections::HashMap;
+
+use self::acyclic::less_than;
+use self::cnf::{Bool, ClauseSink, Gates};
+use self::relation::Relation;
+use self::value::Value;
+use crate::events::{EventId, EventKind, Events, Guard, Term, TermId};
+use crate::program::{LocId, Observable, Program, StateProp};
+
+/// Largest number of values a computed term keeps as one-hot literals before it switches to
+/// bit-vectors.
+pub const ONE_HOT_CAP: usize = crate::events::bounds::VALUE_SET_CAP;
+
+/// The shared part of every model's encoding, with the literals the queries need.
+pub struct Encoding<'a> {
+    pub program: &'a Program,
+    pub events: &'a Events,
+    /// Per event: it executes.
+    pub feasible: Vec<Bool>,
+    /// Per control variable: its condition holds.
+    pub controls: Vec<Bool>,
+    pub rf: Relation,
+    pub co: Relation,
+    pub fr: Relation,
+    /// Per event: the value it reads, writes or computes, when it has one.
+    pub values: Vec<Option<Value>>,
+    /// Some loop would run once more than the unrolling allows.
+    pub bound_hit: Bool,
+    /// Per assertion event: the assertion fails.
+    pub assertion_failures: Vec<(EventId, Bool)>,
+    term_cache: HashMap<TermId, Value>,
+    guard_cache: HashMap<Guard, Bool>,
+    final_cache: HashMap<Observable, Value>,
+}
+
+impl<'a> Encoding<'a> {
+    pub fn new<S: ClauseSink>(sink: &mut S, program: &'a Program, events: &'a Events) -> Self {
+        let n = events.len();
+        let mut enc = Encoding {
+            program,
+            events,
+            feasible: Vec::with_capacity(n),
+            controls: Vec::with_capacity(events.controls.len()),
+            rf: Relation::new(),
+            co: Relation::new(),
+            fr: Relation::new(),
+            values: vec![None; n],
+            bound_hit: Bool::FALSE,
+            assertion_failures: Vec::new(),
+            term_cache: HashMap::new(),
+            guard_cache: HashMap::new(),
+            final_cache: HashMap::new(),
+        };
+        enc.create_read_values(sink);
+        for c in 0..events.controls.len() {
+            let value = enc.term(sink, events.controls[c].term);
+            let holds = value::is_nonzero(sink, &value);
+            enc.controls.push(holds);
+        }
+        for e in 0..n {
+            let fb = enc.guard(sink, &events.events[e].guard.clone());
+            enc.feasible.push(fb);
+        }
+        for e in 0..n {
+            if let Some(t) = events.events[e].value {
+                let v = enc.term(sink, t);
+                enc.values[e] = Some(v);
+            }
+        }
+        enc.encode_rf(sink);
+        enc.encode_co(sink);
+        enc.encode_fr(sink);
+        enc.encode_locks(sink);
+        let hits: Vec<Bool> = events
+            .bound_hits
+            .iter()
+            .map(|hit| {
+                let g = enc.guard(sink, &hit.guard);
+                sink.and2(g, enc.controls[hit.control])
+            })
+            .collect();
+        enc.bound_hit = sink.or(&hits);
+        for e in events.events.iter().filter(|e| e.kind == EventKind::Assert) {
+            let holds = match &enc.values[e.id] {
+                Some(v) => value::is_nonzero(sink, v),
+                None => Bool::TRUE,
+            };
+            let fails = sink.and2(enc.feasible[e.id], !holds);
+            enc.assertion_failures.push((e.id, fails));
+        }
+        enc
+    }
+
+    /// Every read gets a fresh value: one-hot over its static value set when it is small,
+    /// 32 bits otherwise.
+    fn create_read_values<S: ClauseSink>(&mut self, sink: &mut S) {
+        for read in self.events.reads() {
+            let term = self.events.terms.len();
+            let Some(t) = read.value else { continue };
+            debug_assert!(t < term);
+            let value = match &self.events.bounds.values[t] {
+                Some(set) => Value::fresh_one_hot(sink, set),
+                None => Value::fresh_bits(sink),
+            };
+            self.term_cache.insert(t, value);
+        }
+    }
+
+    /// The value of a term, built once.
+    pub fn term<S: ClauseSink>(&mut self, sink: &mut S, t: TermId) -> Value {
+        if let Some(v) = self.term_cache.get(&t) {
+            return v.clone();
+        }
+        let value = match *self.events.terms.get(t) {
+            Term::Const(v) => Value::constant(v),
+            Term::Read(_) => {
+                // Reads are created up front; a read term without an event cannot occur.
+                Value::fresh_bits(sink)
+            }
+            Term::Unary(op, a) => {
+                let a = self.term(sink, a);
+                value::apply_unary(sink, op, &a)
+            }
+            Term::Binary(op, a, b) => {
+                let a = self.term(sink, a);
+                let b = self.term(sink, b);
+                value::apply_binary(sink, op, &a, &b, ONE_HOT_CAP)
+            }
+            Term::Ite(c, a, b) => {
+                let c = self.term(sink, c);
+                let cond = value::is_nonzero(sink, &c);
+                let a = self.term(sink, a);
+                let b = self.term(sink, b);
+                value::ite(sink, cond, &a, &b, ONE_HOT_CAP)
+            }
+        };
+        self.term_cache.insert(t, value.clone());
+        value
+    }
+
+    /// The literal of a guard: the conjunction of its control literals.
+    pub fn guard<S: ClauseSink>(&mut self, sink: &mut S, guard: &Guard) -> Bool {
+        if let Some(&b) = self.guard_cache.get(guard) {
+            return b;
+        }
+        let parts: Vec<Bool> = guard
+            .0
+            .iter()
+            .map(|&(c, p)| {
+                if p {
+                    self.controls[c]
+                } else {
+                    !self.controls[c]
+                }
+            })
+            .collect();
+        let b = sink.and(&parts);
+        self.guard_cache.insert(guard.clone(), b);
+        b
+    }
+
+    fn value_of(&self, e: EventId) -> &Value {
+        self.values[e]
+            .as_ref()
+            .expect("memory events always carry a value")
+    }
+
+    fn encode_rf<S: ClauseSink>(&mut self, sink: &mut S) {
+        for read in self.events.reads() {
+            let r = read.id;
+            let candidates = &self.events.bounds.rf_candidates[r];
+            let mut choices = Vec::with_capacity(candidates.len());
+            for &w in candidates {
+                let both = sink.and2(self.feasible[r], self.feasible[w]);
+                let lit = if candidates.len() == 1 {
+                    both
+                } else {
+                    let choice = Bool::Lit(sink.new_lit());
+                    sink.implies(choice, both);
+                    choice
+                };
+                let same = value::equals(sink, self.value_of(w), self.value_of(r));
+                sink.implies(lit, same);
+                self.rf.set(w, r, lit);
+                choices.push(lit);
+            }
+            // A feasible read reads from exactly one write.
+            let mut clause = vec![!self.feasible[r]];
+            clause.extend(choices.iter().copied());
+            sink.clause(&clause);
+            sink.at_most_one(&choices);
+        }
+    }
+
+    /// `co` from per-location ranks: a strict total order of the feasible writes by
+    /// construction, so models need not state its transitivity.
+    fn encode_co<S: ClauseSink>(&mut self, sink: &mut S) {
+        let events = self.events;
+        for (loc, &init) in events.init.iter().enumerate() {
+            let writes: Vec<EventId> = events
+                .writes()
+                .filter(|w| w.location == Some(loc) && w.kind != EventKind::Init)
+                .map(|w| w.id)
+                .collect();
+            for &w in &writes {
+                self.co.set(init, w, self.feasible[w]);
+            }
+            if writes.len() < 2 {
+                continue;
+            }
+            let width = usize::BITS as usize - (writes.len() - 1).leading_zeros() as usize;
+            let ranks: Vec<Vec<Bool>> = writes
+                .iter()
+                .map(|_| (0..width).map(|_| Bool::Lit(sink.new_lit())).collect())
+                .collect();
+            for i in 0..writes.len() {
+                for j in 0..writes.len() {
+                    if i == j {
+                        continue;
+                    }
+                    let (a, b) = (writes[i], writes[j]);
+                    let both = sink.and2(self.feasible[a], self.feasible[b]);
+                    if both.is_false() {
+                        continue;
+                    }
+                    if events.po(b, a) {
+                        continue;
+                    }
+                    if events.po(a, b) {
+                        // Coherence with program order holds in every model nemos ships.
+                        let lt = less_than(sink, &ranks[i], &ranks[j]);
+                        sink.implies(both, lt);
+                        self.co.set(a, b, both);
+                        continue;
+                    }
+                    let lt = less_than(sink, &ranks[i], &ranks[j]);
+                    let co = sink.and2(both, lt);
+                    self.co.set(a, b, co);
+                }
+            }
+            // Distinct ranks for feasible writes: one of the two directions holds.
+            for i in 0..writes.len() {
+                for j in i + 1..writes.len() {
+                    let (a, b) = (writes[i], writes[j]);
+                    let both = sink.and2(self.feasible[a], self.feasible[b]);
+                    let ab = self.co.get(a, b);
+                    let ba = self.co.get(b, a);
+                    sink.clause(&[!both, ab, ba]);
+                }
+            }
+        }
+    }
+
+    fn encode_fr<S: ClauseSink>(&mut self, sink: &mut S) {
+        let events = self.events;
+        for read in events.reads() {
+            let r = read.id;
+            let loc = read.location;
+            for other in events.writes().filter(|w| w.location == loc) {
+                let w2 = other.id;
+                let mut ways = Vec::new();
+                for &w in &events.bounds.rf_candidates[r] {
+                    if w == w2 {
+                        continue;
+                    }
+                    let co = self.co.get(w, w2);
+                    if co.is_false() {
+                        continue;
+                    }
+                    let rf = self.rf.get(w, r);
+                    ways.push(sink.and2(rf, co));
+                }
+                let fr = sink.or(&ways);
+                self.fr.set(r, w2, fr);
+            }
+        }
+    }
+
+    /// A lock acquisition reads 0 (the lock is free).
+    fn encode_locks<S: ClauseSink>(&mut self, sink: &mut S) {
+        for e in self
+            .events
+            .events
+            .iter()
+            .filter(|e| e.kind == EventKind::Lock)
+        {
+            let free = value::equals_const(sink, self.value_of(e.id), 0);
+            sink.implies(self.feasible[e.id], free);
+        }
+    }
+
+    /// The final value of an observable.
+    pub fn final_value<S: ClauseSink>(&mut self, sink: &mut S, var: Observable) -> Value {
+        if let Some(v) = self.final_cache.get(&var) {
+            return v.clone();
+        }
+        let value = match var {
+            Observable::Reg { thread, reg } => {
+                let t = self.events.final_registers[thread][reg];
+                self.term(sink, t)
+            }
+            Observable::Loc(loc) => self.final_location(sink, loc),
+        };
+        self.final_cache.insert(var, value.clone());
+        value
+    }
+
+    /// The value of the `co`-last feasible write of `loc`.
+    fn final_location<S: ClauseSink>(&mut self, sink: &mut S, loc: LocId) -> Value {
+        let writes: Vec<EventId> = self
+            .events
+            .writes()
+            .filter(|w| w.location == Some(loc))
+            .map(|w| w.id)
+            .collect();
+        let mut result = self.value_of(self.events.init[loc]).clone();
+        for &w in &writes {
+            if self.events.events[w].kind == EventKind::Init {
+                continue;
+            }
+            let mut later = Vec::new();
+            for &w2 in &writes {
+                if w2 != w {
+                    later.push(!self.co.get(w, w2));
+                }
+            }
+            later.push(self.feasible[w]);
+            let last = sink.and(&later);
+            let v = self.value_of(w).clone();
+            result = value::ite(sink, last, &v, &result, ONE_HOT_CAP);
+        }
+        result
+    }
+
+    /// The literal of a proposition over the final state.
+    pub fn prop<S: ClauseSink>(&mut self, sink: &mut S, prop: &StateProp) -> Bool {
+        match prop {
+            StateProp::Const(b) => Bool::Const(*b),
+            StateProp::Atom {
+                var,
+                value,
+                negated,
+            } => {
+                let v = self.final_value(sink, *var);
+                let eq = value::equals_const(sink, &v, *value);
+                if *negated {
+                    !eq
+                } else {
+                    eq
+                }
+            }
+            StateProp::Not(p) => {
+                let p = self.prop(sink, p);
+                !p
+            }
+            StateProp::And(a, b) => {
+                let a = self.prop(sink, a);
+                let b = self.prop(sink, b);
+                sink.and2(a, b)
+            }
+            StateProp::Or(a, b) => {
+                let a = self.prop(sink, a);
+                let b = self.prop(sink, b);
+                sink.or2(a, b)
+            }
+            StateProp::Implies(a, b) => {
+                let a = self.prop(sink, a);
+                let b = self.prop(sink, b);
+                sink.or2(!a, b)
+            }
+        }
+    }
+}

@@ -192,7 +192,7 @@ pub enum ExprKind {
     Index(Box<Expr>, Box<Expr>),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum UnaryOp {
     /// `-e`
     Neg,
@@ -206,7 +206,7 @@ pub enum UnaryOp {
     AddrOf,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum BinaryOp {
     Add,
     Sub,

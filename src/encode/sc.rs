@@ -1,0 +1,82 @@
+//! Sequential consistency (seed 004, Appendix A; `../shared/guide/semantics.md` section 2).
+//!
+//! The axiomatic form of Shasha and Snir: an execution is SC iff `po | rf | co | fr` is
+//! acyclic, and read-modify-writes are atomic (no write of the location falls between the
+//! write an RMW reads from and the RMW's own write: `rmw & (fr ; co)` is empty). A witness
+//! interleaving is any linear extension of `po | rf | co | fr`.
+//!
+//! These are the two named checks of the SC model, kept in one place so that the model
+//! language can take them over: `sc` (the acyclicity) and `atomic` (RMW atomicity).
+
+use super::acyclic::{AcyclicStrategy, Order};
+use super::cnf::{Bool, ClauseSink, Gates};
+use super::Encoding;
+use crate::events::{EventId, EventKind};
+
+/// The named checks of SC, each guarded by a selector literal so that it can be switched off
+/// (the what-if analysis) or named in an unsat core.
+#[derive(Clone, Debug)]
+pub struct ScChecks {
+    /// The order all events take; use it to ask where events fall.
+    pub order: Order,
+}
+
+pub const CHECK_SC: &str = "sc";
+pub const CHECK_ATOMIC: &str = "atomic";
+
+/// Add SC's axioms. `enabled(name)` gives the literal under which a check holds: constant
+/// true for an always-on check, a selector literal for a switchable one, constant false for a
+/// skipped one.
+pub fn encode<S: ClauseSink>(
+    sink: &mut S,
+    enc: &Encoding,
+    strategy: AcyclicStrategy,
+    enabled: &mut dyn FnMut(&mut S, &str) -> Bool,
+) -> ScChecks {
+    let events = enc.events;
+    let nodes: Vec<EventId> = events
+        .events
+        .iter()
+        .filter(|e| e.kind != EventKind::Init)
+        .map(|e| e.id)
+        .collect();
+    let mut order = Order::new(sink, &nodes, strategy);
+    let sc = enabled(sink, CHECK_SC);
+    if !sc.is_false() {
+        // Program order: consecutive events of each thread suffice.
+        for thread in &events.threads {
+            for pair in thread.windows(2) {
+                order.constrain(sink, pair[0], pair[1], sc);
+            }
+        }
+        for relation in [&enc.rf, &enc.co, &enc.fr] {
+            for (a, b, lit) in relation.iter() {
+                if events.events[a].kind == EventKind::Init {
+                    continue;
+                }
+                let edge = sink.and2(sc, lit);
+                order.constrain(sink, a, b, edge);
+            }
+        }
+    }
+    let atomic = enabled(sink, CHECK_ATOMIC);
+    if !atomic.is_false() {
+        rmw_atomicity(sink, enc, atomic);
+    }
+    ScChecks { order }
+}
+
+/// `rmw & (fr ; co)` is empty: if the read half of an RMW is `fr`-before some other write,
+/// the write half is `co`-before it too.
+pub fn rmw_atomicity<S: ClauseSink>(sink: &mut S, enc: &Encoding, enabled: Bool) {
+    for read in enc.events.reads() {
+        let Some(write) = read.rmw else { continue };
+        for (w2, fr) in enc.fr.successors(read.id) {
+            if w2 == write {
+                continue;
+            }
+            let co = enc.co.get(write, w2);
+            sink.clause(&[!enabled, !fr, !enc.feasible[write], co]);
+        }
+    }
+}

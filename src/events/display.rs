@@ -1,0 +1,282 @@
+//! Human-readable names for events, terms and guards, shared by every report.
+//!
+//! Event numbers shown to users are 1-based, as in the paper's figures.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::{ControlId, Event, EventId, EventKind, Events, Guard, Term, TermId};
+use crate::program::{MemOrder, Program};
+use crate::syntax::ast::{BinaryOp, UnaryOp};
+
+/// One row of the event table (seed 004, Figure 4).
+#[derive(Clone, Debug, Serialize)]
+pub struct EventRow {
+    pub id: usize,
+    pub thread: String,
+    pub position: usize,
+    pub kind: String,
+    pub location: String,
+    pub value: String,
+    pub register: String,
+    pub guard: String,
+    pub order: String,
+    /// The matching lock, atomic-block entry or RMW half.
+    pub matches: String,
+}
+
+/// Names terms and events for one program.
+pub struct Namer<'a> {
+    pub program: &'a Program,
+    pub events: &'a Events,
+    /// Reads into a register that no other read assigns are shown by the register's name.
+    unique_register_reads: HashMap<EventId, String>,
+}
+
+impl<'a> Namer<'a> {
+    pub fn new(program: &'a Program, events: &'a Events) -> Namer<'a> {
+        let mut by_register: HashMap<(usize, usize), Vec<EventId>> = HashMap::new();
+        for e in events.reads() {
+            if let (Some(t), Some(r)) = (e.thread, e.register) {
+                if !program.threads[t].registers[r].temporary {
+                    by_register.entry((t, r)).or_default().push(e.id);
+                }
+            }
+        }
+        let unique_register_reads = by_register
+            .into_iter()
+            .filter(|(_, reads)| reads.len() == 1)
+            .map(|((t, r), reads)| (reads[0], program.threads[t].registers[r].name.clone()))
+            .collect();
+        Namer {
+            program,
+            events,
+            unique_register_reads,
+        }
+    }
+
+    /// 1-based number shown to users.
+    pub fn number(&self, e: EventId) -> usize {
+        e + 1
+    }
+
+    pub fn thread_name(&self, e: &Event) -> String {
+        match e.thread {
+            Some(t) => self.program.thread_name(t),
+            None => "init".to_string(),
+        }
+    }
+
+    pub fn location_name(&self, e: &Event) -> String {
+        e.location
+            .map(|l| self.program.locations[l].name.clone())
+            .unwrap_or_default()
+    }
+
+    pub fn control_name(&self, c: ControlId) -> String {
+        format!("c{}", c + 1)
+    }
+
+    pub fn guard(&self, guard: &Guard) -> String {
+        guard
+            .0
+            .iter()
+            .map(|&(c, p)| {
+                if p {
+                    self.control_name(c)
+                } else {
+                    format!("!{}", self.control_name(c))
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" & ")
+    }
+
+    /// The value a read returns, by the register it lands in when that is unambiguous.
+    pub fn read_value(&self, e: EventId) -> String {
+        match self.unique_register_reads.get(&e) {
+            Some(name) => name.clone(),
+            None => format!("v{}", self.number(e)),
+        }
+    }
+
+    pub fn term(&self, t: TermId) -> String {
+        self.term_prec(t, 0)
+    }
+
+    fn term_prec(&self, t: TermId, outer: u8) -> String {
+        match *self.events.terms.get(t) {
+            Term::Const(v) => v.to_string(),
+            Term::Read(e) => self.read_value(e),
+            Term::Unary(op, a) => {
+                let symbol = match op {
+                    UnaryOp::Neg => "-",
+                    UnaryOp::Not => "!",
+                    UnaryOp::BitNot => "~",
+                    UnaryOp::Deref => "*",
+                    UnaryOp::AddrOf => "&",
+                };
+                format!("{}{}", symbol, self.term_prec(a, 12))
+            }
+            Term::Binary(op, a, b) => {
+                let (symbol, prec) = binary_symbol(op);
+                let text = format!(
+                    "{} {} {}",
+                    self.term_prec(a, prec),
+                    symbol,
+                    self.term_prec(b, prec + 1)
+                );
+                if prec < outer {
+                    format!("({text})")
+                } else {
+                    text
+                }
+            }
+            Term::Ite(c, a, b) => {
+                let text = format!(
+                    "{} ? {} : {}",
+                    self.term_prec(c, 1),
+                    self.term_prec(a, 1),
+                    self.term_prec(b, 1)
+                );
+                if outer > 0 {
+                    format!("({text})")
+                } else {
+                    text
+                }
+            }
+        }
+    }
+
+    pub fn kind(&self, e: &Event) -> &'static str {
+        match e.kind {
+            EventKind::Init => "init",
+            EventKind::Read if e.rmw.is_some() => "rmw-rd",
+            EventKind::Read => "rd",
+            EventKind::Write if e.rmw.is_some() => "rmw-wr",
+            EventKind::Write => "wr",
+            EventKind::Fence => "fence",
+            EventKind::Computation => "comp",
+            EventKind::Control => "ctr",
+            EventKind::Lock => "lock",
+            EventKind::Unlock => "unlock",
+            EventKind::AtomicEnter => "atomic-enter",
+            EventKind::AtomicExit => "atomic-exit",
+            EventKind::Assert => "assert",
+        }
+    }
+
+    /// A short label for an event in interleavings: `P1: r2 = y`, `P0: x = 1`.
+    pub fn label(&self, e: &Event) -> String {
+        let thread = self.thread_name(e);
+        let value = e.value.map(|t| self.term(t)).unwrap_or_default();
+        let body = match e.kind {
+            EventKind::Init => format!("{} = {}", self.location_name(e), value),
+            EventKind::Read => format!("{} = {}", self.read_value(e.id), self.location_name(e)),
+            EventKind::Write => format!("{} = {}", self.location_name(e), value),
+            EventKind::Unlock => format!("unlock({})", self.location_name(e)),
+            EventKind::Lock => format!("lock({})", self.location_name(e)),
+            EventKind::Fence => format!("fence({})", e.order.short()),
+            EventKind::Computation => {
+                let reg = e
+                    .register
+                    .map(|r| self.register_name(e, r))
+                    .unwrap_or_default();
+                format!("{reg} = {value}")
+            }
+            EventKind::Control => format!(
+                "{} = [{}]",
+                self.control_name(e.control.unwrap_or(0)),
+                value
+            ),
+            EventKind::AtomicEnter => "atomic {".to_string(),
+            EventKind::AtomicExit => "} atomic".to_string(),
+            EventKind::Assert => format!("assert({value})"),
+        };
+        format!("{thread}: {body}")
+    }
+
+    fn register_name(&self, e: &Event, r: usize) -> String {
+        match e.thread {
+            Some(t) => self.program.threads[t].registers[r].name.clone(),
+            None => String::new(),
+        }
+    }
+
+    pub fn row(&self, e: &Event) -> EventRow {
+        let matches = [
+            e.rmw.map(|m| format!("rmw {}", self.number(m))),
+            e.lock_match
+                .filter(|_| e.kind == EventKind::Unlock)
+                .map(|m| format!("lock {}", self.number(m))),
+            e.atomic_match
+                .filter(|_| e.kind == EventKind::AtomicExit)
+                .map(|m| format!("enter {}", self.number(m))),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(", ");
+        let value = match (e.kind, e.value) {
+            (EventKind::Control, Some(t)) => {
+                format!(
+                    "{} = [{}]",
+                    self.control_name(e.control.unwrap_or(0)),
+                    self.term(t)
+                )
+            }
+            (EventKind::Read | EventKind::Lock, _) => self.read_value(e.id),
+            (_, Some(t)) => self.term(t),
+            (_, None) => String::new(),
+        };
+        EventRow {
+            id: self.number(e.id),
+            thread: self.thread_name(e),
+            position: e.position,
+            kind: self.kind(e).to_string(),
+            location: self.location_name(e),
+            value,
+            register: e
+                .register
+                .map(|r| self.register_name(e, r))
+                .unwrap_or_default(),
+            guard: self.guard(&e.guard),
+            order: match (e.order, e.failure_order) {
+                (MemOrder::NonAtomic, _) if !e.is_memory() && e.kind != EventKind::Fence => {
+                    String::new()
+                }
+                (o, Some(f)) => format!("{}/{}", o.short(), f.short()),
+                (o, None) => o.short().to_string(),
+            },
+            matches,
+        }
+    }
+
+    pub fn rows(&self) -> Vec<EventRow> {
+        self.events.events.iter().map(|e| self.row(e)).collect()
+    }
+}
+
+fn binary_symbol(op: BinaryOp) -> (&'static str, u8) {
+    match op {
+        BinaryOp::Or => ("||", 2),
+        BinaryOp::And => ("&&", 3),
+        BinaryOp::BitOr => ("|", 4),
+        BinaryOp::BitXor => ("^", 5),
+        BinaryOp::BitAnd => ("&", 6),
+        BinaryOp::Eq => ("==", 7),
+        BinaryOp::Ne => ("!=", 7),
+        BinaryOp::Lt => ("<", 8),
+        BinaryOp::Le => ("<=", 8),
+        BinaryOp::Gt => (">", 8),
+        BinaryOp::Ge => (">=", 8),
+        BinaryOp::Shl => ("<<", 9),
+        BinaryOp::Shr => (">>", 9),
+        BinaryOp::Add => ("+", 10),
+        BinaryOp::Sub => ("-", 10),
+        BinaryOp::Mul => ("*", 11),
+        BinaryOp::Div => ("/", 11),
+        BinaryOp::Rem => ("%", 11),
+    }
+}

@@ -1,0 +1,294 @@
+//! From programs to events: the finite, fully symbolic execution that encodings constrain.
+//!
+//! Each thread is unrolled into events in program order (seed 004, section 3). A branch
+//! becomes a `Control` event that defines a control variable, and every event under the
+//! branch carries that variable in its [`Guard`]. Values are [`Term`]s over the values that
+//! reads return, hash-consed in a [`Terms`] arena so that equal terms are encoded once.
+//! The static pass in [`bounds`] then computes, for each read, the writes it may read from
+//! and, for each term, the finite set of values it may take when that set is small.
+
+pub mod bounds;
+pub mod display;
+mod unroll;
+
+pub use unroll::{unroll, UnrollOptions};
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use crate::program::arith::{eval_binary, eval_unary};
+use crate::program::{LocId, MemOrder, RegId};
+use crate::syntax::ast::{BinaryOp, Span, UnaryOp};
+
+pub type EventId = usize;
+pub type TermId = usize;
+pub type ControlId = usize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum EventKind {
+    /// The initial write of a location, by the `init` pseudo-thread.
+    Init,
+    Read,
+    Write,
+    Fence,
+    /// A register computed from other registers.
+    Computation,
+    /// Defines a control variable from a branch condition.
+    Control,
+    /// Acquiring a lock: the read half of an atomic read-modify-write that reads 0 (the
+    /// write half, a `Write` of 1, is linked through [`Event::rmw`]).
+    Lock,
+    /// Releasing a lock: a write of 0.
+    Unlock,
+    AtomicEnter,
+    AtomicExit,
+    /// `assert(e)`: the assertion fails in an execution where the event is feasible and its
+    /// value is 0.
+    Assert,
+}
+
+/// A conjunction of control literals: the event executes iff every control variable in it
+/// has the given truth value.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct Guard(pub Vec<(ControlId, bool)>);
+
+impl Guard {
+    pub fn is_true(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn with(&self, control: ControlId, polarity: bool) -> Guard {
+        let mut literals = self.0.clone();
+        literals.push((control, polarity));
+        Guard(literals)
+    }
+
+    /// Every literal of `self` is in `other`: `other` implies `self`.
+    pub fn implied_by(&self, other: &Guard) -> bool {
+        self.0.iter().all(|l| other.0.contains(l))
+    }
+
+    /// Some control appears with both polarities: the two guards cannot hold together.
+    pub fn contradicts(&self, other: &Guard) -> bool {
+        self.0
+            .iter()
+            .any(|&(c, p)| other.0.iter().any(|&(d, q)| c == d && p != q))
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Event {
+    pub id: EventId,
+    /// Position of the thread in [`crate::program::Program::threads`]; `None` for `init`.
+    pub thread: Option<usize>,
+    /// Index in the thread's program order.
+    pub position: usize,
+    pub kind: EventKind,
+    pub location: Option<LocId>,
+    /// Writes: the value written. Reads and locks: the value read. Controls, asserts and
+    /// computations: the value computed.
+    pub value: Option<TermId>,
+    /// The register a read or computation assigns.
+    pub register: Option<RegId>,
+    pub guard: Guard,
+    pub order: MemOrder,
+    /// The order a compare-exchange's read has when the exchange fails.
+    pub failure_order: Option<MemOrder>,
+    /// The other half of an atomic read-modify-write.
+    pub rmw: Option<EventId>,
+    /// For an `Unlock`, its `Lock`; for a `Lock`, its `Unlock`.
+    pub lock_match: Option<EventId>,
+    /// For an `AtomicExit`, its `AtomicEnter`; for an `AtomicEnter`, its `AtomicExit`.
+    pub atomic_match: Option<EventId>,
+    /// The control variable a `Control` event defines.
+    pub control: Option<ControlId>,
+    /// The source statement.
+    pub span: Span,
+}
+
+impl Event {
+    /// Reads memory (plain reads, read halves of RMWs, lock acquisitions).
+    pub fn is_read(&self) -> bool {
+        matches!(self.kind, EventKind::Read | EventKind::Lock)
+    }
+
+    /// Writes memory (init, plain writes, write halves of RMWs, unlocks).
+    pub fn is_write(&self) -> bool {
+        matches!(
+            self.kind,
+            EventKind::Init | EventKind::Write | EventKind::Unlock
+        )
+    }
+
+    pub fn is_memory(&self) -> bool {
+        self.is_read() || self.is_write()
+    }
+}
+
+/// A control variable: true iff its term is non-zero.
+#[derive(Clone, Debug, Serialize)]
+pub struct Control {
+    pub term: TermId,
+    /// The event that defines it.
+    pub event: EventId,
+}
+
+/// An execution that would run a loop once more than the unrolling allows: it happens iff
+/// `guard` holds and control `control` is true.
+#[derive(Clone, Debug, Serialize)]
+pub struct BoundHit {
+    pub thread: usize,
+    pub guard: Guard,
+    pub control: ControlId,
+    pub span: Span,
+}
+
+/// The symbolic execution of a program.
+#[derive(Clone, Debug, Serialize)]
+pub struct Events {
+    pub events: Vec<Event>,
+    pub terms: Terms,
+    pub controls: Vec<Control>,
+    /// Per program thread, its events in program order.
+    pub threads: Vec<Vec<EventId>>,
+    /// Per location, its initial write.
+    pub init: Vec<EventId>,
+    /// Per program thread and register, the register's value at the end of the thread.
+    pub final_registers: Vec<Vec<TermId>>,
+    pub bound_hits: Vec<BoundHit>,
+    pub unroll: u32,
+    pub bounds: bounds::Bounds,
+}
+
+impl Events {
+    pub fn len(&self) -> usize {
+        self.events.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.events.is_empty()
+    }
+
+    /// Same thread and `a` before `b` in program order.
+    pub fn po(&self, a: EventId, b: EventId) -> bool {
+        let (ea, eb) = (&self.events[a], &self.events[b]);
+        ea.thread.is_some() && ea.thread == eb.thread && ea.position < eb.position
+    }
+
+    pub fn reads(&self) -> impl Iterator<Item = &Event> {
+        self.events.iter().filter(|e| e.is_read())
+    }
+
+    pub fn writes(&self) -> impl Iterator<Item = &Event> {
+        self.events.iter().filter(|e| e.is_write())
+    }
+
+    /// The guard of an event as control literals, including nothing for `init`.
+    pub fn guard(&self, e: EventId) -> &Guard {
+        &self.events[e].guard
+    }
+}
+
+/// A symbolic value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Term {
+    Const(i32),
+    /// The value returned by a read event.
+    Read(EventId),
+    Unary(UnaryOp, TermId),
+    Binary(BinaryOp, TermId, TermId),
+    /// `c != 0 ? a : b`
+    Ite(TermId, TermId, TermId),
+}
+
+/// Hash-consed terms with constant folding.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Terms {
+    nodes: Vec<Term>,
+    #[serde(skip)]
+    index: HashMap<Term, TermId>,
+}
+
+impl Terms {
+    pub fn get(&self, id: TermId) -> &Term {
+        &self.nodes[id]
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    pub fn constant_value(&self, id: TermId) -> Option<i32> {
+        match self.nodes[id] {
+            Term::Const(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    fn intern(&mut self, term: Term) -> TermId {
+        if let Some(&id) = self.index.get(&term) {
+            return id;
+        }
+        let id = self.nodes.len();
+        self.nodes.push(term.clone());
+        self.index.insert(term, id);
+        id
+    }
+
+    pub fn constant(&mut self, v: i32) -> TermId {
+        self.intern(Term::Const(v))
+    }
+
+    pub fn read(&mut self, event: EventId) -> TermId {
+        self.intern(Term::Read(event))
+    }
+
+    pub fn unary(&mut self, op: UnaryOp, a: TermId) -> TermId {
+        match self.constant_value(a) {
+            Some(v) => self.constant(eval_unary(op, v)),
+            None => self.intern(Term::Unary(op, a)),
+        }
+    }
+
+    pub fn binary(&mut self, op: BinaryOp, a: TermId, b: TermId) -> TermId {
+        match (self.constant_value(a), self.constant_value(b)) {
+            (Some(x), Some(y)) => self.constant(eval_binary(op, x, y)),
+            _ => self.intern(Term::Binary(op, a, b)),
+        }
+    }
+
+    pub fn ite(&mut self, c: TermId, a: TermId, b: TermId) -> TermId {
+        if a == b {
+            return a;
+        }
+        match self.constant_value(c) {
+            Some(0) => b,
+            Some(_) => a,
+            None => self.intern(Term::Ite(c, a, b)),
+        }
+    }
+
+    /// Evaluate with the values of reads given.
+    pub fn eval(&self, id: TermId, read_value: &impl Fn(EventId) -> i32) -> i32 {
+        match self.nodes[id] {
+            Term::Const(v) => v,
+            Term::Read(e) => read_value(e),
+            Term::Unary(op, a) => eval_unary(op, self.eval(a, read_value)),
+            Term::Binary(op, a, b) => {
+                eval_binary(op, self.eval(a, read_value), self.eval(b, read_value))
+            }
+            Term::Ite(c, a, b) => {
+                if self.eval(c, read_value) != 0 {
+                    self.eval(a, read_value)
+                } else {
+                    self.eval(b, read_value)
+                }
+            }
+        }
+    }
+}

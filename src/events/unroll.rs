@@ -1,0 +1,619 @@
+//! Unrolling each thread into guarded events.
+
+use super::{
+    bounds, BoundHit, Control, ControlId, Event, EventId, EventKind, Events, Guard, TermId, Terms,
+};
+use crate::diagnostics::Diagnostic;
+use crate::program::{Expected, Expr, Instr, LocId, MemOrder, Program, RmwOp, ThreadProgram};
+use crate::syntax::ast::{BinaryOp, Span, UnaryOp};
+
+#[derive(Clone, Copy, Debug)]
+pub struct UnrollOptions {
+    /// How many iterations of each loop to unroll.
+    pub unroll: u32,
+}
+
+impl Default for UnrollOptions {
+    fn default() -> Self {
+        UnrollOptions { unroll: 2 }
+    }
+}
+
+/// Unroll every thread of `program`. Errors are structural problems of the input that only
+/// show on the control-flow structure: unbalanced locks and atomic blocks.
+pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Vec<Diagnostic>> {
+    let mut builder = Builder {
+        events: Vec::new(),
+        terms: Terms::default(),
+        controls: Vec::new(),
+        bound_hits: Vec::new(),
+        errors: Vec::new(),
+        unroll: options.unroll,
+    };
+    let mut init = Vec::new();
+    for (loc, location) in program.locations.iter().enumerate() {
+        let value = builder.terms.constant(location.initial);
+        let id = builder.push(Event {
+            kind: EventKind::Init,
+            location: Some(loc),
+            value: Some(value),
+            order: if location.declared_atomic {
+                MemOrder::Relaxed
+            } else {
+                MemOrder::NonAtomic
+            },
+            ..blank_event(None, 0, Span::default())
+        });
+        init.push(id);
+    }
+    let mut threads = Vec::new();
+    let mut final_registers = Vec::new();
+    for (index, thread) in program.threads.iter().enumerate() {
+        let (events, registers) = builder.thread(index, thread);
+        threads.push(events);
+        final_registers.push(registers);
+    }
+    if !builder.errors.is_empty() {
+        return Err(builder.errors);
+    }
+    let mut events = Events {
+        events: builder.events,
+        terms: builder.terms,
+        controls: builder.controls,
+        threads,
+        init,
+        final_registers,
+        bound_hits: builder.bound_hits,
+        unroll: options.unroll,
+        bounds: bounds::Bounds::default(),
+    };
+    events.bounds = bounds::compute(&events);
+    Ok(events)
+}
+
+fn blank_event(thread: Option<usize>, position: usize, span: Span) -> Event {
+    Event {
+        id: 0,
+        thread,
+        position,
+        kind: EventKind::Computation,
+        location: None,
+        value: None,
+        register: None,
+        guard: Guard::default(),
+        order: MemOrder::NonAtomic,
+        failure_order: None,
+        rmw: None,
+        lock_match: None,
+        atomic_match: None,
+        control: None,
+        span,
+    }
+}
+
+struct Builder {
+    events: Vec<Event>,
+    terms: Terms,
+    controls: Vec<Control>,
+    bound_hits: Vec<BoundHit>,
+    errors: Vec<Diagnostic>,
+    unroll: u32,
+}
+
+/// The state of one thread while unrolling it.
+struct ThreadState {
+    index: usize,
+    events: Vec<EventId>,
+    /// The current symbolic value of each register.
+    registers: Vec<TermId>,
+    guard: Guard,
+    /// Locks held, innermost last: (location, lock event, source of the lock).
+    held: Vec<(LocId, EventId, Span)>,
+}
+
+impl Builder {
+    fn push(&mut self, mut event: Event) -> EventId {
+        let id = self.events.len();
+        event.id = id;
+        self.events.push(event);
+        id
+    }
+
+    fn thread(&mut self, index: usize, thread: &ThreadProgram) -> (Vec<EventId>, Vec<TermId>) {
+        let registers = thread
+            .registers
+            .iter()
+            .map(|r| self.terms.constant(r.initial))
+            .collect();
+        let mut state = ThreadState {
+            index,
+            events: Vec::new(),
+            registers,
+            guard: Guard::default(),
+            held: Vec::new(),
+        };
+        self.block(&thread.body, &mut state);
+        for &(_, _, span) in &state.held {
+            self.errors.push(
+                Diagnostic::new("the thread ends while holding this lock", span)
+                    .with_label("lock taken here is never released")
+                    .with_help("release every lock with `unlock` before the thread ends"),
+            );
+        }
+        (state.events, state.registers)
+    }
+
+    fn emit(&mut self, state: &mut ThreadState, event: Event) -> EventId {
+        let id = self.push(Event {
+            thread: Some(state.index),
+            position: state.events.len(),
+            guard: state.guard.clone(),
+            ..event
+        });
+        state.events.push(id);
+        id
+    }
+
+    fn term(&mut self, expr: &Expr, state: &ThreadState) -> TermId {
+        match expr {
+            Expr::Const(v) => self.terms.constant(*v),
+            Expr::Reg(r) => state.registers[*r],
+            Expr::Unary(op, a) => {
+                let a = self.term(a, state);
+                self.terms.unary(*op, a)
+            }
+            Expr::Binary(op, a, b) => {
+                let a = self.term(a, state);
+                let b = self.term(b, state);
+                self.terms.binary(*op, a, b)
+            }
+            Expr::Conditional(c, a, b) => {
+                let c = self.term(c, state);
+                let a = self.term(a, state);
+                let b = self.term(b, state);
+                self.terms.ite(c, a, b)
+            }
+        }
+    }
+
+    fn block(&mut self, instrs: &[Instr], state: &mut ThreadState) {
+        for instr in instrs {
+            self.instr(instr, state);
+        }
+    }
+
+    fn read(
+        &mut self,
+        state: &mut ThreadState,
+        loc: LocId,
+        order: MemOrder,
+        span: Span,
+    ) -> EventId {
+        let id = self.emit(
+            state,
+            Event {
+                kind: EventKind::Read,
+                location: Some(loc),
+                order,
+                ..blank_event(None, 0, span)
+            },
+        );
+        let value = self.terms.read(id);
+        self.events[id].value = Some(value);
+        id
+    }
+
+    fn write(
+        &mut self,
+        state: &mut ThreadState,
+        loc: LocId,
+        value: TermId,
+        order: MemOrder,
+        span: Span,
+    ) -> EventId {
+        self.emit(
+            state,
+            Event {
+                kind: EventKind::Write,
+                location: Some(loc),
+                value: Some(value),
+                order,
+                ..blank_event(None, 0, span)
+            },
+        )
+    }
+
+    fn link_rmw(&mut self, read: EventId, write: EventId) {
+        self.events[read].rmw = Some(write);
+        self.events[write].rmw = Some(read);
+    }
+
+    /// A `Control` event defining a fresh control variable equal to `term != 0`.
+    fn control(&mut self, state: &mut ThreadState, term: TermId, span: Span) -> ControlId {
+        let control = self.controls.len();
+        let event = self.emit(
+            state,
+            Event {
+                kind: EventKind::Control,
+                value: Some(term),
+                control: Some(control),
+                ..blank_event(None, 0, span)
+            },
+        );
+        self.controls.push(Control { term, event });
+        control
+    }
+
+    fn instr(&mut self, instr: &Instr, state: &mut ThreadState) {
+        match instr {
+            Instr::Load {
+                dst,
+                loc,
+                order,
+                span,
+            } => {
+                let id = self.read(state, *loc, *order, *span);
+                self.events[id].register = Some(*dst);
+                state.registers[*dst] = self.terms.read(id);
+            }
+            Instr::Store {
+                loc,
+                value,
+                order,
+                span,
+            } => {
+                let value = self.term(value, state);
+                self.write(state, *loc, value, *order, *span);
+            }
+            Instr::Rmw {
+                dst,
+                loc,
+                op,
+                operand,
+                order,
+                span,
+            } => {
+                let operand = self.term(operand, state);
+                let read = self.read(state, *loc, *order, *span);
+                self.events[read].register = *dst;
+                let old = self.terms.read(read);
+                let new = match op {
+                    RmwOp::Exchange => operand,
+                    RmwOp::Fetch(op) => self.terms.binary(*op, old, operand),
+                };
+                let write = self.write(state, *loc, new, *order, *span);
+                self.link_rmw(read, write);
+                if let Some(dst) = dst {
+                    state.registers[*dst] = old;
+                }
+            }
+            Instr::CompareExchange {
+                dst,
+                loc,
+                expected,
+                desired,
+                success,
+                failure,
+                weak: _,
+                span,
+            } => self.compare_exchange(
+                state, *dst, *loc, *expected, desired, *success, *failure, *span,
+            ),
+            Instr::Fence { order, span } => {
+                self.emit(
+                    state,
+                    Event {
+                        kind: EventKind::Fence,
+                        order: *order,
+                        ..blank_event(None, 0, *span)
+                    },
+                );
+            }
+            Instr::Assign { dst, value, span } => {
+                let value = self.term(value, state);
+                self.emit(
+                    state,
+                    Event {
+                        kind: EventKind::Computation,
+                        register: Some(*dst),
+                        value: Some(value),
+                        ..blank_event(None, 0, *span)
+                    },
+                );
+                state.registers[*dst] = value;
+            }
+            Instr::If {
+                cond,
+                then_branch,
+                else_branch,
+                span,
+            } => {
+                let cond = self.term(cond, state);
+                self.branch(
+                    state,
+                    cond,
+                    *span,
+                    |b, s| b.block(then_branch, s),
+                    |b, s| b.block(else_branch, s),
+                );
+            }
+            Instr::While {
+                cond_prelude,
+                cond,
+                body,
+                span,
+            } => self.unroll_loop(state, cond_prelude, cond, body, *span),
+            Instr::Lock { loc, span } => {
+                let read = self.emit(
+                    state,
+                    Event {
+                        kind: EventKind::Lock,
+                        location: Some(*loc),
+                        order: MemOrder::Acquire,
+                        ..blank_event(None, 0, *span)
+                    },
+                );
+                let value = self.terms.read(read);
+                self.events[read].value = Some(value);
+                let one = self.terms.constant(1);
+                let write = self.write(state, *loc, one, MemOrder::Relaxed, *span);
+                self.link_rmw(read, write);
+                state.held.push((*loc, read, *span));
+            }
+            Instr::Unlock { loc, span } => {
+                let Some(position) = state.held.iter().rposition(|&(l, _, _)| l == *loc) else {
+                    self.errors.push(
+                        Diagnostic::new("unlock of a lock this thread does not hold", *span)
+                            .with_label("no matching lock before this unlock")
+                            .with_help(
+                                "every `unlock(l)` must follow a `lock(l)` in the same block",
+                            ),
+                    );
+                    return;
+                };
+                let (_, lock, _) = state.held.remove(position);
+                let zero = self.terms.constant(0);
+                let unlock = self.emit(
+                    state,
+                    Event {
+                        kind: EventKind::Unlock,
+                        location: Some(*loc),
+                        value: Some(zero),
+                        order: MemOrder::Release,
+                        lock_match: Some(lock),
+                        ..blank_event(None, 0, *span)
+                    },
+                );
+                self.events[lock].lock_match = Some(unlock);
+            }
+            Instr::AtomicBlock { body, span } => {
+                let enter = self.emit(
+                    state,
+                    Event {
+                        kind: EventKind::AtomicEnter,
+                        ..blank_event(None, 0, *span)
+                    },
+                );
+                self.balanced(state, *span, "atomic block", |b, s| b.block(body, s));
+                let exit = self.emit(
+                    state,
+                    Event {
+                        kind: EventKind::AtomicExit,
+                        atomic_match: Some(enter),
+                        ..blank_event(None, 0, *span)
+                    },
+                );
+                self.events[enter].atomic_match = Some(exit);
+            }
+            Instr::Assert { cond, span } => {
+                let value = self.term(cond, state);
+                self.emit(
+                    state,
+                    Event {
+                        kind: EventKind::Assert,
+                        value: Some(value),
+                        ..blank_event(None, 0, *span)
+                    },
+                );
+            }
+        }
+    }
+
+    /// Run `body` and require that it releases exactly the locks it takes.
+    fn balanced(
+        &mut self,
+        state: &mut ThreadState,
+        span: Span,
+        what: &str,
+        body: impl FnOnce(&mut Builder, &mut ThreadState),
+    ) {
+        let held_before: Vec<EventId> = state.held.iter().map(|h| h.1).collect();
+        body(self, state);
+        let held_after: Vec<EventId> = state.held.iter().map(|h| h.1).collect();
+        if held_after == held_before {
+            return;
+        }
+        let taken_inside = state.held.iter().find(|h| !held_before.contains(&h.1));
+        let diagnostic = match taken_inside {
+            Some(&(_, _, lock_span)) => Diagnostic::new(
+                format!("a lock taken inside this {what} is still held at its end"),
+                lock_span,
+            )
+            .with_label("taken here")
+            .with_help(format!("release it inside the same {what}")),
+            None => Diagnostic::new(
+                format!("this {what} releases a lock taken outside it"),
+                span,
+            )
+            .with_help(format!("take and release each lock inside the same {what}")),
+        };
+        self.errors.push(diagnostic);
+        // Continue from the state before the block, so one mistake gives one message.
+        state.held.retain(|h| held_before.contains(&h.1));
+    }
+
+    /// `if (cond) then else`, with register values merged at the join.
+    fn branch(
+        &mut self,
+        state: &mut ThreadState,
+        cond: TermId,
+        span: Span,
+        then_branch: impl FnOnce(&mut Builder, &mut ThreadState),
+        else_branch: impl FnOnce(&mut Builder, &mut ThreadState),
+    ) {
+        // A constant condition selects its branch statically: no control variable, no
+        // infeasible events.
+        if let Some(v) = self.terms.constant_value(cond) {
+            if v != 0 {
+                self.balanced(state, span, "branch", then_branch);
+            } else {
+                self.balanced(state, span, "branch", else_branch);
+            }
+            return;
+        }
+        let control = self.control(state, cond, span);
+        let outer_guard = state.guard.clone();
+        let before = state.registers.clone();
+        state.guard = outer_guard.with(control, true);
+        self.balanced(state, span, "branch", then_branch);
+        let after_then = std::mem::replace(&mut state.registers, before);
+        state.guard = outer_guard.with(control, false);
+        self.balanced(state, span, "branch", else_branch);
+        state.guard = outer_guard;
+        for (reg, then_value) in after_then.into_iter().enumerate() {
+            let else_value = state.registers[reg];
+            state.registers[reg] = self.terms.ite(cond, then_value, else_value);
+        }
+    }
+
+    fn unroll_loop(
+        &mut self,
+        state: &mut ThreadState,
+        cond_prelude: &[Instr],
+        cond: &Expr,
+        body: &[Instr],
+        span: Span,
+    ) {
+        // Iterations nest like `if (c1) { body; if (c2) { body; ... if (c_k+1) HIT } }`.
+        // `taken` collects the condition terms on the way in; the bound is hit when all
+        // k+1 of them hold, and the thread then stops: later events are guarded by the
+        // control "the loop exited within the bound".
+        let mut hit_term: Option<TermId> = None;
+        self.iteration(
+            state,
+            cond_prelude,
+            cond,
+            body,
+            span,
+            self.unroll,
+            None,
+            &mut hit_term,
+        );
+        if let Some(hit) = hit_term {
+            let exited = self.terms.unary(UnaryOp::Not, hit);
+            if self.terms.constant_value(exited) != Some(1) {
+                let control = self.control(state, exited, span);
+                state.guard = state.guard.with(control, true);
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn iteration(
+        &mut self,
+        state: &mut ThreadState,
+        cond_prelude: &[Instr],
+        cond: &Expr,
+        body: &[Instr],
+        span: Span,
+        remaining: u32,
+        taken_so_far: Option<TermId>,
+        hit_term: &mut Option<TermId>,
+    ) {
+        self.block(cond_prelude, state);
+        let c = self.term(cond, state);
+        let zero = self.terms.constant(0);
+        let c = self.terms.binary(BinaryOp::Ne, c, zero);
+        let taken = match taken_so_far {
+            None => c,
+            Some(t) => self.terms.binary(BinaryOp::And, t, c),
+        };
+        if remaining == 0 {
+            if self.terms.constant_value(c) == Some(0) {
+                return;
+            }
+            let control = self.control(state, c, span);
+            self.bound_hits.push(BoundHit {
+                thread: state.index,
+                guard: state.guard.clone(),
+                control,
+                span,
+            });
+            *hit_term = Some(taken);
+            return;
+        }
+        self.branch(
+            state,
+            c,
+            span,
+            |b, s| {
+                b.block(body, s);
+                b.iteration(
+                    s,
+                    cond_prelude,
+                    cond,
+                    body,
+                    span,
+                    remaining - 1,
+                    Some(taken),
+                    hit_term,
+                );
+            },
+            |_, _| {},
+        );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn compare_exchange(
+        &mut self,
+        state: &mut ThreadState,
+        dst: Option<usize>,
+        loc: LocId,
+        expected: Expected,
+        desired: &Expr,
+        success: MemOrder,
+        failure: MemOrder,
+        span: Span,
+    ) {
+        let expected_value = match expected {
+            Expected::Location(e) => {
+                let read = self.read(state, e, MemOrder::NonAtomic, span);
+                self.terms.read(read)
+            }
+            Expected::Register(r) => state.registers[r],
+        };
+        let desired = self.term(desired, state);
+        let read = self.read(state, loc, success, span);
+        self.events[read].failure_order = Some(failure);
+        let old = self.terms.read(read);
+        let succeeded = self.terms.binary(BinaryOp::Eq, old, expected_value);
+        self.branch(
+            state,
+            succeeded,
+            span,
+            |b, s| {
+                let write = b.write(s, loc, desired, success, span);
+                b.link_rmw(read, write);
+            },
+            |b, s| match expected {
+                Expected::Location(e) => {
+                    b.write(s, e, old, MemOrder::NonAtomic, span);
+                }
+                Expected::Register(r) => s.registers[r] = old,
+            },
+        );
+        if let Some(dst) = dst {
+            state.registers[dst] = succeeded;
+        }
+    }
+}

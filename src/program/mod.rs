@@ -1,0 +1,294 @@
+//! The program IR: a litmus test with every name resolved.
+//!
+//! Lowering from the AST ([`lower`]) decides what each identifier is (a shared location, a
+//! register, a lock, a memory order), which library call each call is, which memory order
+//! each access has, and hoists memory accesses out of expressions so that every expression
+//! left in the IR is a pure computation over registers. All the semantic errors of the input
+//! (unknown names, wrong arities, memory orders where none is allowed, unknown registers in
+//! the condition) are found here and reported together.
+
+pub mod arith;
+mod lower;
+
+pub use lower::lower;
+
+use serde::Serialize;
+
+use crate::syntax::ast::{BinaryOp, Quantifier, Span, UnaryOp};
+
+/// Index into [`Program::locations`].
+pub type LocId = usize;
+/// Index into [`ThreadProgram::registers`] of the thread that owns it.
+pub type RegId = usize;
+
+/// A lowered litmus test.
+#[derive(Clone, Debug, Serialize)]
+pub struct Program {
+    pub name: String,
+    /// Shared memory cells. An array `d[2]` is two cells, `d[0]` and `d[1]`.
+    pub locations: Vec<Location>,
+    pub threads: Vec<ThreadProgram>,
+    pub condition: Option<FinalCondition>,
+    pub filter: Option<StateProp>,
+    /// What a final state reports, in herd's order: registers by thread then name, then
+    /// memory locations by name. The union of the `locations` clause and the condition.
+    pub observed: Vec<Observable>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Location {
+    /// `x`, or `d[1]` for an array cell.
+    pub name: String,
+    pub initial: i32,
+    /// Declared with an atomic type somewhere (init block or a parameter).
+    pub declared_atomic: bool,
+    /// Used by `lock`/`unlock`.
+    pub is_lock: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ThreadProgram {
+    /// `n` of `Pn`.
+    pub index: u32,
+    pub registers: Vec<Register>,
+    pub body: Vec<Instr>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Register {
+    pub name: String,
+    pub initial: i32,
+    /// Introduced by lowering to hold a value the source computes inside an expression.
+    pub temporary: bool,
+}
+
+/// C11 memory orders, plus `NonAtomic` for plain accesses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
+pub enum MemOrder {
+    NonAtomic,
+    Relaxed,
+    Consume,
+    Acquire,
+    Release,
+    AcqRel,
+    SeqCst,
+}
+
+impl MemOrder {
+    pub fn from_name(name: &str) -> Option<MemOrder> {
+        Some(match name {
+            "memory_order_relaxed" => MemOrder::Relaxed,
+            "memory_order_consume" => MemOrder::Consume,
+            "memory_order_acquire" => MemOrder::Acquire,
+            "memory_order_release" => MemOrder::Release,
+            "memory_order_acq_rel" => MemOrder::AcqRel,
+            "memory_order_seq_cst" => MemOrder::SeqCst,
+            _ => return None,
+        })
+    }
+
+    /// herd's short names, used in event tables.
+    pub fn short(self) -> &'static str {
+        match self {
+            MemOrder::NonAtomic => "na",
+            MemOrder::Relaxed => "rlx",
+            MemOrder::Consume => "con",
+            MemOrder::Acquire => "acq",
+            MemOrder::Release => "rel",
+            MemOrder::AcqRel => "acq_rel",
+            MemOrder::SeqCst => "sc",
+        }
+    }
+}
+
+/// The operation an atomic read-modify-write applies to the old value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum RmwOp {
+    /// The new value is the operand.
+    Exchange,
+    /// The new value is `old op operand`.
+    Fetch(BinaryOp),
+}
+
+/// Where a compare-exchange keeps its expected value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Expected {
+    /// `atomic_compare_exchange_strong(x, e, v)` with `e` a shared location (herd's form).
+    Location(LocId),
+    /// `atomic_compare_exchange_strong(x, &r, v)` with `r` a register.
+    Register(RegId),
+}
+
+/// One statement of a thread. Expressions are pure: memory accesses inside source
+/// expressions have been hoisted into `Load`s of temporary registers before them.
+#[derive(Clone, Debug, Serialize)]
+pub enum Instr {
+    Load {
+        dst: RegId,
+        loc: LocId,
+        order: MemOrder,
+        span: Span,
+    },
+    Store {
+        loc: LocId,
+        value: Expr,
+        order: MemOrder,
+        span: Span,
+    },
+    /// Exchange and fetch-op: `dst` receives the old value.
+    Rmw {
+        dst: Option<RegId>,
+        loc: LocId,
+        op: RmwOp,
+        operand: Expr,
+        order: MemOrder,
+        span: Span,
+    },
+    /// `dst` receives 1 on success and 0 on failure. On failure the value read is written to
+    /// the expected location (or register), as C specifies.
+    CompareExchange {
+        dst: Option<RegId>,
+        loc: LocId,
+        expected: Expected,
+        desired: Expr,
+        success: MemOrder,
+        failure: MemOrder,
+        /// `_weak` may fail spuriously.
+        weak: bool,
+        span: Span,
+    },
+    Fence {
+        order: MemOrder,
+        span: Span,
+    },
+    Assign {
+        dst: RegId,
+        value: Expr,
+        span: Span,
+    },
+    If {
+        cond: Expr,
+        then_branch: Vec<Instr>,
+        else_branch: Vec<Instr>,
+        span: Span,
+    },
+    /// `while (cond) body`; `cond_prelude` recomputes the condition's memory accesses before
+    /// each test of `cond`.
+    While {
+        cond_prelude: Vec<Instr>,
+        cond: Expr,
+        body: Vec<Instr>,
+        span: Span,
+    },
+    Lock {
+        loc: LocId,
+        span: Span,
+    },
+    Unlock {
+        loc: LocId,
+        span: Span,
+    },
+    AtomicBlock {
+        body: Vec<Instr>,
+        span: Span,
+    },
+    Assert {
+        cond: Expr,
+        span: Span,
+    },
+}
+
+/// A pure expression over a thread's registers, with 32-bit wrapping integer semantics.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Expr {
+    Const(i32),
+    Reg(RegId),
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `c ? a : b`
+    Conditional(Box<Expr>, Box<Expr>, Box<Expr>),
+}
+
+/// Something a final state reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Observable {
+    /// Thread position in [`Program::threads`] and register.
+    Reg {
+        thread: usize,
+        reg: RegId,
+    },
+    Loc(LocId),
+}
+
+/// A proposition over the final state.
+#[derive(Clone, Debug, Serialize)]
+pub enum StateProp {
+    Const(bool),
+    /// `var = value` (or `!=` when `negated`).
+    Atom {
+        var: Observable,
+        value: i32,
+        negated: bool,
+    },
+    Not(Box<StateProp>),
+    And(Box<StateProp>, Box<StateProp>),
+    Or(Box<StateProp>, Box<StateProp>),
+    Implies(Box<StateProp>, Box<StateProp>),
+}
+
+impl StateProp {
+    /// Evaluate on a concrete final state.
+    pub fn eval(&self, value_of: &impl Fn(Observable) -> i32) -> bool {
+        match self {
+            StateProp::Const(b) => *b,
+            StateProp::Atom {
+                var,
+                value,
+                negated,
+            } => (value_of(*var) == *value) != *negated,
+            StateProp::Not(p) => !p.eval(value_of),
+            StateProp::And(a, b) => a.eval(value_of) && b.eval(value_of),
+            StateProp::Or(a, b) => a.eval(value_of) || b.eval(value_of),
+            StateProp::Implies(a, b) => !a.eval(value_of) || b.eval(value_of),
+        }
+    }
+
+    /// Every observable the proposition mentions, in order of appearance.
+    pub fn observables(&self, out: &mut Vec<Observable>) {
+        match self {
+            StateProp::Const(_) => {}
+            StateProp::Atom { var, .. } => out.push(*var),
+            StateProp::Not(p) => p.observables(out),
+            StateProp::And(a, b) | StateProp::Or(a, b) | StateProp::Implies(a, b) => {
+                a.observables(out);
+                b.observables(out);
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FinalCondition {
+    pub quantifier: Quantifier,
+    pub prop: StateProp,
+    /// The condition as the user wrote it, for reports.
+    pub text: String,
+}
+
+impl Program {
+    /// herd's name for an observable: `0:r0` or `[x]`.
+    pub fn observable_name(&self, var: Observable) -> String {
+        match var {
+            Observable::Reg { thread, reg } => {
+                let t = &self.threads[thread];
+                format!("{}:{}", t.index, t.registers[reg].name)
+            }
+            Observable::Loc(loc) => format!("[{}]", self.locations[loc].name),
+        }
+    }
+
+    pub fn thread_name(&self, thread: usize) -> String {
+        format!("P{}", self.threads[thread].index)
+    }
+}

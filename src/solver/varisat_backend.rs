@@ -1,0 +1,145 @@
+//! The embedded default: varisat, a CDCL solver in pure Rust (nothing to install).
+
+use varisat::ExtendFormula;
+
+use super::{SolveOutcome, Solver, SolverError};
+use crate::encode::cnf::{ClauseSink, Lit};
+
+pub struct VarisatSolver {
+    solver: varisat::Solver<'static>,
+    num_vars: u32,
+    /// Indexed by variable: its value in the last model.
+    model: Vec<bool>,
+    core: Vec<Lit>,
+    scratch: Vec<varisat::Lit>,
+}
+
+impl Default for VarisatSolver {
+    fn default() -> Self {
+        VarisatSolver::new()
+    }
+}
+
+impl VarisatSolver {
+    pub fn new() -> VarisatSolver {
+        VarisatSolver {
+            solver: varisat::Solver::new(),
+            num_vars: 0,
+            model: Vec::new(),
+            core: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+}
+
+fn to_varisat(lit: Lit) -> varisat::Lit {
+    varisat::Lit::from_dimacs(lit.to_dimacs() as isize)
+}
+
+fn from_varisat(lit: varisat::Lit) -> Lit {
+    Lit::from_dimacs(lit.to_dimacs() as i32)
+}
+
+impl ClauseSink for VarisatSolver {
+    fn new_lit(&mut self) -> Lit {
+        self.num_vars += 1;
+        Lit::positive(self.num_vars)
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        self.scratch.clear();
+        self.scratch.extend(clause.iter().map(|&l| to_varisat(l)));
+        self.solver.add_clause(&self.scratch);
+    }
+
+    fn num_vars(&self) -> u32 {
+        self.num_vars
+    }
+}
+
+impl Solver for VarisatSolver {
+    fn name(&self) -> &'static str {
+        "varisat"
+    }
+
+    fn solve(&mut self, assumptions: &[Lit]) -> Result<SolveOutcome, SolverError> {
+        let assumed: Vec<varisat::Lit> = assumptions.iter().map(|&l| to_varisat(l)).collect();
+        self.solver.assume(&assumed);
+        let sat = self.solver.solve().map_err(|e| SolverError::Failed {
+            solver: "varisat",
+            message: e.to_string(),
+        })?;
+        if sat {
+            self.model = vec![false; self.num_vars as usize + 1];
+            for lit in self.solver.model().unwrap_or_default() {
+                let index = lit.var().to_dimacs() as usize;
+                if index < self.model.len() {
+                    self.model[index] = lit.is_positive();
+                }
+            }
+            self.core.clear();
+            Ok(SolveOutcome::Sat)
+        } else {
+            self.core = self
+                .solver
+                .failed_core()
+                .map(|core| core.iter().map(|&l| from_varisat(l)).collect())
+                .unwrap_or_default();
+            Ok(SolveOutcome::Unsat)
+        }
+    }
+
+    fn value(&self, lit: Lit) -> bool {
+        let v = self.model.get(lit.var() as usize).copied().unwrap_or(false);
+        if lit.is_positive() {
+            v
+        } else {
+            !v
+        }
+    }
+
+    fn failed_core(&self) -> Vec<Lit> {
+        self.core.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode::cnf::Gates;
+
+    #[test]
+    fn sat_unsat_and_core() {
+        let mut s = VarisatSolver::new();
+        let a = s.new_lit();
+        let b = s.new_lit();
+        s.add_clause(&[a, b]);
+        assert_eq!(s.solve(&[!a]).unwrap(), SolveOutcome::Sat);
+        assert!(s.value(b));
+        assert_eq!(s.solve(&[!a, !b]).unwrap(), SolveOutcome::Unsat);
+        let core = s.failed_core();
+        assert!(!core.is_empty() && core.iter().all(|l| *l == !a || *l == !b));
+        // Blocking clauses between solves.
+        s.add_clause(&[!a]);
+        assert_eq!(s.solve(&[]).unwrap(), SolveOutcome::Sat);
+        assert!(!s.value(a) && s.value(b));
+    }
+
+    #[test]
+    fn counts_models_of_exactly_one() {
+        let mut s = VarisatSolver::new();
+        let lits: Vec<_> = (0..9).map(|_| s.new_lit()).collect();
+        let parts: Vec<_> = lits.iter().map(|&l| l.into()).collect();
+        s.exactly_one(&parts);
+        let mut models = 0;
+        while s.solve(&[]).unwrap() == SolveOutcome::Sat {
+            models += 1;
+            let block: Vec<Lit> = lits
+                .iter()
+                .map(|&l| if s.value(l) { !l } else { l })
+                .collect();
+            s.add_clause(&block);
+        }
+        assert_eq!(models, 9);
+    }
+}

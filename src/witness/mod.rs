@@ -1,0 +1,226 @@
+//! From a satisfying assignment back to an execution a person can read.
+//!
+//! A witness is decoded from the solver's model through the encoding's literals only: which
+//! events executed, what each read returned and from which write, the coherence order, the
+//! final state, and an interleaving. The interleaving is a linear extension of
+//! `po | rf | co | fr` over the executed events, chosen by always running the lowest-numbered
+//! event that may run next, so that it reads like the paper's `1 2 6 7 8 3 4 5`.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap};
+
+use serde::Serialize;
+
+use crate::encode::cnf::{Bool, Lit};
+use crate::encode::Encoding;
+use crate::events::EventId;
+use crate::program::Observable;
+
+/// A concrete execution.
+#[derive(Clone, Debug, Serialize)]
+pub struct Execution {
+    /// Per event: it executed.
+    pub feasible: Vec<bool>,
+    /// Per event: the value it read, wrote or computed.
+    pub values: Vec<Option<i32>>,
+    /// `(write, read)` pairs.
+    pub rf: Vec<(EventId, EventId)>,
+    /// Per location, its executed writes in coherence order (initial write first).
+    pub co: Vec<Vec<EventId>>,
+    /// The executed events in one interleaving.
+    pub interleaving: Vec<EventId>,
+    /// `po | rf | co | fr` has a cycle (only possible when a check was skipped); the
+    /// interleaving then lists the events on the cycle in event order.
+    pub cyclic: bool,
+    /// The final state over the observed registers and locations.
+    pub final_state: Vec<(Observable, i32)>,
+    pub failed_assertions: Vec<EventId>,
+    pub bound_hit: bool,
+}
+
+impl Execution {
+    /// Decode the model `value_of` against `enc`.
+    pub fn decode(
+        enc: &Encoding,
+        value_of: &dyn Fn(Lit) -> bool,
+        final_values: &[(Observable, crate::encode::value::Value)],
+    ) -> Execution {
+        let events = enc.events;
+        let truth = |b: Bool| match b {
+            Bool::Const(c) => c,
+            Bool::Lit(l) => value_of(l),
+        };
+        let feasible: Vec<bool> = enc.feasible.iter().map(|&b| truth(b)).collect();
+        let values: Vec<Option<i32>> = enc
+            .values
+            .iter()
+            .enumerate()
+            .map(|(e, v)| {
+                if !feasible[e] {
+                    return None;
+                }
+                v.as_ref().and_then(|v| v.decode(value_of))
+            })
+            .collect();
+        let rf: Vec<(EventId, EventId)> = enc
+            .rf
+            .iter()
+            .filter(|&(_, _, lit)| truth(lit))
+            .map(|(w, r, _)| (w, r))
+            .collect();
+        let mut co = Vec::new();
+        for (loc, &init) in events.init.iter().enumerate() {
+            let mut writes: Vec<EventId> = events
+                .writes()
+                .filter(|w| w.location == Some(loc) && feasible[w.id] && w.id != init)
+                .map(|w| w.id)
+                .collect();
+            // Sort by the number of writes before each: a total order gives 0, 1, 2, ...
+            writes.sort_by_key(|&w| {
+                events
+                    .writes()
+                    .filter(|w2| truth(enc.co.get(w2.id, w)))
+                    .count()
+            });
+            writes.insert(0, init);
+            co.push(writes);
+        }
+        let final_state = final_values
+            .iter()
+            .map(|(o, v)| (*o, v.decode(value_of).unwrap_or(0)))
+            .collect();
+        let failed_assertions = enc
+            .assertion_failures
+            .iter()
+            .filter(|&&(_, lit)| truth(lit))
+            .map(|&(e, _)| e)
+            .collect();
+        let mut execution = Execution {
+            feasible,
+            values,
+            rf,
+            co,
+            interleaving: Vec::new(),
+            cyclic: false,
+            final_state,
+            failed_assertions,
+            bound_hit: truth(enc.bound_hit),
+        };
+        execution.interleave(enc);
+        execution
+    }
+
+    /// The edges of `po | rf | co | fr` between executed events, initial writes included.
+    pub fn edges(&self, enc: &Encoding) -> Vec<(EventId, EventId)> {
+        let events = enc.events;
+        let mut edges = Vec::new();
+        for thread in &events.threads {
+            let run: Vec<EventId> = thread
+                .iter()
+                .copied()
+                .filter(|&e| self.feasible[e])
+                .collect();
+            for pair in run.windows(2) {
+                edges.push((pair[0], pair[1]));
+            }
+        }
+        edges.extend(self.rf.iter().copied());
+        for writes in &self.co {
+            for pair in writes.windows(2) {
+                edges.push((pair[0], pair[1]));
+            }
+        }
+        for &(w, r) in &self.rf {
+            let Some(loc) = events.events[r].location else {
+                continue;
+            };
+            let chain = &self.co[loc];
+            if let Some(pos) = chain.iter().position(|&x| x == w) {
+                if let Some(&next) = chain.get(pos + 1) {
+                    edges.push((r, next));
+                }
+            }
+        }
+        // Initial writes precede every event of every thread.
+        for &init in &events.init {
+            for thread in &events.threads {
+                if let Some(&first) = thread.iter().find(|&&e| self.feasible[e]) {
+                    edges.push((init, first));
+                }
+            }
+        }
+        edges.retain(|&(a, b)| a != b);
+        edges.sort_unstable();
+        edges.dedup();
+        edges
+    }
+
+    fn interleave(&mut self, enc: &Encoding) {
+        let n = enc.events.len();
+        let edges = self.edges(enc);
+        let mut successors = vec![Vec::new(); n];
+        let mut indegree = vec![0usize; n];
+        for &(a, b) in &edges {
+            successors[a].push(b);
+            indegree[b] += 1;
+        }
+        let mut ready: BinaryHeap<Reverse<EventId>> = (0..n)
+            .filter(|&e| self.feasible[e] && indegree[e] == 0)
+            .map(Reverse)
+            .collect();
+        let mut order = Vec::new();
+        while let Some(Reverse(e)) = ready.pop() {
+            order.push(e);
+            for &s in &successors[e] {
+                indegree[s] -= 1;
+                if indegree[s] == 0 {
+                    ready.push(Reverse(s));
+                }
+            }
+        }
+        let placed: BTreeSet<EventId> = order.iter().copied().collect();
+        let rest: Vec<EventId> = (0..n)
+            .filter(|&e| self.feasible[e] && !placed.contains(&e))
+            .collect();
+        self.cyclic = !rest.is_empty();
+        order.extend(rest);
+        self.interleaving = order;
+    }
+
+    /// Transitive closure of the execution's edges, as the paper's matrix: `Some(true)` when
+    /// `a` must precede `b`, `Some(false)` when it cannot, `None` when either order is
+    /// possible with this execution.
+    pub fn precedence(&self, enc: &Encoding) -> Vec<Vec<Option<bool>>> {
+        let n = enc.events.len();
+        let mut reach = vec![vec![false; n]; n];
+        for (a, b) in self.edges(enc) {
+            reach[a][b] = true;
+        }
+        for k in 0..n {
+            for i in 0..n {
+                if reach[i][k] {
+                    for j in 0..n {
+                        if reach[k][j] {
+                            reach[i][j] = true;
+                        }
+                    }
+                }
+            }
+        }
+        (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| {
+                        if reach[i][j] {
+                            Some(true)
+                        } else if i == j || reach[j][i] {
+                            Some(false)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
