@@ -1,3 +1,8 @@
 //! Reading litmus files: the C litmus format of herd7 plus locks, atomic blocks and asserts.
 
 pub mod ast;
+mod display;
+pub mod lexer;
+pub mod parser;
+
+pub use parser::parse;
