@@ -9,6 +9,7 @@ pub mod diagnostics;
 pub mod encode;
 pub mod events;
 pub mod program;
+pub mod report;
 pub mod solver;
 pub mod syntax;
 pub mod witness;

@@ -1,1 +1,435 @@
-fn main() {}
+//! The `nemos` command: argument handling and glue. The work lives in the library.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use nemos::analysis::{observation_of, AnalysisOptions, Session};
+use nemos::diagnostics::{InputError, SourceFile};
+use nemos::encode::acyclic::AcyclicStrategy;
+use nemos::events::{self, Events, UnrollOptions};
+use nemos::program::{self, Program};
+use nemos::report::{self, CheckReport};
+use nemos::syntax;
+
+const EXIT_CODES: &str = "Exit codes: 0 ran and found no defect; 1 a defect (a failed assertion); \
+2 bad input or usage; 3 a limit was hit (executions cut by the unrolling bound).";
+
+#[derive(Parser)]
+#[command(
+    name = "nemos",
+    version,
+    about = "Decide litmus tests exactly under memory models, with SAT",
+    after_help = EXIT_CODES
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check the syntax of litmus files and print their name, threads and condition.
+    Parse {
+        /// Files or directories (searched for *.litmus).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Print the events a test unrolls into (seed 004, Figure 4).
+    Events {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        unroll: UnrollArgs,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Decide each test's final condition and show a witness execution.
+    #[command(after_help = EXIT_CODES)]
+    Check {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        common: AnalysisArgs,
+        /// Print the witness's order matrix (seed 004, Figure 5).
+        #[arg(long)]
+        matrix: bool,
+        /// Also list every reachable final state.
+        #[arg(long)]
+        states: bool,
+    },
+    /// List every reachable final state over the registers and locations the condition and
+    /// the `locations` clause name.
+    #[command(after_help = EXIT_CODES)]
+    Outcomes {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        common: AnalysisArgs,
+    },
+}
+
+#[derive(Args, Clone, Copy)]
+struct UnrollArgs {
+    /// Loop iterations to unroll; executions needing more are reported, not analysed.
+    #[arg(long, default_value_t = 2)]
+    unroll: u32,
+}
+
+#[derive(Args, Clone)]
+struct AnalysisArgs {
+    /// The memory model.
+    #[arg(long, default_value = "sc")]
+    model: String,
+    /// Switch off a named check of the model (what-if); repeatable.
+    #[arg(long = "skip", value_name = "CHECK")]
+    skip: Vec<String>,
+    #[command(flatten)]
+    unroll: UnrollArgs,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Count allowed executions (distinct rf and co) as herd does.
+    #[arg(long)]
+    count: bool,
+    /// How acyclicity is encoded.
+    #[arg(long, default_value = "ranks", value_parser = parse_strategy)]
+    acyclicity: AcyclicStrategy,
+}
+
+fn parse_strategy(s: &str) -> Result<AcyclicStrategy, String> {
+    s.parse()
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Text,
+    Herd,
+    Json,
+}
+
+/// Worst outcome of a run, mapped to the exit code at the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Status {
+    Clean = 0,
+    LimitHit = 3,
+    Defect = 1,
+    BadInput = 2,
+}
+
+impl Status {
+    /// Bad input outranks a defect, which outranks a limit.
+    fn rank(self) -> u8 {
+        match self {
+            Status::Clean => 0,
+            Status::LimitHit => 1,
+            Status::Defect => 2,
+            Status::BadInput => 3,
+        }
+    }
+
+    fn worst(self, other: Status) -> Status {
+        if other.rank() > self.rank() {
+            other
+        } else {
+            self
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let status = run(cli.command);
+    ExitCode::from(status as u8)
+}
+
+fn run(command: Command) -> Status {
+    match command {
+        Command::Parse { paths, format } => for_each_file(&paths, |path| parse_one(path, format)),
+        Command::Events {
+            paths,
+            unroll,
+            format,
+        } => for_each_file(&paths, |path| events_one(path, unroll, format)),
+        Command::Check {
+            paths,
+            common,
+            matrix,
+            states,
+        } => for_each_file(&paths, |path| {
+            analyse_one(path, &common, Query::Check { matrix, states })
+        }),
+        Command::Outcomes { paths, common } => {
+            for_each_file(&paths, |path| analyse_one(path, &common, Query::Outcomes))
+        }
+    }
+}
+
+/// Run `work` on every litmus file under `paths`; one bad file never stops the others.
+fn for_each_file(paths: &[PathBuf], mut work: impl FnMut(&Path) -> Status) -> Status {
+    let mut status = Status::Clean;
+    let mut failed = Vec::new();
+    for path in paths {
+        match collect_files(path) {
+            Ok(files) => {
+                for file in files {
+                    let s = work(&file);
+                    if s == Status::BadInput {
+                        failed.push(file.display().to_string());
+                    }
+                    status = status.worst(s);
+                }
+            }
+            Err(message) => {
+                eprintln!("error: {message}");
+                failed.push(path.display().to_string());
+                status = status.worst(Status::BadInput);
+            }
+        }
+    }
+    if !failed.is_empty() && failed.len() + usize::from(status == Status::Clean) > 1 {
+        eprintln!(
+            "error: {} input(s) could not be processed: {}",
+            failed.len(),
+            failed.join(", ")
+        );
+    }
+    status
+}
+
+fn collect_files(path: &Path) -> Result<Vec<PathBuf>, String> {
+    if path.is_dir() {
+        let mut files = Vec::new();
+        let mut stack = vec![path.to_path_buf()];
+        while let Some(dir) = stack.pop() {
+            let entries = std::fs::read_dir(&dir)
+                .map_err(|e| format!("cannot read directory {}: {e}", dir.display()))?;
+            for entry in entries.flatten() {
+                let p = entry.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "litmus") {
+                    files.push(p);
+                }
+            }
+        }
+        files.sort();
+        Ok(files)
+    } else if path.exists() {
+        Ok(vec![path.to_path_buf()])
+    } else {
+        Err(format!("{}: no such file or directory", path.display()))
+    }
+}
+
+fn report_input_error(error: &InputError) {
+    eprint!("{}", error.render(std::io::stderr().is_terminal()));
+}
+
+/// Read, parse and lower one file.
+fn load(path: &Path) -> Result<(SourceFile, Program), Status> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        eprintln!("error: cannot read {}: {e}", path.display());
+        Status::BadInput
+    })?;
+    let file = SourceFile::new(path.display().to_string(), text);
+    let test = syntax::parse(&file).map_err(|e| {
+        report_input_error(&e);
+        Status::BadInput
+    })?;
+    let program = program::lower(&test, &file).map_err(|e| {
+        report_input_error(&e);
+        Status::BadInput
+    })?;
+    Ok((file, program))
+}
+
+fn unroll(file: &SourceFile, program: &Program, args: UnrollArgs) -> Result<Events, Status> {
+    events::unroll(
+        program,
+        UnrollOptions {
+            unroll: args.unroll,
+        },
+    )
+    .map_err(|diagnostics| {
+        report_input_error(&InputError::new(file, diagnostics));
+        Status::BadInput
+    })
+}
+
+fn print_json(value: &impl serde::Serialize) {
+    match serde_json::to_string_pretty(value) {
+        Ok(text) => println!("{text}"),
+        Err(e) => eprintln!("error: cannot serialise the result: {e}"),
+    }
+}
+
+fn parse_one(path: &Path, format: Format) -> Status {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", path.display());
+            return Status::BadInput;
+        }
+    };
+    let file = SourceFile::new(path.display().to_string(), text);
+    match syntax::parse(&file) {
+        Ok(test) => {
+            if format == Format::Json {
+                print_json(&test);
+            } else {
+                let threads: Vec<String> =
+                    test.threads.iter().map(|t| t.name.name.clone()).collect();
+                let condition = test
+                    .condition
+                    .as_ref()
+                    .map_or(String::new(), |c| file.snippet(c.span).to_string());
+                println!(
+                    "{}: test {} with {} thread(s) ({}); condition {}",
+                    path.display(),
+                    test.name.name,
+                    threads.len(),
+                    threads.join(", "),
+                    condition
+                );
+            }
+            Status::Clean
+        }
+        Err(e) => {
+            report_input_error(&e);
+            Status::BadInput
+        }
+    }
+}
+
+fn events_one(path: &Path, args: UnrollArgs, format: Format) -> Status {
+    let (file, program) = match load(path) {
+        Ok(x) => x,
+        Err(s) => return s,
+    };
+    let events = match unroll(&file, &program, args) {
+        Ok(e) => e,
+        Err(s) => return s,
+    };
+    match format {
+        Format::Json => print_json(&report::events_json(&program, &events)),
+        _ => print!("{}", report::events_table(&program, &events)),
+    }
+    Status::Clean
+}
+
+#[derive(Clone, Copy)]
+enum Query {
+    Check { matrix: bool, states: bool },
+    Outcomes,
+}
+
+fn analyse_one(path: &Path, args: &AnalysisArgs, query: Query) -> Status {
+    if args.model != "sc" {
+        eprintln!(
+            "error: model `{}` is not available; available models: sc",
+            args.model
+        );
+        return Status::BadInput;
+    }
+    let (file, program) = match load(path) {
+        Ok(x) => x,
+        Err(s) => return s,
+    };
+    let events = match unroll(&file, &program, args.unroll) {
+        Ok(e) => e,
+        Err(s) => return s,
+    };
+    let options = AnalysisOptions {
+        strategy: args.acyclicity,
+        skip: args.skip.clone(),
+    };
+    let outcome = (|| {
+        let mut session = Session::new(&program, &events, &options)?;
+        let result = session.check()?;
+        let want_states = match query {
+            Query::Check { states, .. } => states || args.format == Format::Herd,
+            Query::Outcomes => true,
+        };
+        let states = if want_states {
+            Some(session.outcomes()?)
+        } else {
+            None
+        };
+        let counts = if args.count {
+            Some(session.count_executions()?)
+        } else {
+            None
+        };
+        Ok::<_, nemos::analysis::AnalysisError>((result, states, counts))
+    })();
+    let (mut result, states, counts) = match outcome {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("error: {}: {e}", path.display());
+            return Status::BadInput;
+        }
+    };
+    if let Some(states) = &states {
+        // The enumeration is the more direct source of the observation; the two agree.
+        debug_assert_eq!(observation_of(states), result.observation);
+        result.observation = observation_of(states);
+    }
+    let report = CheckReport {
+        file: &file.name,
+        model: &args.model,
+        program: &program,
+        events: &events,
+        result: &result,
+        states: states.as_deref(),
+        counts,
+        matrix: matches!(query, Query::Check { matrix: true, .. }),
+    };
+    match (args.format, query) {
+        (Format::Json, _) => print_json(&report.json()),
+        (Format::Herd, _) => print!("{}", report.herd()),
+        (Format::Text, Query::Check { .. }) => print!("{}", report.text()),
+        (Format::Text, Query::Outcomes) => print!("{}", outcomes_text(&report)),
+    }
+    if result.assertion_failure.is_some() {
+        Status::Defect
+    } else if result.bound_hit {
+        Status::LimitHit
+    } else {
+        Status::Clean
+    }
+}
+
+fn outcomes_text(report: &CheckReport) -> String {
+    let states = report.states.unwrap_or_default();
+    let mut out = format!(
+        "Test {} ({}, model {}): {} reachable final state{}\n",
+        report.program.name,
+        report.file,
+        report.model,
+        states.len(),
+        if states.len() == 1 { "" } else { "s" }
+    );
+    for s in states {
+        let mark = if s.satisfies {
+            "  <- condition holds"
+        } else {
+            ""
+        };
+        out.push_str(&format!(
+            "  {}{}\n",
+            report::state_line(report.program, &s.values),
+            mark
+        ));
+    }
+    if report.result.bound_hit {
+        out.push_str(&format!(
+            "  warning: some executions need more than {} loop iterations; they are not included (raise --unroll)\n",
+            report.events.unroll
+        ));
+    }
+    out
+}

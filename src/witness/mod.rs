@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::encode::cnf::{Bool, Lit};
 use crate::encode::Encoding;
-use crate::events::EventId;
+use crate::events::{EventId, Events};
 use crate::program::Observable;
 
 /// A concrete execution.
@@ -111,8 +111,7 @@ impl Execution {
     }
 
     /// The edges of `po | rf | co | fr` between executed events, initial writes included.
-    pub fn edges(&self, enc: &Encoding) -> Vec<(EventId, EventId)> {
-        let events = enc.events;
+    pub fn edges(&self, events: &Events) -> Vec<(EventId, EventId)> {
         let mut edges = Vec::new();
         for thread in &events.threads {
             let run: Vec<EventId> = thread
@@ -157,7 +156,7 @@ impl Execution {
 
     fn interleave(&mut self, enc: &Encoding) {
         let n = enc.events.len();
-        let edges = self.edges(enc);
+        let edges = self.edges(enc.events);
         let mut successors = vec![Vec::new(); n];
         let mut indegree = vec![0usize; n];
         for &(a, b) in &edges {
@@ -190,19 +189,18 @@ impl Execution {
     /// Transitive closure of the execution's edges, as the paper's matrix: `Some(true)` when
     /// `a` must precede `b`, `Some(false)` when it cannot, `None` when either order is
     /// possible with this execution.
-    pub fn precedence(&self, enc: &Encoding) -> Vec<Vec<Option<bool>>> {
-        let n = enc.events.len();
+    pub fn precedence(&self, events: &Events) -> Vec<Vec<Option<bool>>> {
+        let n = events.len();
         let mut reach = vec![vec![false; n]; n];
-        for (a, b) in self.edges(enc) {
+        for (a, b) in self.edges(events) {
             reach[a][b] = true;
         }
         for k in 0..n {
-            for i in 0..n {
-                if reach[i][k] {
-                    for j in 0..n {
-                        if reach[k][j] {
-                            reach[i][j] = true;
-                        }
+            let via = reach[k].clone();
+            for row in reach.iter_mut() {
+                if row[k] {
+                    for (cell, &through) in row.iter_mut().zip(&via) {
+                        *cell |= through;
                     }
                 }
             }

@@ -1,0 +1,413 @@
+//! Printing results for people (`text`), for herd's tools (`herd`) and for programs (`json`).
+//!
+//! The report sees programs, events and decoded executions, never solver literals.
+
+use std::fmt::Write as _;
+
+use prettytable::{format, Cell, Row, Table};
+use serde::Serialize;
+
+use crate::analysis::{CheckResult, FinalState, Observation};
+use crate::events::display::{EventRow, Namer};
+use crate::events::{EventKind, Events};
+use crate::program::Program;
+use crate::syntax::ast::Quantifier;
+use crate::witness::Execution;
+
+/// herd's layout of a state: `0:r0=1; [x]=0;`.
+pub fn state_line(program: &Program, values: &[(crate::program::Observable, i32)]) -> String {
+    values
+        .iter()
+        .map(|&(o, v)| format!("{}={};", program.observable_name(o), v))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The event table of seed 004's Figure 4.
+pub fn events_table(program: &Program, events: &Events) -> String {
+    let namer = Namer::new(program, events);
+    let mut table = Table::new();
+    table.set_format(*format::consts::FORMAT_CLEAN);
+    table.set_titles(Row::new(
+        [
+            "id", "thread", "pos", "kind", "loc", "value", "reg", "guard", "order", "match",
+        ]
+        .iter()
+        .map(|t| Cell::new(t))
+        .collect(),
+    ));
+    for row in namer.rows() {
+        table.add_row(Row::new(
+            [
+                row.id.to_string(),
+                row.thread,
+                row.position.to_string(),
+                row.kind,
+                row.location,
+                row.value,
+                row.register,
+                row.guard,
+                row.order,
+                row.matches,
+            ]
+            .iter()
+            .map(|c| Cell::new(c))
+            .collect(),
+        ));
+    }
+    let mut out = format!(
+        "Events of {} (unrolled {} times)\n",
+        program.name, events.unroll
+    );
+    out.push_str(&table.to_string());
+    if !events.bound_hits.is_empty() {
+        let _ = writeln!(
+            out,
+            "{} loop(s) may run past the unrolling bound; raise it with --unroll",
+            events.bound_hits.len()
+        );
+    }
+    out
+}
+
+#[derive(Serialize)]
+pub struct EventsJson<'a> {
+    pub test: &'a str,
+    pub unroll: u32,
+    pub events: Vec<EventRow>,
+}
+
+pub fn events_json<'a>(program: &'a Program, events: &Events) -> EventsJson<'a> {
+    EventsJson {
+        test: &program.name,
+        unroll: events.unroll,
+        events: Namer::new(program, events).rows(),
+    }
+}
+
+/// A witness as lines: the interleaving with what each read returned and from where.
+pub fn witness_text(program: &Program, events: &Events, execution: &Execution) -> String {
+    let namer = Namer::new(program, events);
+    let mut out = String::new();
+    let numbers: Vec<String> = execution
+        .interleaving
+        .iter()
+        .map(|&e| namer.number(e).to_string())
+        .collect();
+    let _ = writeln!(out, "  interleaving: {}", numbers.join(" "));
+    for &e in &execution.interleaving {
+        let event = &events.events[e];
+        let mut line = format!("  {:>4}  {}", namer.number(e), namer.label(event));
+        if event.is_read() {
+            if let Some(&(w, _)) = execution.rf.iter().find(|&&(_, r)| r == e) {
+                let value = execution.values[e].map_or("?".to_string(), |v| v.to_string());
+                let source = &events.events[w];
+                let from = if source.kind == EventKind::Init {
+                    "init".to_string()
+                } else {
+                    format!("{} ({})", namer.number(w), namer.thread_name(source))
+                };
+                let _ = write!(line, "    reads {value} from {from}");
+            }
+        } else if matches!(event.kind, EventKind::Write | EventKind::Computation) {
+            if let Some(v) = execution.values[e] {
+                if event
+                    .value
+                    .and_then(|t| events.terms.constant_value(t))
+                    .is_none()
+                {
+                    let _ = write!(line, "    (= {v})");
+                }
+            }
+        } else if event.kind == EventKind::Control {
+            if let Some(v) = execution.values[e] {
+                let _ = write!(line, "    ({})", if v != 0 { "taken" } else { "not taken" });
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    if execution.cyclic {
+        out.push_str("  (po | rf | co | fr is cyclic in this execution: a check was skipped)\n");
+    }
+    out
+}
+
+/// The paper's Figure 5: `1` where the row event must precede the column event, `0` where it
+/// cannot, `X` where this execution allows either.
+pub fn matrix_text(program: &Program, events: &Events, execution: &Execution) -> String {
+    let namer = Namer::new(program, events);
+    let shown: Vec<usize> = (0..events.len())
+        .filter(|&e| execution.feasible[e])
+        .collect();
+    let precedence = execution.precedence(events);
+    let width = shown
+        .iter()
+        .map(|&e| namer.number(e).to_string().len())
+        .max()
+        .unwrap_or(1)
+        + 1;
+    let mut out = String::new();
+    let _ = write!(out, "{:>width$}", "");
+    for &e in &shown {
+        let _ = write!(out, "{:>width$}", namer.number(e));
+    }
+    out.push('\n');
+    for &a in &shown {
+        let _ = write!(out, "{:>width$}", namer.number(a));
+        for &b in &shown {
+            let cell = match precedence[a][b] {
+                Some(true) => "1",
+                Some(false) => "0",
+                None => "X",
+            };
+            let _ = write!(out, "{cell:>width$}");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn quantifier_word(q: Quantifier) -> &'static str {
+    match q {
+        Quantifier::Exists => "Allowed",
+        Quantifier::NotExists => "Forbidden",
+        Quantifier::Forall => "Required",
+    }
+}
+
+fn observation_word(o: Observation) -> &'static str {
+    match o {
+        Observation::Always => "Always",
+        Observation::Sometimes => "Sometimes",
+        Observation::Never => "Never",
+    }
+}
+
+/// What a person reads first: the verdict in words.
+pub fn verdict_sentence(result: &CheckResult) -> String {
+    let reach = match result.observation {
+        Observation::Always => "every execution satisfies the condition",
+        Observation::Sometimes => "some executions satisfy the condition and some do not",
+        Observation::Never => "no execution satisfies the condition",
+    };
+    let verdict = match (result.quantifier, result.ok) {
+        (Quantifier::Exists, true) => "Allowed",
+        (Quantifier::Exists, false) => "Forbidden",
+        (Quantifier::NotExists, true) => "Ok (never reached, as required)",
+        (Quantifier::NotExists, false) => "No (reachable, but the test forbids it)",
+        (Quantifier::Forall, true) => "Ok (always holds, as required)",
+        (Quantifier::Forall, false) => "No (fails in some execution)",
+    };
+    format!("{verdict}: {reach}")
+}
+
+pub struct CheckReport<'a> {
+    pub file: &'a str,
+    pub model: &'a str,
+    pub program: &'a Program,
+    pub events: &'a Events,
+    pub result: &'a CheckResult,
+    /// Present when the states were enumerated.
+    pub states: Option<&'a [FinalState]>,
+    /// Present with `--count`.
+    pub counts: Option<(u64, u64)>,
+    pub matrix: bool,
+}
+
+impl CheckReport<'_> {
+    fn condition_text(&self) -> String {
+        self.program
+            .condition
+            .as_ref()
+            .map_or("exists (true)".to_string(), |c| c.text.clone())
+    }
+
+    /// The witness worth showing: the one that meets the condition for `exists`, and a
+    /// counterexample to the test's expectation otherwise.
+    fn witness(&self) -> Option<(&'static str, &Execution)> {
+        let r = self.result;
+        match r.quantifier {
+            Quantifier::Exists => r.positive.as_ref().map(|e| ("Witness", e)),
+            Quantifier::NotExists => r.positive.as_ref().map(|e| ("Counterexample", e)),
+            Quantifier::Forall => match &r.negative {
+                Some(e) => Some(("Counterexample", e)),
+                None => r.positive.as_ref().map(|e| ("Example", e)),
+            },
+        }
+    }
+
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "Test {} ({}, model {}): {}",
+            self.program.name,
+            self.file,
+            self.model,
+            self.condition_text()
+        );
+        let _ = writeln!(out, "  {}", verdict_sentence(self.result));
+        let _ = writeln!(
+            out,
+            "  observation: {}",
+            observation_word(self.result.observation)
+        );
+        if let Some((title, execution)) = self.witness() {
+            let _ = writeln!(out, "{title}:");
+            out.push_str(&witness_text(self.program, self.events, execution));
+            let _ = writeln!(
+                out,
+                "  final state: {}",
+                state_line(self.program, &execution.final_state)
+            );
+            if self.matrix {
+                out.push_str("Order matrix (1: row before column, 0: not, X: either):\n");
+                out.push_str(&matrix_text(self.program, self.events, execution));
+            }
+        }
+        if let Some(states) = self.states {
+            let _ = writeln!(out, "States ({}):", states.len());
+            for s in states {
+                let mark = if s.satisfies {
+                    "  <- condition holds"
+                } else {
+                    ""
+                };
+                let _ = writeln!(out, "  {}{}", state_line(self.program, &s.values), mark);
+            }
+        }
+        if let Some(failure) = &self.result.assertion_failure {
+            let namer = Namer::new(self.program, self.events);
+            let names: Vec<String> = failure
+                .failed_assertions
+                .iter()
+                .map(|&e| namer.label(&self.events.events[e]))
+                .collect();
+            let _ = writeln!(out, "Assertion fails: {}", names.join(", "));
+            out.push_str(&witness_text(self.program, self.events, failure));
+        }
+        if self.result.bound_hit {
+            let _ = writeln!(
+                out,
+                "  warning: some executions need more than {} loop iterations; they are not included (raise --unroll)",
+                self.events.unroll
+            );
+        }
+        out
+    }
+
+    pub fn herd(&self) -> String {
+        let name = &self.program.name;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "Test {} {}",
+            name,
+            quantifier_word(self.result.quantifier)
+        );
+        if let Some(states) = self.states {
+            let _ = writeln!(out, "States {}", states.len());
+            for s in states {
+                let _ = writeln!(out, "{}", state_line(self.program, &s.values));
+            }
+        }
+        let verdict = if self.result.ok { "Ok" } else { "No" };
+        if self.result.bound_hit {
+            let _ = writeln!(out, "Loop {verdict}");
+        } else {
+            let _ = writeln!(out, "{verdict}");
+        }
+        let _ = writeln!(out, "Witnesses");
+        let (p, n) = match self.counts {
+            Some((p, n)) => (p.to_string(), n.to_string()),
+            None => ("?".to_string(), "?".to_string()),
+        };
+        let _ = writeln!(out, "Positive: {p} Negative: {n}");
+        if self.result.assertion_failure.is_some() {
+            let _ = writeln!(out, "Flag assertion-failure");
+        }
+        let _ = writeln!(out, "Condition {}", self.condition_text());
+        let _ = writeln!(
+            out,
+            "Observation {} {} {} {}",
+            name,
+            observation_word(self.result.observation),
+            p,
+            n
+        );
+        if self.counts.is_none() {
+            let _ = writeln!(
+                out,
+                "(* execution counts not computed: pass --count for herd's Positive/Negative *)"
+            );
+        }
+        out
+    }
+
+    pub fn json(&self) -> CheckJson {
+        let namer = Namer::new(self.program, self.events);
+        let witness = self.witness().map(|(kind, e)| WitnessJson {
+            kind: kind.to_lowercase(),
+            interleaving: e
+                .interleaving
+                .iter()
+                .map(|&id| namer.label(&self.events.events[id]))
+                .collect(),
+            event_ids: e.interleaving.iter().map(|&id| namer.number(id)).collect(),
+            reads_from: e
+                .rf
+                .iter()
+                .map(|&(w, r)| (namer.number(w), namer.number(r)))
+                .collect(),
+            final_state: state_line(self.program, &e.final_state),
+        });
+        CheckJson {
+            test: self.program.name.clone(),
+            file: self.file.to_string(),
+            model: self.model.to_string(),
+            condition: self.condition_text(),
+            kind: quantifier_word(self.result.quantifier).to_string(),
+            verdict: if self.result.ok { "Ok" } else { "No" }.to_string(),
+            observation: observation_word(self.result.observation).to_string(),
+            states: self.states.map(|s| {
+                s.iter()
+                    .map(|s| state_line(self.program, &s.values))
+                    .collect()
+            }),
+            positive: self.counts.map(|c| c.0),
+            negative: self.counts.map(|c| c.1),
+            bound_hit: self.result.bound_hit,
+            assertion_fails: self.result.assertion_failure.is_some(),
+            witness,
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub struct WitnessJson {
+    pub kind: String,
+    pub interleaving: Vec<String>,
+    pub event_ids: Vec<usize>,
+    pub reads_from: Vec<(usize, usize)>,
+    pub final_state: String,
+}
+
+#[derive(Serialize)]
+pub struct CheckJson {
+    pub test: String,
+    pub file: String,
+    pub model: String,
+    pub condition: String,
+    /// `Allowed` (exists), `Forbidden` (~exists) or `Required` (forall), as herd names them.
+    pub kind: String,
+    /// herd's `Ok` or `No`.
+    pub verdict: String,
+    pub observation: String,
+    pub states: Option<Vec<String>>,
+    pub positive: Option<u64>,
+    pub negative: Option<u64>,
+    pub bound_hit: bool,
+    pub assertion_fails: bool,
+    pub witness: Option<WitnessJson>,
+}
