@@ -45,13 +45,15 @@ impl LexErrorKind {
                     .with_label("not part of the litmus language")
             }
             LexErrorKind::UnterminatedComment => {
-                let close = if slice.starts_with("(*") { "*)" } else { "*/" };
+                let help = if slice.starts_with("(*") {
+                    "close the comment with `*)`; `(* ... *)` comments nest, so every `(*` \
+                     inside needs its own `*)`"
+                } else {
+                    "close the comment with `*/`"
+                };
                 Diagnostic::new("unterminated comment", span)
                     .with_label("this comment is never closed")
-                    .with_help(format!(
-                        "close the comment with `{close}`; note that `(*` always starts a \
-                         comment, as in herd7, so write `( *x)` for a dereference in parentheses"
-                    ))
+                    .with_help(help)
             }
             LexErrorKind::UnterminatedString => Diagnostic::new("unterminated string", span)
                 .with_label("this string is never closed")

@@ -6,3 +6,6 @@ pub mod lexer;
 pub mod parser;
 
 pub use parser::parse;
+
+#[cfg(test)]
+mod grammar_tests;

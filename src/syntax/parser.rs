@@ -196,7 +196,11 @@ fn parse_header(text: &str) -> Result<Header, Diagnostic> {
                 pos = end;
             }
             _ => {
-                let word = Span::new(pos, word_end(text, pos).min(end));
+                let word_len = line
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .unwrap_or(line.len())
+                    .max(line.chars().next().map_or(0, char::len_utf8));
+                let word = Span::new(pos, pos + word_len);
                 return Err(Diagnostic::new(
                     format!(
                         "expected the init block `{{ ... }}`, found `{}`",
@@ -458,6 +462,9 @@ fn describe_expected(expected: &[String]) -> String {
             cond.to_string()
         };
     }
+    if has("true") && has("~") && has("[") {
+        return "a proposition such as `0:r0=1 /\\ x=2`".to_string();
+    }
     if has(";") && has("+") {
         return "`;` or an operator".to_string();
     }
@@ -483,6 +490,41 @@ fn token_in_words(tok: &Tok<'_>, slice: &str) -> String {
         Tok::TypeWord(_) => format!("type `{slice}`"),
         Tok::Str(_) => "a string".to_string(),
         _ => format!("`{slice}`"),
+    }
+}
+
+/// A `;` forgotten at the end of a line shows up as an odd token somewhere on the next
+/// line; point at the end of the unfinished statement instead. Only when a statement could
+/// not start here, or an empty statement `;` would count as "expected".
+fn missing_semicolon(
+    expected: &[String],
+    error_start: usize,
+    text: &str,
+    tokens: &[Spanned<'_>],
+    found: &str,
+) -> Option<Diagnostic> {
+    let wants = |t: &str| expected.iter().any(|e| e.trim_matches('"') == t);
+    if !wants(";") || wants("if") {
+        return None;
+    }
+    let line_start = text[..error_start].rfind('\n').map_or(0, |i| i + 1);
+    let (l, tok, r) = tokens.iter().rev().find(|(_, _, r)| *r <= line_start)?;
+    let previous = tokens.iter().rev().find(|(_, _, r)| *r <= error_start)?;
+    let ends_statement = matches!(tok, Tok::Ident(_) | Tok::Int(_) | Tok::RBracket);
+    let right_after = previous.2 == *r;
+    if right_after || ends_statement {
+        let help = if right_after {
+            format!("the next line starts with {found}")
+        } else {
+            format!("without a `;` the statement runs on into the next line, up to {found}")
+        };
+        Some(
+            Diagnostic::new("missing `;`", Span::new(*l, *r))
+                .with_label("expected `;` after this")
+                .with_help(help),
+        )
+    } else {
+        None
     }
 }
 
@@ -516,16 +558,8 @@ fn syntax_error(
             let slice = text.get(l..r).unwrap_or("");
             let found = token_in_words(&tok, slice);
             let wants = |t: &str| expected.iter().any(|e| e.trim_matches('"') == t);
-            // A `;` forgotten at the end of a line shows up as an odd token on the next
-            // line: point at the end of the statement instead.
-            if wants(";") {
-                if let Some((pl, _, pr)) = tokens.iter().rev().find(|(_, _, pr)| *pr <= l) {
-                    if text.get(*pr..l).is_some_and(|gap| gap.contains('\n')) {
-                        return Diagnostic::new("missing `;`", Span::new(*pl, *pr))
-                            .with_label("expected `;` after this")
-                            .with_help(format!("the next line starts with {found}"));
-                    }
-                }
+            if let Some(d) = missing_semicolon(&expected, l, text, tokens, &found) {
+                return d;
             }
             let mut d = Diagnostic::new(
                 format!(
@@ -549,8 +583,11 @@ fn syntax_error(
                     "a condition atom compares a register or a location with a value, \
                      e.g. `0:r0=1`, `x!=2` or `[y]=0`",
                 );
-            } else if matches!(tok, Tok::LParen) && wants("=") {
-                d = d.with_help("only `P0`, `P1`, ... threads may be declared with parameters");
+            } else if expected.len() == 1 && wants("(") {
+                d = d.with_help(
+                    "after the threads comes the final condition, which starts with \
+                     `exists`, `~exists` or `forall`, e.g. `exists (0:r0=1 /\\ x=2)`",
+                );
             }
             d
         }
