@@ -447,9 +447,9 @@ impl Builder {
             )
             .with_help(format!("take and release each lock inside the same {what}")),
         };
+        // Continue with the locks as the block left them: the matching unlock (or the end
+        // of the thread) then raises no second, derived error.
         self.errors.push(diagnostic);
-        // Continue from the state before the block, so one mistake gives one message.
-        state.held.retain(|h| held_before.contains(&h.1));
     }
 
     /// `if (cond) then else`, with register values merged at the join.

@@ -249,11 +249,9 @@ impl Lowerer {
                 scope.declare(&name.name, value, false);
             }
         }
-        let errors_before = self.errors.len();
+        // A thread with errors is still returned, so that the condition can name its
+        // registers without a second, derived error; `lower` fails as a whole anyway.
         let body = self.lower_block(&thread.body, &mut scope);
-        if self.errors.len() > errors_before {
-            return None;
-        }
         Some(ThreadProgram {
             index: thread.index,
             registers: scope.registers,

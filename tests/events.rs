@@ -1,0 +1,148 @@
+//! Unrolling: guards from nested and else branches, loops at several bounds, RMWs, fences,
+//! locks and atomic blocks.
+
+use nemos::diagnostics::SourceFile;
+use nemos::events::{unroll, EventKind, Events, UnrollOptions};
+use nemos::program::{MemOrder, Program};
+
+fn build(text: &str, k: u32) -> (Program, Events) {
+    let file = SourceFile::new("t.litmus", text);
+    let test = nemos::syntax::parse(&file).unwrap_or_else(|e| panic!("{}", e.short()));
+    let program = nemos::program::lower(&test, &file).unwrap_or_else(|e| panic!("{}", e.short()));
+    let events = unroll(&program, UnrollOptions { unroll: k }).unwrap();
+    (program, events)
+}
+
+fn kinds(events: &Events, thread: usize) -> Vec<EventKind> {
+    events.threads[thread]
+        .iter()
+        .map(|&e| events.events[e].kind)
+        .collect()
+}
+
+#[test]
+fn nested_and_else_branches_get_conjunctive_guards() {
+    let (_, events) = build(
+        "C t\n{}\nP0 (int* x, int* y) {\n  int r0 = *x;\n  if (r0 == 1) {\n    int r1 = *y;\n    if (r1 == 2) { *x = 3; } else { *x = 4; }\n  } else {\n    *y = 5;\n  }\n  *y = 6;\n}\nexists (x=3)\n",
+        2,
+    );
+    let writes: Vec<_> = events
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::Write)
+        .collect();
+    assert_eq!(writes.len(), 4);
+    let guard = |i: usize| writes[i].guard.0.clone();
+    // *x = 3 under c1 & c2, *x = 4 under c1 & !c2, *y = 5 under !c1, *y = 6 unguarded.
+    assert_eq!(guard(0), vec![(0, true), (1, true)]);
+    assert_eq!(guard(1), vec![(0, true), (1, false)]);
+    assert_eq!(guard(2), vec![(0, false)]);
+    assert!(guard(3).is_empty());
+    assert_eq!(events.controls.len(), 2);
+}
+
+#[test]
+fn loop_events_grow_linearly_with_the_bound() {
+    let text = "C t\n{}\nP0 (int* x, int* f) {\n  int r0 = *f;\n  while (r0 == 0) {\n    *x = 1;\n    r0 = *f;\n  }\n}\nP1 (int* f) {\n  *f = 1;\n}\nexists (x=1)\n";
+    let counts: Vec<usize> = (1..=5).map(|k| build(text, k).1.threads[0].len()).collect();
+    let steps: Vec<usize> = counts.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(steps.iter().all(|&s| s == steps[0]), "{counts:?}");
+    assert!(
+        steps[0] >= 3,
+        "each iteration adds a control, a write and a read: {counts:?}"
+    );
+    // A spin loop can always need one more iteration: the bound is recorded.
+    assert_eq!(build(text, 2).1.bound_hits.len(), 1);
+}
+
+#[test]
+fn counted_loops_unroll_exactly_without_bound_hits() {
+    let (_, events) = build(
+        "C t\n{}\nP0 (int* x) {\n  for (int i = 0; i < 3; i++) {\n    *x = i;\n  }\n}\nforall (x=2)\n",
+        3,
+    );
+    let writes = events
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::Write)
+        .count();
+    assert_eq!(writes, 3);
+    assert!(events.bound_hits.is_empty());
+}
+
+#[test]
+fn rmw_kinds_link_read_and_write_halves() {
+    let (_, events) = build(
+        "C t\n{}\nP0 (atomic_int* x, atomic_int* e) {\n  int a = atomic_fetch_add_explicit(x, 2, memory_order_acq_rel);\n  int b = atomic_exchange(x, 7);\n  int c = atomic_compare_exchange_strong_explicit(x, e, 9, memory_order_release, memory_order_relaxed);\n  atomic_thread_fence(memory_order_seq_cst);\n}\nexists (0:a=0)\n",
+        2,
+    );
+    let t = &events.threads[0];
+    let ev = |i: usize| &events.events[t[i]];
+    assert_eq!(ev(0).kind, EventKind::Read);
+    assert_eq!(ev(1).kind, EventKind::Write);
+    assert_eq!(ev(0).rmw, Some(t[1]));
+    assert_eq!(ev(1).rmw, Some(t[0]));
+    assert_eq!(ev(0).order, MemOrder::AcqRel);
+    assert_eq!(ev(2).rmw, Some(t[3]));
+    // Compare-exchange: read the expected location, read x, branch on equality; the write
+    // to x (success) is the RMW partner; a failure writes back to the expected location.
+    let cas_read = events
+        .events
+        .iter()
+        .find(|e| e.failure_order.is_some())
+        .unwrap();
+    assert_eq!(cas_read.order, MemOrder::Release);
+    assert_eq!(cas_read.failure_order, Some(MemOrder::Relaxed));
+    let partner = &events.events[cas_read.rmw.unwrap()];
+    assert_eq!(partner.guard.0.last().map(|g| g.1), Some(true));
+    let writeback = events
+        .events
+        .iter()
+        .find(|e| e.kind == EventKind::Write && e.guard.0.last().map(|g| g.1) == Some(false))
+        .unwrap();
+    assert_ne!(writeback.location, cas_read.location);
+    assert!(kinds(&events, 0).contains(&EventKind::Fence));
+}
+
+#[test]
+fn locks_and_atomic_blocks_are_paired() {
+    let (_, events) = build(
+        "C t\n{}\nP0 (int* l, int* x) {\n  atomic {\n    lock(l);\n    *x = 1;\n    unlock(l);\n  }\n}\nexists (x=1)\n",
+        2,
+    );
+    assert_eq!(
+        kinds(&events, 0),
+        vec![
+            EventKind::AtomicEnter,
+            EventKind::Lock,
+            EventKind::Write,
+            EventKind::Write,
+            EventKind::Unlock,
+            EventKind::AtomicExit
+        ]
+    );
+    let t = &events.threads[0];
+    assert_eq!(events.events[t[1]].lock_match, Some(t[4]));
+    assert_eq!(events.events[t[4]].lock_match, Some(t[1]));
+    assert_eq!(events.events[t[1]].rmw, Some(t[2]));
+    assert_eq!(events.events[t[5]].atomic_match, Some(t[0]));
+}
+
+#[test]
+fn static_bounds_keep_reads_to_possible_writes_and_values() {
+    let (_, events) = build(
+        "C t\n{ x = 0; }\nP0 (int* x) {\n  *x = 1;\n  int r0 = *x;\n}\nP1 (int* x) {\n  *x = 2;\n}\nexists (0:r0=0)\n",
+        2,
+    );
+    let read = events
+        .events
+        .iter()
+        .find(|e| e.kind == EventKind::Read)
+        .unwrap();
+    // The initial write is shadowed by P0's own earlier write; P1's write remains.
+    let candidates = &events.bounds.rf_candidates[read.id];
+    assert_eq!(candidates.len(), 2);
+    assert!(!candidates.contains(&events.init[0]));
+    let values = events.bounds.values[read.value.unwrap()].clone();
+    assert_eq!(values, Some(vec![1, 2]));
+}

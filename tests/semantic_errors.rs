@@ -1,0 +1,101 @@
+//! The messages of inputs that parse but do not make sense: names, arities, memory orders,
+//! the condition, unsupported constructs, and the lock/atomic-block structure.
+
+use nemos::diagnostics::{InputError, SourceFile};
+use nemos::events::{unroll, UnrollOptions};
+
+/// Parse, lower and unroll; the rendered error of the first stage that fails.
+fn error_of(name: &str, text: &str) -> String {
+    let file = SourceFile::new(format!("{name}.litmus"), text);
+    let test = match nemos::syntax::parse(&file) {
+        Ok(t) => t,
+        Err(e) => return e.render(false),
+    };
+    let program = match nemos::program::lower(&test, &file) {
+        Ok(p) => p,
+        Err(e) => return e.render(false),
+    };
+    match unroll(&program, UnrollOptions::default()) {
+        Ok(_) => panic!("{name}: expected an error"),
+        Err(diagnostics) => InputError::new(&file, diagnostics).render(false),
+    }
+}
+
+macro_rules! semantic_error {
+    ($name:ident, $text:expr) => {
+        #[test]
+        fn $name() {
+            insta::assert_snapshot!(error_of(stringify!($name), $text));
+        }
+    };
+}
+
+semantic_error!(
+    unknown_identifier,
+    "C t\n{}\nP0 (int* x) {\n  int r0 = r9 + 1;\n}\nexists (0:r0=1)\n"
+);
+
+semantic_error!(
+    wrong_number_of_arguments,
+    "C t\n{}\nP0 (atomic_int* x) {\n  atomic_store_explicit(x, 1);\n}\nexists (x=1)\n"
+);
+
+semantic_error!(
+    load_with_release_order,
+    "C t\n{}\nP0 (atomic_int* x) {\n  int r0 = atomic_load_explicit(x, memory_order_release);\n}\nexists (0:r0=1)\n"
+);
+
+semantic_error!(
+    memory_order_used_as_value,
+    "C t\n{}\nP0 (int* x) {\n  *x = memory_order_relaxed;\n}\nexists (x=1)\n"
+);
+
+semantic_error!(
+    unknown_register_in_condition,
+    "C t\n{}\nP0 (int* x) {\n  int r0 = *x;\n}\nexists (0:r1=1)\n"
+);
+
+semantic_error!(
+    unknown_thread_in_condition,
+    "C t\n{}\nP0 (int* x) {\n  int r0 = *x;\n}\nexists (3:r0=1)\n"
+);
+
+semantic_error!(
+    unknown_function,
+    "C t\n{}\nP0 (int* x) {\n  atomic_frobnicate(x);\n}\nexists (x=1)\n"
+);
+
+semantic_error!(
+    non_constant_array_index,
+    "C t\n{ int d[2] = {0, 0}; }\nP0 (int* d) {\n  int i = 1;\n  d[i] = 1;\n}\nexists (d[1]=1)\n"
+);
+
+semantic_error!(
+    pointer_used_as_value,
+    "C t\n{}\nP0 (int* x) {\n  int r0 = x + 1;\n}\nexists (0:r0=1)\n"
+);
+
+semantic_error!(
+    unlock_without_lock,
+    "C t\n{}\nP0 (int* l, int* x) {\n  *x = 1;\n  unlock(l);\n}\nexists (x=1)\n"
+);
+
+semantic_error!(
+    thread_ends_holding_lock,
+    "C t\n{}\nP0 (int* l, int* x) {\n  lock(l);\n  *x = 1;\n}\nexists (x=1)\n"
+);
+
+semantic_error!(
+    atomic_block_releases_outer_lock,
+    "C t\n{}\nP0 (int* l, int* x) {\n  lock(l);\n  atomic {\n    *x = 1;\n    unlock(l);\n  }\n}\nexists (x=1)\n"
+);
+
+semantic_error!(
+    lock_held_in_one_branch,
+    "C t\n{}\nP0 (int* l, int* x) {\n  int r0 = *x;\n  if (r0) {\n    lock(l);\n  }\n  unlock(l);\n}\nexists (x=1)\n"
+);
+
+semantic_error!(
+    duplicate_thread,
+    "C t\n{}\nP0 (int* x) {\n  *x = 1;\n}\nP0 (int* x) {\n  *x = 2;\n}\nexists (x=1)\n"
+);
