@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use nemos::analysis::atomicity::AtomicityMode;
 use nemos::analysis::{observation_of, AnalysisOptions, Session};
 use nemos::diagnostics::{InputError, SourceFile};
 use nemos::encode::acyclic::AcyclicStrategy;
@@ -14,7 +15,7 @@ use nemos::program::{self, Program};
 use nemos::report::{self, CheckReport};
 use nemos::syntax;
 
-const EXIT_CODES: &str = "Exit codes: 0 ran and found no defect; 1 a defect (a failed assertion); \
+const EXIT_CODES: &str = "Exit codes: 0 ran and found no defect; 1 a defect (a race, an atomicity violation, a failed assertion); \
 2 bad input or usage; 3 a limit was hit (executions cut by the unrolling bound).";
 
 #[derive(Parser)]
@@ -71,6 +72,34 @@ enum Command {
         #[command(flatten)]
         common: AnalysisArgs,
     },
+    /// Find every pair of statements that race in some execution (exit 1 when one does).
+    #[command(after_help = EXIT_CODES)]
+    Races {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        common: AnalysisArgs,
+    },
+    /// Check that `atomic { }` blocks are atomic (exit 1 on a violation).
+    #[command(after_help = EXIT_CODES)]
+    Atomicity {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        common: AnalysisArgs,
+        /// strict: no event of another thread inside a block; window: none that touches a
+        /// location the block touches (one of the two a write); serial: no final state that
+        /// uninterrupted blocks cannot reach.
+        #[arg(long, value_enum, default_value_t = ModeArg::Window)]
+        mode: ModeArg,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ModeArg {
+    Strict,
+    Window,
+    Serial,
 }
 
 #[derive(Args, Clone, Copy)]
@@ -164,6 +193,23 @@ fn run(command: Command) -> Status {
         }),
         Command::Outcomes { paths, common } => {
             for_each_file(&paths, |path| analyse_one(path, &common, Query::Outcomes))
+        }
+        Command::Races { paths, common } => {
+            for_each_file(&paths, |path| analyse_one(path, &common, Query::Races))
+        }
+        Command::Atomicity {
+            paths,
+            common,
+            mode,
+        } => {
+            let mode = match mode {
+                ModeArg::Strict => AtomicityMode::Strict,
+                ModeArg::Window => AtomicityMode::Window,
+                ModeArg::Serial => AtomicityMode::Serial,
+            };
+            for_each_file(&paths, |path| {
+                analyse_one(path, &common, Query::Atomicity(mode))
+            })
         }
     }
 }
@@ -325,6 +371,8 @@ fn events_one(path: &Path, args: UnrollArgs, format: Format) -> Status {
 enum Query {
     Check { matrix: bool, states: bool },
     Outcomes,
+    Races,
+    Atomicity(AtomicityMode),
 }
 
 fn analyse_one(path: &Path, args: &AnalysisArgs, query: Query) -> Status {
@@ -347,12 +395,15 @@ fn analyse_one(path: &Path, args: &AnalysisArgs, query: Query) -> Status {
         strategy: args.acyclicity,
         skip: args.skip.clone(),
     };
+    if let Query::Races | Query::Atomicity(_) = query {
+        return defects_one(path, &file, &program, &events, &options, args, query);
+    }
     let outcome = (|| {
         let mut session = Session::new(&program, &events, &options)?;
         let result = session.check()?;
         let want_states = match query {
             Query::Check { states, .. } => states || args.format == Format::Herd,
-            Query::Outcomes => true,
+            Query::Outcomes | Query::Races | Query::Atomicity(_) => true,
         };
         let states = if want_states {
             Some(session.outcomes()?)
@@ -392,7 +443,7 @@ fn analyse_one(path: &Path, args: &AnalysisArgs, query: Query) -> Status {
         (Format::Json, _) => print_json(&report.json()),
         (Format::Herd, _) => print!("{}", report.herd()),
         (Format::Text, Query::Check { .. }) => print!("{}", report.text()),
-        (Format::Text, Query::Outcomes) => print!("{}", outcomes_text(&report)),
+        (Format::Text, _) => print!("{}", outcomes_text(&report)),
     }
     if result.assertion_failure.is_some() {
         Status::Defect
@@ -400,6 +451,62 @@ fn analyse_one(path: &Path, args: &AnalysisArgs, query: Query) -> Status {
         Status::LimitHit
     } else {
         Status::Clean
+    }
+}
+
+/// Races and atomicity: the queries whose findings are defects (exit code 1).
+fn defects_one(
+    path: &Path,
+    file: &SourceFile,
+    program: &Program,
+    events: &Events,
+    options: &AnalysisOptions,
+    args: &AnalysisArgs,
+    query: Query,
+) -> Status {
+    let found = (|| {
+        let mut session = Session::new(program, events, options)?;
+        match query {
+            Query::Atomicity(mode) => {
+                let result = session.atomicity(mode)?;
+                let report = report::AtomicityReport {
+                    file,
+                    program,
+                    events,
+                    result: &result,
+                };
+                match args.format {
+                    Format::Json => print_json(&report.json()),
+                    _ => print!("{}", report.text()),
+                }
+                Ok::<_, nemos::analysis::AnalysisError>((result.violated(), result.bound_hit))
+            }
+            _ => {
+                let result = session.races()?;
+                let report = report::RacesReport {
+                    file,
+                    model: &args.model,
+                    program,
+                    events,
+                    result: &result,
+                };
+                match args.format {
+                    Format::Json => print_json(&report.json()),
+                    Format::Herd => print!("{}", report.herd()),
+                    Format::Text => print!("{}", report.text()),
+                }
+                Ok((!result.races.is_empty(), result.bound_hit))
+            }
+        }
+    })();
+    match found {
+        Ok((true, _)) => Status::Defect,
+        Ok((false, true)) => Status::LimitHit,
+        Ok((false, false)) => Status::Clean,
+        Err(e) => {
+            eprintln!("error: {}: {e}", path.display());
+            Status::BadInput
+        }
     }
 }
 

@@ -6,6 +6,11 @@
 //! from every answer (assumption `!bound_hit`) and reported separately, as bounded model
 //! checkers report a failed unwinding assertion.
 
+pub mod atomicity;
+pub mod races;
+
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use crate::encode::acyclic::AcyclicStrategy;
@@ -77,8 +82,10 @@ pub struct Session<'a> {
     pub solver: VarisatSolver,
     pub encoding: Encoding<'a>,
     pub checks: ScChecks,
+    /// The final state and condition are encoded on first use: races and atomicity do not
+    /// need them, and leaving them out keeps values out of the encoding (cone of influence).
     observed: Vec<(Observable, Value)>,
-    condition: Bool,
+    condition: Option<Bool>,
     within_bound: Bool,
 }
 
@@ -107,24 +114,32 @@ impl<'a> Session<'a> {
             let f = encoding.prop(&mut solver, filter);
             solver.assert_true(f);
         }
-        let observed = program
-            .observed
-            .iter()
-            .map(|&o| (o, encoding.final_value(&mut solver, o)))
-            .collect();
-        let condition = match &program.condition {
-            Some(c) => encoding.prop(&mut solver, &c.prop),
-            None => Bool::TRUE,
-        };
         let within_bound = !encoding.bound_hit;
         Ok(Session {
             solver,
             encoding,
             checks,
-            observed,
-            condition,
+            observed: Vec::new(),
+            condition: None,
             within_bound,
         })
+    }
+
+    /// The literal of the final condition, encoding the final state it needs on first use.
+    fn condition(&mut self) -> Bool {
+        if let Some(c) = self.condition {
+            return c;
+        }
+        let program = self.encoding.program;
+        if self.observed.is_empty() {
+            self.observe(program.observed.clone());
+        }
+        let c = match &program.condition {
+            Some(c) => self.encoding.prop(&mut self.solver, &c.prop),
+            None => Bool::TRUE,
+        };
+        self.condition = Some(c);
+        c
     }
 
     /// Solve under assumptions; decode a witness when satisfiable.
@@ -142,6 +157,91 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// Report `vars` in final states from now on, instead of the program's observed set.
+    pub fn observe(&mut self, vars: Vec<Observable>) {
+        self.observed = vars
+            .into_iter()
+            .map(|o| (o, self.encoding.final_value(&mut self.solver, o)))
+            .collect();
+    }
+
+    /// Each event's place in the solver's SC order in the last model (rank strategy only):
+    /// initial writes first.
+    pub fn order_priority(&self) -> Option<Vec<u64>> {
+        let events = self.encoding.events;
+        let mut priority = vec![0u64; events.len()];
+        for (e, slot) in priority.iter_mut().enumerate() {
+            if events.events[e].kind == crate::events::EventKind::Init {
+                continue;
+            }
+            let bits = self.checks.order.rank_bits(e)?;
+            let mut rank = 0u64;
+            for (i, &b) in bits.iter().enumerate() {
+                if self.solver.value_of(b) {
+                    rank |= 1 << i;
+                }
+            }
+            *slot = rank + 1;
+        }
+        Some(priority)
+    }
+
+    /// One witness per key of `groups`, for every key some allowed execution exhibits.
+    ///
+    /// A key is what the user sees (a pair of statements); its instances are the event-level
+    /// candidates, each with the literal under which it occurs. Solve for any key not yet
+    /// shown, record every key the witness exhibits, and solve again: one solve per distinct
+    /// defect plus one proof that no more exist. With `solver_order`, the witness shows the
+    /// solver's own interleaving rather than the canonical one, so that an order-dependent
+    /// defect (an event inside a block) is visible in it.
+    pub fn each_distinct<K: Ord + Clone, C: Clone>(
+        &mut self,
+        groups: Candidates<K, C>,
+        solver_order: bool,
+    ) -> Result<Vec<Found<K, C>>, AnalysisError> {
+        let mut open: BTreeMap<K, (Bool, Vec<(C, Bool)>)> = BTreeMap::new();
+        for (key, instances) in groups {
+            let lits: Vec<Bool> = instances.iter().map(|i| i.1).collect();
+            let any = self.solver.or(&lits);
+            if !any.is_false() {
+                open.insert(key, (any, instances));
+            }
+        }
+        let mut found = Vec::new();
+        while !open.is_empty() {
+            let lits: Vec<Bool> = open.values().map(|v| v.0).collect();
+            let any = self.solver.or(&lits);
+            let Some(mut witness) = self.find(&[self.within_bound, any])? else {
+                break;
+            };
+            if solver_order {
+                if let Some(priority) = self.order_priority() {
+                    witness.reinterleave(self.encoding.events, &priority);
+                }
+            }
+            let shown: Vec<K> = open
+                .iter()
+                .filter(|(_, (lit, _))| self.solver.value_of(*lit))
+                .map(|(k, _)| k.clone())
+                .collect();
+            for key in shown {
+                let Some((_, instances)) = open.remove(&key) else {
+                    continue;
+                };
+                let Some((instance, _)) = instances.iter().find(|i| self.solver.value_of(i.1))
+                else {
+                    continue;
+                };
+                found.push(Found {
+                    key,
+                    instance: instance.clone(),
+                    witness: witness.clone(),
+                });
+            }
+        }
+        Ok(found)
+    }
+
     /// Decide the final condition.
     pub fn check(&mut self) -> Result<CheckResult, AnalysisError> {
         let quantifier = self
@@ -150,8 +250,9 @@ impl<'a> Session<'a> {
             .condition
             .as_ref()
             .map_or(Quantifier::Exists, |c| c.quantifier);
-        let positive = self.find(&[self.within_bound, self.condition])?;
-        let negative = self.find(&[self.within_bound, !self.condition])?;
+        let condition = self.condition();
+        let positive = self.find(&[self.within_bound, condition])?;
+        let negative = self.find(&[self.within_bound, !condition])?;
         let observation = match (&positive, &negative) {
             (Some(_), None) => Observation::Always,
             (Some(_), Some(_)) => Observation::Sometimes,
@@ -201,6 +302,12 @@ impl<'a> Session<'a> {
     /// Every reachable final state over the observed registers and locations, in a stable
     /// order (sorted by values).
     pub fn outcomes(&mut self) -> Result<Vec<FinalState>, AnalysisError> {
+        self.outcomes_under(&[])
+    }
+
+    /// Every reachable final state in executions that also satisfy `extra`.
+    pub fn outcomes_under(&mut self, extra: &[Bool]) -> Result<Vec<FinalState>, AnalysisError> {
+        self.condition();
         let enumerating = Bool::Lit(self.solver.new_lit());
         let mut states = Vec::new();
         let prop = self
@@ -209,7 +316,9 @@ impl<'a> Session<'a> {
             .condition
             .as_ref()
             .map(|c| c.prop.clone());
-        while let Some(execution) = self.find(&[self.within_bound, enumerating])? {
+        let mut assumptions = vec![self.within_bound, enumerating];
+        assumptions.extend_from_slice(extra);
+        while let Some(execution) = self.find(&assumptions)? {
             let values = execution.final_state.clone();
             let mut block = vec![!enumerating];
             for ((_, value), (_, v)) in self.observed.iter().zip(&values) {
@@ -233,6 +342,7 @@ impl<'a> Session<'a> {
     /// Count allowed executions as herd does: distinct choices of `rf` and `co`, split by
     /// whether they satisfy the condition.
     pub fn count_executions(&mut self) -> Result<(u64, u64), AnalysisError> {
+        let condition = self.condition();
         let counting = Bool::Lit(self.solver.new_lit());
         let mut choice_lits: Vec<Bool> = Vec::new();
         for relation in [&self.encoding.rf, &self.encoding.co] {
@@ -249,7 +359,7 @@ impl<'a> Session<'a> {
             if outcome == SolveOutcome::Unsat {
                 break;
             }
-            if self.solver.value_of(self.condition) {
+            if self.solver.value_of(condition) {
                 positive += 1;
             } else {
                 negative += 1;
@@ -262,6 +372,17 @@ impl<'a> Session<'a> {
         }
         Ok((positive, negative))
     }
+}
+
+/// Defect candidates by the key a user sees, each instance with the literal under which it
+/// occurs.
+pub type Candidates<K, C> = BTreeMap<K, Vec<(C, Bool)>>;
+
+/// A defect found by [`Session::each_distinct`]: its key, the instance the witness shows.
+pub struct Found<K, C> {
+    pub key: K,
+    pub instance: C,
+    pub witness: Execution,
 }
 
 fn satisfies(prop: &StateProp, values: &[(Observable, i32)]) -> bool {

@@ -37,7 +37,7 @@ pub struct Encoding<'a> {
     pub rf: Relation,
     pub co: Relation,
     pub fr: Relation,
-    /// Per event: the value it reads, writes or computes, when it has one.
+    /// Per event: the value it reads, writes or computes, once something needed it.
     pub values: Vec<Option<Value>>,
     /// Some loop would run once more than the unrolling allows.
     pub bound_hit: Bool,
@@ -66,25 +66,25 @@ impl<'a> Encoding<'a> {
             guard_cache: HashMap::new(),
             final_cache: HashMap::new(),
         };
-        enc.create_read_values(sink);
-        for c in 0..events.controls.len() {
-            let value = enc.term(sink, events.controls[c].term);
-            let holds = value::is_nonzero(sink, &value);
-            enc.controls.push(holds);
+        // Control variables first as plain literals: feasibility and `rf` need them, while
+        // their definitions need read values, which need `rf`.
+        for _ in 0..events.controls.len() {
+            let lit = Bool::Lit(sink.new_lit());
+            enc.controls.push(lit);
         }
         for e in 0..n {
             let fb = enc.guard(sink, &events.events[e].guard.clone());
             enc.feasible.push(fb);
         }
-        for e in 0..n {
-            if let Some(t) = events.events[e].value {
-                let v = enc.term(sink, t);
-                enc.values[e] = Some(v);
-            }
-        }
         enc.encode_rf(sink);
         enc.encode_co(sink);
         enc.encode_fr(sink);
+        for c in 0..events.controls.len() {
+            let value = enc.term(sink, events.controls[c].term);
+            let holds = value::is_nonzero(sink, &value);
+            let defined = sink.iff(enc.controls[c], holds);
+            sink.assert_true(defined);
+        }
         enc.encode_locks(sink);
         let hits: Vec<Bool> = events
             .bound_hits
@@ -96,8 +96,11 @@ impl<'a> Encoding<'a> {
             .collect();
         enc.bound_hit = sink.or(&hits);
         for e in events.events.iter().filter(|e| e.kind == EventKind::Assert) {
-            let holds = match &enc.values[e.id] {
-                Some(v) => value::is_nonzero(sink, v),
+            let holds = match e.value {
+                Some(t) => {
+                    let v = enc.term(sink, t);
+                    value::is_nonzero(sink, &v)
+                }
                 None => Bool::TRUE,
             };
             let fails = sink.and2(enc.feasible[e.id], !holds);
@@ -106,19 +109,39 @@ impl<'a> Encoding<'a> {
         enc
     }
 
-    /// Every read gets a fresh value: one-hot over its static value set when it is small,
-    /// 32 bits otherwise.
-    fn create_read_values<S: ClauseSink>(&mut self, sink: &mut S) {
-        for read in self.events.reads() {
-            let term = self.events.terms.len();
-            let Some(t) = read.value else { continue };
-            debug_assert!(t < term);
-            let value = match &self.events.bounds.values[t] {
-                Some(set) => Value::fresh_one_hot(sink, set),
-                None => Value::fresh_bits(sink),
-            };
-            self.term_cache.insert(t, value);
+    /// The value a read returns, created on first use with its `rf` constraints: a read
+    /// feasible read equals the write it reads from. Values nothing asks for (no branch, lock,
+    /// assertion or condition depends on them) are never encoded: the cone of influence.
+    fn read_value<S: ClauseSink>(&mut self, sink: &mut S, read: EventId, t: TermId) -> Value {
+        let value = match &self.events.bounds.values[t] {
+            Some(set) => Value::fresh_one_hot(sink, set),
+            None => Value::fresh_bits(sink),
+        };
+        // Cached before the candidates are visited: value chains may lead back here.
+        self.term_cache.insert(t, value.clone());
+        for &w in &self.events.bounds.rf_candidates[read] {
+            let rf = self.rf.get(w, read);
+            if rf.is_false() {
+                continue;
+            }
+            let written = self.event_value(sink, w);
+            let same = value::equals(sink, &written, &value);
+            sink.implies(rf, same);
         }
+        value
+    }
+
+    /// The value an event reads, writes or computes.
+    pub fn event_value<S: ClauseSink>(&mut self, sink: &mut S, e: EventId) -> Value {
+        if let Some(v) = &self.values[e] {
+            return v.clone();
+        }
+        let value = match self.events.events[e].value {
+            Some(t) => self.term(sink, t),
+            None => Value::constant(0),
+        };
+        self.values[e] = Some(value.clone());
+        value
     }
 
     /// The value of a term, built once.
@@ -128,10 +151,7 @@ impl<'a> Encoding<'a> {
         }
         let value = match *self.events.terms.get(t) {
             Term::Const(v) => Value::constant(v),
-            Term::Read(_) => {
-                // Reads are created up front; a read term without an event cannot occur.
-                Value::fresh_bits(sink)
-            }
+            Term::Read(e) => return self.read_value(sink, e, t),
             Term::Unary(op, a) => {
                 let a = self.term(sink, a);
                 value::apply_unary(sink, op, &a)
@@ -174,12 +194,6 @@ impl<'a> Encoding<'a> {
         b
     }
 
-    fn value_of(&self, e: EventId) -> &Value {
-        self.values[e]
-            .as_ref()
-            .expect("memory events always carry a value")
-    }
-
     fn encode_rf<S: ClauseSink>(&mut self, sink: &mut S) {
         for read in self.events.reads() {
             let r = read.id;
@@ -194,8 +208,6 @@ impl<'a> Encoding<'a> {
                     sink.implies(choice, both);
                     choice
                 };
-                let same = value::equals(sink, self.value_of(w), self.value_of(r));
-                sink.implies(lit, same);
                 self.rf.set(w, r, lit);
                 choices.push(lit);
             }
@@ -299,7 +311,8 @@ impl<'a> Encoding<'a> {
             .iter()
             .filter(|e| e.kind == EventKind::Lock)
         {
-            let free = value::equals_const(sink, self.value_of(e.id), 0);
+            let read = self.event_value(sink, e.id);
+            let free = value::equals_const(sink, &read, 0);
             sink.implies(self.feasible[e.id], free);
         }
     }
@@ -328,7 +341,7 @@ impl<'a> Encoding<'a> {
             .filter(|w| w.location == Some(loc))
             .map(|w| w.id)
             .collect();
-        let mut result = self.value_of(self.events.init[loc]).clone();
+        let mut result = self.event_value(sink, self.events.init[loc]);
         for &w in &writes {
             if self.events.events[w].kind == EventKind::Init {
                 continue;
@@ -341,7 +354,7 @@ impl<'a> Encoding<'a> {
             }
             later.push(self.feasible[w]);
             let last = sink.and(&later);
-            let v = self.value_of(w).clone();
+            let v = self.event_value(sink, w);
             result = value::ite(sink, last, &v, &result, ONE_HOT_CAP);
         }
         result

@@ -4,6 +4,7 @@
 //! Both are over-approximations valid for every model nemos ships, all of which are
 //! coherent (SC per location):
 //! - a read never reads from a write later in its own thread's program order;
+//! - a lock acquisition reads 0, so never from a write of a known non-zero value;
 //! - a read does not read from a write that is followed, in its thread's program order and
 //!   before the read, by another write to the same location that surely executes when the
 //!   read does (its guard is implied by the read's guard); the initial write counts as
@@ -72,7 +73,14 @@ fn rf_candidates(events: &Events) -> Vec<Vec<EventId>> {
                             && (write.kind == EventKind::Init || between.position > write.position)
                             && between.guard.implied_by(&read.guard)
                     });
-            if !shadowed {
+            // A lock acquisition reads 0: a write of a known non-zero value (another
+            // acquisition's write half) cannot be its source.
+            let never_zero = read.kind == EventKind::Lock
+                && write
+                    .value
+                    .and_then(|t| events.terms.constant_value(t))
+                    .is_some_and(|v| v != 0);
+            if !shadowed && !never_zero {
                 candidates.push(write.id);
             }
         }

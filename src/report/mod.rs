@@ -411,3 +411,244 @@ pub struct CheckJson {
     pub assertion_fails: bool,
     pub witness: Option<WitnessJson>,
 }
+
+/// `P0, line 5: *x = 1;`
+pub fn statement_text(
+    file: &crate::diagnostics::SourceFile,
+    program: &Program,
+    statement: &crate::analysis::races::Statement,
+) -> String {
+    let (line, _) = file.line_col(statement.span.0);
+    let text = file.snippet(statement.span());
+    let first_line = text.lines().next().unwrap_or("").trim();
+    let thread = if statement.thread < program.threads.len() {
+        program.thread_name(statement.thread)
+    } else {
+        "init".to_string()
+    };
+    format!("{thread}, line {line}: {first_line}")
+}
+
+/// The interleaving up to the last of `marked`, with `marked` events flagged.
+fn witness_prefix(
+    program: &Program,
+    events: &Events,
+    execution: &Execution,
+    marked: &[crate::events::EventId],
+) -> String {
+    let full = witness_text(program, events, execution);
+    let last = execution
+        .interleaving
+        .iter()
+        .rposition(|e| marked.contains(e))
+        .unwrap_or(execution.interleaving.len().saturating_sub(1));
+    let mut out = String::new();
+    for (i, line) in full.lines().enumerate() {
+        // Line 0 is the interleaving summary; event lines follow in order.
+        if i == 0 {
+            let _ = writeln!(out, "{line}");
+            continue;
+        }
+        if i - 1 > last {
+            break;
+        }
+        let e = execution.interleaving[i - 1];
+        let flag = if marked.contains(&e) { " <==" } else { "" };
+        let _ = writeln!(out, "{line}{flag}");
+    }
+    out
+}
+
+pub struct RacesReport<'a> {
+    pub file: &'a crate::diagnostics::SourceFile,
+    pub model: &'a str,
+    pub program: &'a Program,
+    pub events: &'a Events,
+    pub result: &'a crate::analysis::races::RaceResult,
+}
+
+impl RacesReport<'_> {
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let races = &self.result.races;
+        if races.is_empty() {
+            let _ = writeln!(
+                out,
+                "Test {} ({}, model {}): race-free in every execution",
+                self.program.name, self.file.name, self.model
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "Test {} ({}, model {}): {} data race{}",
+                self.program.name,
+                self.file.name,
+                self.model,
+                races.len(),
+                if races.len() == 1 { "" } else { "s" }
+            );
+        }
+        for (i, race) in races.iter().enumerate() {
+            let _ = writeln!(out, "Race {} on {}:", i + 1, race.location);
+            let _ = writeln!(
+                out,
+                "  {}",
+                statement_text(self.file, self.program, &race.first)
+            );
+            let _ = writeln!(
+                out,
+                "  {}",
+                statement_text(self.file, self.program, &race.second)
+            );
+            let _ = writeln!(out, "  neither happens before the other in:");
+            let marked = [race.events.0, race.events.1];
+            for line in witness_prefix(self.program, self.events, &race.witness, &marked).lines() {
+                let _ = writeln!(out, "  {line}");
+            }
+        }
+        if self.result.bound_hit {
+            let _ = writeln!(
+                out,
+                "  warning: some executions need more than {} loop iterations; races beyond the bound are not covered (raise --unroll)",
+                self.events.unroll
+            );
+        }
+        out
+    }
+
+    pub fn herd(&self) -> String {
+        let mut out = format!("Test {}\n", self.program.name);
+        for _ in &self.result.races {
+            out.push_str("Flag data-race\n");
+        }
+        let _ = writeln!(out, "Races {}", self.result.races.len());
+        out
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        let namer = Namer::new(self.program, self.events);
+        let races: Vec<serde_json::Value> = self
+            .result
+            .races
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "location": r.location,
+                    "first": statement_text(self.file, self.program, &r.first),
+                    "second": statement_text(self.file, self.program, &r.second),
+                    "events": [namer.number(r.events.0), namer.number(r.events.1)],
+                    "interleaving": r.witness.interleaving.iter()
+                        .map(|&e| namer.label(&self.events.events[e])).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "test": self.program.name,
+            "file": self.file.name,
+            "model": self.model,
+            "race_free": self.result.races.is_empty(),
+            "bound_hit": self.result.bound_hit,
+            "races": races,
+        })
+    }
+}
+
+pub struct AtomicityReport<'a> {
+    pub file: &'a crate::diagnostics::SourceFile,
+    pub program: &'a Program,
+    pub events: &'a Events,
+    pub result: &'a crate::analysis::atomicity::AtomicityResult,
+}
+
+impl AtomicityReport<'_> {
+    fn mode(&self) -> &'static str {
+        use crate::analysis::atomicity::AtomicityMode;
+        match self.result.mode {
+            AtomicityMode::Strict => "strict",
+            AtomicityMode::Window => "window",
+            AtomicityMode::Serial => "serial",
+        }
+    }
+
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let r = self.result;
+        let _ = write!(
+            out,
+            "Test {} ({}, mode {}): ",
+            self.program.name,
+            self.file.name,
+            self.mode()
+        );
+        if r.blocks == 0 {
+            let _ = writeln!(out, "no atomic blocks");
+        } else if !r.violated() {
+            let _ = writeln!(out, "atomic blocks hold in every execution");
+        } else {
+            let _ = writeln!(out, "atomicity violated");
+        }
+        for (i, v) in r.interruptions.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "Violation {}: the block at {}",
+                i + 1,
+                statement_text(self.file, self.program, &v.block)
+            );
+            let _ = writeln!(
+                out,
+                "  is interrupted by {}",
+                statement_text(self.file, self.program, &v.intruder)
+            );
+            let marked = [v.events.0, v.events.1, v.events.2];
+            for line in witness_prefix(self.program, self.events, &v.witness, &marked).lines() {
+                let _ = writeln!(out, "  {line}");
+            }
+        }
+        for (i, s) in r.non_serial_states.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "Violation {}: final state {} is reachable, but not when every atomic block runs uninterrupted:",
+                i + 1,
+                state_line(self.program, &s.state.values)
+            );
+            for line in witness_text(self.program, self.events, &s.witness).lines() {
+                let _ = writeln!(out, "  {line}");
+            }
+        }
+        if r.bound_hit {
+            let _ = writeln!(
+                out,
+                "  warning: some executions need more than {} loop iterations; they are not covered (raise --unroll)",
+                self.events.unroll
+            );
+        }
+        out
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        let namer = Namer::new(self.program, self.events);
+        let labels = |w: &Execution| -> Vec<String> {
+            w.interleaving
+                .iter()
+                .map(|&e| namer.label(&self.events.events[e]))
+                .collect()
+        };
+        serde_json::json!({
+            "test": self.program.name,
+            "file": self.file.name,
+            "mode": self.mode(),
+            "blocks": self.result.blocks,
+            "atomic": !self.result.violated(),
+            "bound_hit": self.result.bound_hit,
+            "interruptions": self.result.interruptions.iter().map(|v| serde_json::json!({
+                "block": statement_text(self.file, self.program, &v.block),
+                "intruder": statement_text(self.file, self.program, &v.intruder),
+                "interleaving": labels(&v.witness),
+            })).collect::<Vec<_>>(),
+            "non_serial_states": self.result.non_serial_states.iter().map(|s| serde_json::json!({
+                "state": state_line(self.program, &s.state.values),
+                "interleaving": labels(&s.witness),
+            })).collect::<Vec<_>>(),
+        })
+    }
+}

@@ -51,23 +51,13 @@ impl Execution {
             Bool::Lit(l) => value_of(l),
         };
         let feasible: Vec<bool> = enc.feasible.iter().map(|&b| truth(b)).collect();
-        let values: Vec<Option<i32>> = enc
-            .values
-            .iter()
-            .enumerate()
-            .map(|(e, v)| {
-                if !feasible[e] {
-                    return None;
-                }
-                v.as_ref().and_then(|v| v.decode(value_of))
-            })
-            .collect();
         let rf: Vec<(EventId, EventId)> = enc
             .rf
             .iter()
             .filter(|&(_, _, lit)| truth(lit))
             .map(|(w, r, _)| (w, r))
             .collect();
+        let values = evaluate_values(events, &feasible, &rf);
         let mut co = Vec::new();
         for (loc, &init) in events.init.iter().enumerate() {
             let mut writes: Vec<EventId> = events
@@ -155,25 +145,34 @@ impl Execution {
     }
 
     fn interleave(&mut self, enc: &Encoding) {
-        let n = enc.events.len();
-        let edges = self.edges(enc.events);
+        let priority: Vec<u64> = (0..enc.events.len() as u64).collect();
+        self.reinterleave(enc.events, &priority);
+    }
+
+    /// Recompute the interleaving, running among the ready events the one with the smallest
+    /// `(priority, id)`. With the solver's own ranks as priorities it shows the order the
+    /// solver found, in which, say, an intruder lies inside an atomic block.
+    pub fn reinterleave(&mut self, events: &Events, priority: &[u64]) {
+        let n = events.len();
+        let edges = self.edges(events);
         let mut successors = vec![Vec::new(); n];
         let mut indegree = vec![0usize; n];
         for &(a, b) in &edges {
             successors[a].push(b);
             indegree[b] += 1;
         }
-        let mut ready: BinaryHeap<Reverse<EventId>> = (0..n)
+        let key = |e: EventId| Reverse((priority.get(e).copied().unwrap_or(0), e));
+        let mut ready: BinaryHeap<Reverse<(u64, EventId)>> = (0..n)
             .filter(|&e| self.feasible[e] && indegree[e] == 0)
-            .map(Reverse)
+            .map(key)
             .collect();
         let mut order = Vec::new();
-        while let Some(Reverse(e)) = ready.pop() {
+        while let Some(Reverse((_, e))) = ready.pop() {
             order.push(e);
             for &s in &successors[e] {
                 indegree[s] -= 1;
                 if indegree[s] == 0 {
-                    ready.push(Reverse(s));
+                    ready.push(key(s));
                 }
             }
         }
@@ -221,4 +220,85 @@ impl Execution {
             })
             .collect()
     }
+}
+
+/// Every executed event's value, computed from the program's terms along `rf`: a read
+/// returns the value of the write it reads from. Values outside the encoding's cone of
+/// influence were never encoded; evaluation gives them all the same way. `None` where `rf`
+/// and the data flow form a cycle (only possible when a model check was skipped).
+fn evaluate_values(
+    events: &Events,
+    feasible: &[bool],
+    rf: &[(EventId, EventId)],
+) -> Vec<Option<i32>> {
+    let source: std::collections::HashMap<EventId, EventId> =
+        rf.iter().map(|&(w, r)| (r, w)).collect();
+    let mut memo: Vec<Option<Option<i32>>> = vec![None; events.len()];
+    let mut visiting = vec![false; events.len()];
+    (0..events.len())
+        .map(|e| {
+            if feasible[e] {
+                event_value(events, &source, e, &mut memo, &mut visiting)
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+fn event_value(
+    events: &Events,
+    source: &std::collections::HashMap<EventId, EventId>,
+    e: EventId,
+    memo: &mut Vec<Option<Option<i32>>>,
+    visiting: &mut Vec<bool>,
+) -> Option<i32> {
+    if let Some(known) = memo[e] {
+        return known;
+    }
+    if visiting[e] {
+        return None;
+    }
+    visiting[e] = true;
+    let event = &events.events[e];
+    let result = if event.is_read() {
+        source
+            .get(&e)
+            .and_then(|&w| event_value(events, source, w, memo, visiting))
+    } else {
+        event
+            .value
+            .and_then(|t| term_value(events, source, t, memo, visiting))
+    };
+    visiting[e] = false;
+    memo[e] = Some(result);
+    result
+}
+
+fn term_value(
+    events: &Events,
+    source: &std::collections::HashMap<EventId, EventId>,
+    t: crate::events::TermId,
+    memo: &mut Vec<Option<Option<i32>>>,
+    visiting: &mut Vec<bool>,
+) -> Option<i32> {
+    use crate::events::Term;
+    use crate::program::arith::{eval_binary, eval_unary};
+    Some(match *events.terms.get(t) {
+        Term::Const(v) => v,
+        Term::Read(r) => event_value(events, source, r, memo, visiting)?,
+        Term::Unary(op, a) => eval_unary(op, term_value(events, source, a, memo, visiting)?),
+        Term::Binary(op, a, b) => eval_binary(
+            op,
+            term_value(events, source, a, memo, visiting)?,
+            term_value(events, source, b, memo, visiting)?,
+        ),
+        Term::Ite(c, a, b) => {
+            if term_value(events, source, c, memo, visiting)? != 0 {
+                term_value(events, source, a, memo, visiting)?
+            } else {
+                term_value(events, source, b, memo, visiting)?
+            }
+        }
+    })
 }
