@@ -91,6 +91,11 @@ semantic_error!(
 );
 
 semantic_error!(
+    lock_taken_in_atomic_block_released_after,
+    "C t\n{}\nP0 (int* l, int* x) {\n  atomic {\n    lock(l);\n    *x = 1;\n  }\n  unlock(l);\n}\nexists (x=1)\n"
+);
+
+semantic_error!(
     lock_held_in_one_branch,
     "C t\n{}\nP0 (int* l, int* x) {\n  int r0 = *x;\n  if (r0) {\n    lock(l);\n  }\n  unlock(l);\n}\nexists (x=1)\n"
 );

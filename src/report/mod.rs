@@ -587,20 +587,44 @@ impl AtomicityReport<'_> {
         } else {
             let _ = writeln!(out, "atomicity violated");
         }
-        for (i, v) in r.interruptions.iter().enumerate() {
+        // Intruders of one block shown by one witness are listed together, with the
+        // witness once: a reader sees each distinct interleaving a single time.
+        let mut groups: Vec<Vec<&crate::analysis::atomicity::Interruption>> = Vec::new();
+        for v in &r.interruptions {
+            match groups.last_mut() {
+                Some(group)
+                    if group[0].block == v.block
+                        && group[0].witness.interleaving == v.witness.interleaving =>
+                {
+                    group.push(v)
+                }
+                _ => groups.push(vec![v]),
+            }
+        }
+        for (i, group) in groups.iter().enumerate() {
             let _ = writeln!(
                 out,
                 "Violation {}: the block at {}",
                 i + 1,
-                statement_text(self.file, self.program, &v.block)
+                statement_text(self.file, self.program, &group[0].block)
             );
-            let _ = writeln!(
-                out,
-                "  is interrupted by {}",
-                statement_text(self.file, self.program, &v.intruder)
-            );
-            let marked = [v.events.0, v.events.1, v.events.2];
-            for line in witness_prefix(self.program, self.events, &v.witness, &marked).lines() {
+            let mut marked = Vec::new();
+            for (j, v) in group.iter().enumerate() {
+                let _ = writeln!(
+                    out,
+                    "  {} {}",
+                    if j == 0 {
+                        "is interrupted by"
+                    } else {
+                        "               and"
+                    },
+                    statement_text(self.file, self.program, &v.intruder)
+                );
+                marked.extend([v.events.0, v.events.1, v.events.2]);
+            }
+            for line in
+                witness_prefix(self.program, self.events, &group[0].witness, &marked).lines()
+            {
                 let _ = writeln!(out, "  {line}");
             }
         }
