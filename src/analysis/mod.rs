@@ -86,6 +86,9 @@ pub struct Session<'a> {
     /// need them, and leaving them out keeps values out of the encoding (cone of influence).
     observed: Vec<(Observable, Value)>,
     condition: Option<Bool>,
+    /// The model's checks switched off: lemmas the full model implies are stated only when
+    /// none is.
+    skip: Vec<String>,
     within_bound: Bool,
 }
 
@@ -105,7 +108,7 @@ impl<'a> Session<'a> {
             }
         }
         let mut solver = VarisatSolver::new();
-        let mut encoding = Encoding::new(&mut solver, program, events);
+        let mut encoding = Encoding::with_strategy(&mut solver, program, events, options.strategy);
         let skip = options.skip.clone();
         let checks = sc::encode(&mut solver, &encoding, options.strategy, &mut |_, name| {
             Bool::Const(!skip.iter().any(|s| s == name))
@@ -121,6 +124,7 @@ impl<'a> Session<'a> {
             checks,
             observed: Vec::new(),
             condition: None,
+            skip,
             within_bound,
         })
     }
@@ -144,7 +148,7 @@ impl<'a> Session<'a> {
 
     /// Solve under assumptions; decode a witness when satisfiable.
     pub fn find(&mut self, assumptions: &[Bool]) -> Result<Option<Execution>, AnalysisError> {
-        match solve_under(&mut self.solver, assumptions)? {
+        match self.solve(assumptions)? {
             SolveOutcome::Unsat => Ok(None),
             SolveOutcome::Sat => {
                 let solver = &self.solver;
@@ -165,25 +169,40 @@ impl<'a> Session<'a> {
             .collect();
     }
 
-    /// Each event's place in the solver's SC order in the last model (rank strategy only):
-    /// initial writes first.
+    /// Each event's place in the solver's SC order in the last model (initial writes first),
+    /// when the acyclicity strategy keeps one.
     pub fn order_priority(&self) -> Option<Vec<u64>> {
         let events = self.encoding.events;
-        let mut priority = vec![0u64; events.len()];
-        for (e, slot) in priority.iter_mut().enumerate() {
-            if events.events[e].kind == crate::events::EventKind::Init {
-                continue;
+        let solver = &self.solver;
+        let places = self.checks.order.positions(&|b| solver.value_of(b))?;
+        Some(
+            (0..events.len())
+                .map(|e| places.get(&e).map_or(0, |&p| p + 1))
+                .collect(),
+        )
+    }
+
+    /// Solve under assumptions. With lazy acyclicity a model may still violate
+    /// transitivity: each such model has its cycles cut by clauses and the solver runs
+    /// again, until a model is acyclic or the assumptions are unsatisfiable.
+    pub fn solve(&mut self, assumptions: &[Bool]) -> Result<SolveOutcome, AnalysisError> {
+        loop {
+            if solve_under(&mut self.solver, assumptions)? == SolveOutcome::Unsat {
+                return Ok(SolveOutcome::Unsat);
             }
-            let bits = self.checks.order.rank_bits(e)?;
-            let mut rank = 0u64;
-            for (i, &b) in bits.iter().enumerate() {
-                if self.solver.value_of(b) {
-                    rank |= 1 << i;
-                }
+            let solver = &self.solver;
+            let value = |b: Bool| solver.value_of(b);
+            let mut cuts = self.checks.order.cycle_cuts(&value);
+            for order in &self.encoding.co_orders {
+                cuts.extend(order.cycle_cuts(&value));
             }
-            *slot = rank + 1;
+            if cuts.is_empty() {
+                return Ok(SolveOutcome::Sat);
+            }
+            for cut in cuts {
+                self.solver.clause(&cut);
+            }
         }
-        Some(priority)
     }
 
     /// One witness per key of `groups`, for every key some allowed execution exhibits.
@@ -282,7 +301,7 @@ impl<'a> Session<'a> {
             return Ok(false);
         }
         let hit = !self.within_bound;
-        Ok(solve_under(&mut self.solver, &[hit])? == SolveOutcome::Sat)
+        Ok(self.solve(&[hit])? == SolveOutcome::Sat)
     }
 
     pub fn assertion_failure(&mut self) -> Result<Option<Execution>, AnalysisError> {
@@ -355,7 +374,7 @@ impl<'a> Session<'a> {
         }
         let (mut positive, mut negative) = (0u64, 0u64);
         loop {
-            let outcome = solve_under(&mut self.solver, &[self.within_bound, counting])?;
+            let outcome = self.solve(&[self.within_bound, counting])?;
             if outcome == SolveOutcome::Unsat {
                 break;
             }

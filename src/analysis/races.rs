@@ -6,11 +6,14 @@
 //! least one writes, and neither is `hb`-before the other. Accesses made through C11 atomics
 //! synchronise rather than race: two atomic accesses never race with each other.
 //!
-//! Reachability in `hb` from an access `a` is encoded exactly: along a thread it only changes
-//! at lock acquisitions, so `reached_a(x)` needs a literal per lock event only:
-//! `reached_a(lock) = reached_a(previous event) | OR_u (rf(u, lock) & reached_a(u))`.
-//! The definition is a least fixpoint; it is exact because in every consistent execution
-//! `rf` from an unlock points forward in the SC order, so the equations are well-founded.
+//! In an SC execution the critical sections of one lock are totally ordered, and each
+//! acquisition reads from the release just before it, so an unlock is `hb`-before every
+//! later (in the SC order) lock of the same location: `hb = (po | S)+` with
+//! `S = {(u, k) | u unlock, k lock, same location, u before k in the SC order}`.
+//! Reachability from an access `a` only changes at lock acquisitions along a thread, and
+//! only through the first unlock after `a` in `a`'s thread, so it is encoded once per unlock
+//! with a literal per lock event of the other threads:
+//! `reach_u(k) <- reach_u(previous lock) | OR_u' (u' before k & reach_u(last lock before u'))`.
 //!
 //! All racing pairs of statements are found by solving for any pair not yet reported,
 //! recording every pair the witness exhibits, and solving again: one solve per distinct race
@@ -21,7 +24,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Serialize;
 
 use super::{AnalysisError, Candidates, Session};
-use crate::encode::cnf::{Bool, Gates};
+use crate::encode::cnf::{Bool, ClauseSink, Gates};
 use crate::events::{EventId, EventKind, Events};
 use crate::program::{MemOrder, Program};
 use crate::syntax::ast::Span;
@@ -103,99 +106,155 @@ fn candidate_pairs(program: &Program, events: &Events) -> Vec<(EventId, EventId)
     pairs
 }
 
+/// The last lock acquisition of `e`'s thread before `e`, or `e` itself when it is one.
+fn last_lock_before(events: &Events, e: EventId) -> Option<EventId> {
+    let thread = events.events[e].thread?;
+    events.threads[thread]
+        .iter()
+        .copied()
+        .filter(|&x| (x == e || events.po(x, e)) && events.events[x].kind == EventKind::Lock)
+        .last()
+}
+
+/// The first unlock of `e`'s thread after `e`, or `e` itself when it is one.
+fn first_unlock_after(events: &Events, e: EventId) -> Option<EventId> {
+    let thread = events.events[e].thread?;
+    events.threads[thread]
+        .iter()
+        .copied()
+        .find(|&x| (x == e || events.po(e, x)) && events.events[x].kind == EventKind::Unlock)
+}
+
 impl Session<'_> {
-    /// The literal "`target` is reachable from `source` in hb", built per source.
-    fn hb_reach(&mut self, source: EventId, cache: &mut HashMap<EventId, Vec<Bool>>) -> Vec<Bool> {
-        if let Some(known) = cache.get(&source) {
-            return known.clone();
+    /// Mutual exclusion as the SC order shows it: of two critical sections of one lock in
+    /// different threads, one ends before the other begins. The model's `sc` and `atomic`
+    /// checks imply it; stating it lets the solver prove race freedom of locked code by
+    /// propagation instead of rediscovering it over every order of the critical sections.
+    fn critical_sections_lemma(&mut self) {
+        if !self.skip.is_empty() {
+            return;
         }
         let events = self.encoding.events;
-        let source_thread = events.events[source].thread;
-        let mut reached = vec![Bool::FALSE; events.len()];
-        // Program order: everything after the source in its own thread.
-        if let Some(t) = source_thread {
-            for &e in &events.threads[t] {
-                if events.po(source, e) {
-                    reached[e] = Bool::TRUE;
-                }
-            }
-        }
-        // Other threads in an order where every unlock's value is known before a lock that
-        // reads from it is visited: repeat until stable (locks chain across threads).
-        let locks: Vec<EventId> = events
+        let locks: Vec<(EventId, EventId)> = events
             .events
             .iter()
-            .filter(|e| e.kind == EventKind::Lock && e.thread != source_thread)
-            .map(|e| e.id)
+            .filter(|e| e.kind == EventKind::Lock)
+            .filter_map(|e| e.lock_match.map(|u| (e.id, u)))
             .collect();
-        let mut lock_literal: HashMap<EventId, Bool> = HashMap::new();
-        for &l in &locks {
-            lock_literal.insert(l, Bool::Lit(self.solver_new_lit()));
-        }
-        let propagate = |reached: &mut Vec<Bool>, lock_literal: &HashMap<EventId, Bool>| {
-            for (t, thread) in events.threads.iter().enumerate() {
-                if Some(t) == source_thread {
+        for (i, &(ki, ui)) in locks.iter().enumerate() {
+            for &(kj, uj) in &locks[i + 1..] {
+                let (ei, ej) = (&events.events[ki], &events.events[kj]);
+                if ei.thread == ej.thread || ei.location != ej.location {
                     continue;
                 }
-                let mut current = Bool::FALSE;
-                for &e in thread {
-                    if let Some(&lit) = lock_literal.get(&e) {
-                        current = lit;
-                    }
-                    reached[e] = current;
-                }
+                let i_first = self.checks.order.before(&mut self.solver, ui, kj);
+                let j_first = self.checks.order.before(&mut self.solver, uj, ki);
+                let (fi, fj) = (self.encoding.feasible[ki], self.encoding.feasible[kj]);
+                self.solver.clause(&[!fi, !fj, i_first, j_first]);
             }
-        };
-        propagate(&mut reached, &lock_literal);
-        // Define each lock's literal: reached before it, or synchronised from a reached unlock.
-        for &l in &locks {
-            let thread = events.events[l].thread.unwrap_or(0);
-            let before = events.threads[thread]
-                .iter()
-                .take_while(|&&e| e != l)
-                .last()
-                .map_or(Bool::FALSE, |&p| reached[p]);
-            let mut ways = vec![before];
-            for u in events.events.iter().filter(|u| u.kind == EventKind::Unlock) {
-                let rf = self.encoding.rf.get(u.id, l);
-                if rf.is_false() {
-                    continue;
-                }
-                let from = if u.thread == source_thread {
-                    Bool::Const(events.po(source, u.id))
-                } else {
-                    reached[u.id]
-                };
-                ways.push(self.solver.and2(rf, from));
-            }
-            let definition = self.solver.or(&ways);
-            let lit = lock_literal[&l];
-            let same = self.solver.iff(lit, definition);
-            self.solver.assert_true(same);
         }
-        cache.insert(source, reached.clone());
-        reached
     }
 
-    fn solver_new_lit(&mut self) -> crate::encode::cnf::Lit {
-        use crate::encode::cnf::ClauseSink;
-        self.solver.new_lit()
+    /// `hb` reach from the unlock `source` into other threads, as one literal per lock
+    /// event: true when the lock is `hb`-after `source`. Only lower bounds are stated
+    /// (every `hb` path forces its literal); a race needs the literals false, so they cannot
+    /// claim less reach than there is, and any true race leaves them free to be false.
+    fn hb_reach(&mut self, source: EventId) -> HashMap<EventId, Bool> {
+        let events = self.encoding.events;
+        let source_thread = events.events[source].thread;
+        let mut reach: HashMap<EventId, Bool> = HashMap::new();
+        for lock in events.events.iter().filter(|e| e.kind == EventKind::Lock) {
+            if lock.thread != source_thread {
+                reach.insert(lock.id, Bool::Lit(self.solver.new_lit()));
+            }
+        }
+        for thread in &events.threads {
+            let mut previous: Option<Bool> = None;
+            for e in thread {
+                if let Some(&here) = reach.get(e) {
+                    if let Some(before) = previous {
+                        self.solver.implies(before, here);
+                    }
+                    previous = Some(here);
+                }
+            }
+        }
+        // Synchronisation: an unlock that is reached (or is the source's, or later in the
+        // source's thread) and precedes a lock of the same location in the SC order.
+        let unlocks: Vec<EventId> = events
+            .events
+            .iter()
+            .filter(|e| e.kind == EventKind::Unlock)
+            .map(|e| e.id)
+            .collect();
+        let targets: Vec<EventId> = reach.keys().copied().collect();
+        for k in targets {
+            let ek = &events.events[k];
+            for &u in &unlocks {
+                let eu = &events.events[u];
+                if eu.thread == ek.thread || eu.location != ek.location {
+                    continue;
+                }
+                let carried = if eu.thread == source_thread {
+                    if u == source || events.po(source, u) {
+                        Bool::TRUE
+                    } else {
+                        continue;
+                    }
+                } else {
+                    match last_lock_before(events, u) {
+                        Some(l) => reach[&l],
+                        None => continue,
+                    }
+                };
+                let before = self.checks.order.before(&mut self.solver, u, k);
+                let feasible = self.encoding.feasible[u];
+                self.solver
+                    .clause(&[!feasible, !before, !carried, reach[&k]]);
+            }
+        }
+        reach
+    }
+
+    /// The literal "`a` happens before `b`", for events of different threads: `a` reaches
+    /// the last lock before `b` through the first unlock after `a`.
+    fn reaches(
+        &mut self,
+        a: EventId,
+        b: EventId,
+        reach_from: &mut HashMap<EventId, HashMap<EventId, Bool>>,
+    ) -> Bool {
+        let events = self.encoding.events;
+        let (Some(source), Some(target)) =
+            (first_unlock_after(events, a), last_lock_before(events, b))
+        else {
+            return Bool::FALSE;
+        };
+        if !reach_from.contains_key(&source) {
+            let reach = self.hb_reach(source);
+            reach_from.insert(source, reach);
+        }
+        reach_from[&source]
+            .get(&target)
+            .copied()
+            .unwrap_or(Bool::FALSE)
     }
 
     /// Every racing pair of statements, each once, with a witness.
     pub fn races(&mut self) -> Result<RaceResult, AnalysisError> {
         let program = self.encoding.program;
         let events = self.encoding.events;
-        let mut cache = HashMap::new();
+        self.critical_sections_lemma();
+        let mut reach_from: HashMap<EventId, HashMap<EventId, Bool>> = HashMap::new();
         let mut by_statement: Candidates<StatementPair, (EventId, EventId)> = BTreeMap::new();
         for (a, b) in candidate_pairs(program, events) {
-            let from_a = self.hb_reach(a, &mut cache);
-            let from_b = self.hb_reach(b, &mut cache);
+            let a_reaches_b = self.reaches(a, b, &mut reach_from);
+            let b_reaches_a = self.reaches(b, a, &mut reach_from);
             let race = self.solver.and(&[
                 self.encoding.feasible[a],
                 self.encoding.feasible[b],
-                !from_a[b],
-                !from_b[a],
+                !a_reaches_b,
+                !b_reaches_a,
             ]);
             if race.is_false() {
                 continue;

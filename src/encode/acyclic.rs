@@ -1,23 +1,32 @@
 //! Acyclicity of a relation given by candidate edges: the expensive part of every model.
 //!
-//! Two strategies, measured against each other (see `benches/` and the README):
+//! Three strategies, measured against each other (see `benches/` and the README):
+//! - [`AcyclicStrategy::Lazy`] (default): one literal per pair of nodes that some constraint
+//!   mentions, read as "a before b" (its negation is "b before a"), and every edge literal
+//!   implies its pair literal. Transitivity is not stated up front: after each satisfying
+//!   assignment the true pair literals are checked for a cycle, each cycle found is
+//!   forbidden by a clause, and the solver runs again (incremental cycle cutting). The
+//!   edges imply binary clauses the solver propagates directly, and the clauses a run adds
+//!   are the few transitivity facts it needed.
 //! - [`AcyclicStrategy::Ranks`]: every node gets a rank, a small unsigned binary number, and
 //!   every edge literal implies that its source's rank is below its target's. Acyclic iff
-//!   such ranks exist. Cost: `O(edges * log nodes)` clauses.
+//!   such ranks exist. Cost: `O(edges * log nodes)` clauses, but comparators propagate
+//!   poorly: total orders with many candidates (locks) are slow to find.
 //! - [`AcyclicStrategy::Transitive`]: a strict partial order matrix containing the edges,
 //!   closed under transitivity (the paper's `order` matrix). Cost: `O(nodes^3)` clauses.
 //!
 //! Either way [`Order::before`] answers "can `a` come before `b` in a linear extension" as a
 //! literal, which the atomicity checks use to place an event inside a block.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
-use super::cnf::{Bool, ClauseSink, Gates};
+use super::cnf::{Bool, ClauseSink, Gates, Lit};
 use crate::events::EventId;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum AcyclicStrategy {
     #[default]
+    Lazy,
     Ranks,
     Transitive,
 }
@@ -26,10 +35,11 @@ impl std::str::FromStr for AcyclicStrategy {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
         match s {
+            "lazy" => Ok(AcyclicStrategy::Lazy),
             "ranks" => Ok(AcyclicStrategy::Ranks),
             "transitive" => Ok(AcyclicStrategy::Transitive),
             other => Err(format!(
-                "unknown acyclicity strategy `{other}` (expected `ranks` or `transitive`)"
+                "unknown acyclicity strategy `{other}` (expected `lazy`, `ranks` or `transitive`)"
             )),
         }
     }
@@ -45,6 +55,11 @@ pub struct Order {
 
 #[derive(Clone, Debug)]
 enum OrderKind {
+    Lazy {
+        nodes: Vec<EventId>,
+        /// For `a < b` (by id): the literal "a before b".
+        pairs: HashMap<(EventId, EventId), Lit>,
+    },
     Ranks(HashMap<EventId, Vec<Bool>>),
     Matrix(HashMap<(EventId, EventId), Bool>),
 }
@@ -53,6 +68,15 @@ impl Order {
     /// An order over `nodes`, with no edge constrained yet.
     pub fn new<S: ClauseSink>(sink: &mut S, nodes: &[EventId], strategy: AcyclicStrategy) -> Order {
         let kind = match strategy {
+            AcyclicStrategy::Lazy => {
+                let mut nodes = nodes.to_vec();
+                nodes.sort_unstable();
+                nodes.dedup();
+                OrderKind::Lazy {
+                    nodes,
+                    pairs: HashMap::new(),
+                }
+            }
             AcyclicStrategy::Ranks => {
                 let width = bits_for(nodes.len());
                 let ranks = nodes
@@ -107,7 +131,25 @@ impl Order {
         if let Some(&known) = self.cache.get(&(a, b)) {
             return known;
         }
-        let result = match &self.kind {
+        let result = match &mut self.kind {
+            OrderKind::Lazy { nodes, pairs } => {
+                match (
+                    nodes.binary_search(&a).is_ok(),
+                    nodes.binary_search(&b).is_ok(),
+                ) {
+                    (true, true) => {
+                        let key = (a.min(b), a.max(b));
+                        let lit = *pairs.entry(key).or_insert_with(|| sink.new_lit());
+                        if a < b {
+                            Bool::Lit(lit)
+                        } else {
+                            !Bool::Lit(lit)
+                        }
+                    }
+                    (false, true) => Bool::TRUE,
+                    _ => Bool::FALSE,
+                }
+            }
             OrderKind::Ranks(ranks) => match (ranks.get(&a), ranks.get(&b)) {
                 (Some(ra), Some(rb)) => less_than(sink, ra, rb),
                 (None, Some(_)) => Bool::TRUE,
@@ -132,12 +174,186 @@ impl Order {
         sink.implies(edge, before);
     }
 
-    /// The rank of a node in a model, for the rank strategy.
-    pub fn rank_bits(&self, node: EventId) -> Option<&[Bool]> {
+    /// Each node's place in the order a model gives it (0 first), when the strategy keeps one
+    /// (the transitive matrix does not).
+    pub fn positions(&self, value: &dyn Fn(Bool) -> bool) -> Option<HashMap<EventId, u64>> {
         match &self.kind {
-            OrderKind::Ranks(ranks) => ranks.get(&node).map(|v| v.as_slice()),
+            OrderKind::Ranks(ranks) => Some(
+                ranks
+                    .iter()
+                    .map(|(&node, bits)| {
+                        let rank = bits
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, &b)| value(b))
+                            .fold(0u64, |acc, (i, _)| acc | (1 << i));
+                        (node, rank)
+                    })
+                    .collect(),
+            ),
+            OrderKind::Lazy { nodes, pairs } => {
+                let graph = PairGraph::new(nodes, pairs, value);
+                let order = graph.topological_order()?;
+                Some(
+                    order
+                        .into_iter()
+                        .enumerate()
+                        .map(|(place, i)| (nodes[i], place as u64))
+                        .collect(),
+                )
+            }
             OrderKind::Matrix(_) => None,
         }
+    }
+
+    /// For the lazy strategy: clauses forbidding cycles among the pair literals true in a
+    /// model (empty when they form a strict order, and always for the other strategies,
+    /// which state transitivity up front).
+    pub fn cycle_cuts(&self, value: &dyn Fn(Bool) -> bool) -> Vec<Vec<Bool>> {
+        let OrderKind::Lazy { nodes, pairs } = &self.kind else {
+            return Vec::new();
+        };
+        let graph = PairGraph::new(nodes, pairs, value);
+        graph.short_cycles(MAX_CUTS_PER_ROUND)
+    }
+}
+
+/// Cycles forbidden per round of cycle cutting: enough to converge in few rounds, few enough
+/// that one round stays cheap.
+const MAX_CUTS_PER_ROUND: usize = 64;
+
+/// The directed graph of the pair literals true in a model.
+struct PairGraph {
+    /// Per node index: (successor index, the literal that is true for this edge).
+    successors: Vec<Vec<(usize, Bool)>>,
+}
+
+impl PairGraph {
+    fn new(
+        nodes: &[EventId],
+        pairs: &HashMap<(EventId, EventId), Lit>,
+        value: &dyn Fn(Bool) -> bool,
+    ) -> PairGraph {
+        let index = |e: EventId| nodes.binary_search(&e).ok();
+        let mut successors = vec![Vec::new(); nodes.len()];
+        for (&(a, b), &lit) in pairs {
+            let (Some(ia), Some(ib)) = (index(a), index(b)) else {
+                continue;
+            };
+            let forward = Bool::Lit(lit);
+            if value(forward) {
+                successors[ia].push((ib, forward));
+            } else {
+                successors[ib].push((ia, !forward));
+            }
+        }
+        for list in &mut successors {
+            list.sort_by_key(|&(j, _)| j);
+        }
+        PairGraph { successors }
+    }
+
+    /// Kahn's algorithm; `None` when there is a cycle. Ties go to the lowest index, so the
+    /// order is stable across runs.
+    fn topological_order(&self) -> Option<Vec<usize>> {
+        let n = self.successors.len();
+        let mut indegree = vec![0usize; n];
+        for list in &self.successors {
+            for &(j, _) in list {
+                indegree[j] += 1;
+            }
+        }
+        let mut ready: std::collections::BTreeSet<usize> =
+            (0..n).filter(|&i| indegree[i] == 0).collect();
+        let mut order = Vec::with_capacity(n);
+        while let Some(i) = ready.pop_first() {
+            order.push(i);
+            for &(j, _) in &self.successors[i] {
+                indegree[j] -= 1;
+                if indegree[j] == 0 {
+                    ready.insert(j);
+                }
+            }
+        }
+        (order.len() == n).then_some(order)
+    }
+
+    /// Up to `limit` short cycles, each as the clause "not all of its edges": for nodes left
+    /// over by Kahn's algorithm (on or behind a cycle), the shortest cycle through them by
+    /// breadth-first search.
+    fn short_cycles(&self, limit: usize) -> Vec<Vec<Bool>> {
+        let n = self.successors.len();
+        let mut indegree = vec![0usize; n];
+        for list in &self.successors {
+            for &(j, _) in list {
+                indegree[j] += 1;
+            }
+        }
+        let mut queue: VecDeque<usize> = (0..n).filter(|&i| indegree[i] == 0).collect();
+        let mut removed = vec![false; n];
+        while let Some(i) = queue.pop_front() {
+            removed[i] = true;
+            for &(j, _) in &self.successors[i] {
+                indegree[j] -= 1;
+                if indegree[j] == 0 {
+                    queue.push_back(j);
+                }
+            }
+        }
+        let mut cuts: Vec<Vec<Bool>> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for start in (0..n).filter(|&i| !removed[i]) {
+            if cuts.len() >= limit {
+                break;
+            }
+            if let Some(cycle) = self.shortest_cycle_through(start, &removed) {
+                let mut key: Vec<Lit> = cycle
+                    .iter()
+                    .filter_map(|b| match b {
+                        Bool::Lit(l) => Some(*l),
+                        Bool::Const(_) => None,
+                    })
+                    .collect();
+                key.sort();
+                if seen.insert(key) {
+                    cuts.push(cycle.into_iter().map(|edge| !edge).collect());
+                }
+            }
+        }
+        cuts
+    }
+
+    /// The edge literals of a shortest cycle through `start`, within the nodes not removed.
+    fn shortest_cycle_through(&self, start: usize, removed: &[bool]) -> Option<Vec<Bool>> {
+        let n = self.successors.len();
+        let mut parent: Vec<Option<(usize, Bool)>> = vec![None; n];
+        let mut queue = VecDeque::new();
+        let mut visited = vec![false; n];
+        visited[start] = true;
+        queue.push_back(start);
+        while let Some(i) = queue.pop_front() {
+            for &(j, edge) in &self.successors[i] {
+                if removed[j] {
+                    continue;
+                }
+                if j == start {
+                    let mut cycle = vec![edge];
+                    let mut at = i;
+                    while at != start {
+                        let (previous, e) = parent[at]?;
+                        cycle.push(e);
+                        at = previous;
+                    }
+                    return Some(cycle);
+                }
+                if !visited[j] {
+                    visited[j] = true;
+                    parent[j] = Some((i, edge));
+                    queue.push_back(j);
+                }
+            }
+        }
+        None
     }
 }
 

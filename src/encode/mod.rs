@@ -15,7 +15,7 @@ pub mod value;
 
 use std::collections::HashMap;
 
-use self::acyclic::less_than;
+use self::acyclic::{AcyclicStrategy, Order};
 use self::cnf::{Bool, ClauseSink, Gates};
 use self::relation::Relation;
 use self::value::Value;
@@ -36,6 +36,8 @@ pub struct Encoding<'a> {
     pub controls: Vec<Bool>,
     pub rf: Relation,
     pub co: Relation,
+    /// Per location with two or more writes: the order its `co` is read from.
+    pub co_orders: Vec<Order>,
     pub fr: Relation,
     /// Per event: the value it reads, writes or computes, once something needed it.
     pub values: Vec<Option<Value>>,
@@ -50,6 +52,16 @@ pub struct Encoding<'a> {
 
 impl<'a> Encoding<'a> {
     pub fn new<S: ClauseSink>(sink: &mut S, program: &'a Program, events: &'a Events) -> Self {
+        Self::with_strategy(sink, program, events, AcyclicStrategy::default())
+    }
+
+    /// The shared encoding, with `co`'s total orders built by `strategy`.
+    pub fn with_strategy<S: ClauseSink>(
+        sink: &mut S,
+        program: &'a Program,
+        events: &'a Events,
+        strategy: AcyclicStrategy,
+    ) -> Self {
         let n = events.len();
         let mut enc = Encoding {
             program,
@@ -58,6 +70,7 @@ impl<'a> Encoding<'a> {
             controls: Vec::with_capacity(events.controls.len()),
             rf: Relation::new(),
             co: Relation::new(),
+            co_orders: Vec::new(),
             fr: Relation::new(),
             values: vec![None; n],
             bound_hit: Bool::FALSE,
@@ -77,7 +90,7 @@ impl<'a> Encoding<'a> {
             enc.feasible.push(fb);
         }
         enc.encode_rf(sink);
-        enc.encode_co(sink);
+        enc.encode_co(sink, strategy);
         enc.encode_fr(sink);
         for c in 0..events.controls.len() {
             let value = enc.term(sink, events.controls[c].term);
@@ -219,9 +232,9 @@ impl<'a> Encoding<'a> {
         }
     }
 
-    /// `co` from per-location ranks: a strict total order of the feasible writes by
+    /// `co` from a per-location order: a strict total order of the feasible writes by
     /// construction, so models need not state its transitivity.
-    fn encode_co<S: ClauseSink>(&mut self, sink: &mut S) {
+    fn encode_co<S: ClauseSink>(&mut self, sink: &mut S, strategy: AcyclicStrategy) {
         let events = self.events;
         for (loc, &init) in events.init.iter().enumerate() {
             let writes: Vec<EventId> = events
@@ -235,11 +248,7 @@ impl<'a> Encoding<'a> {
             if writes.len() < 2 {
                 continue;
             }
-            let width = usize::BITS as usize - (writes.len() - 1).leading_zeros() as usize;
-            let ranks: Vec<Vec<Bool>> = writes
-                .iter()
-                .map(|_| (0..width).map(|_| Bool::Lit(sink.new_lit())).collect())
-                .collect();
+            let mut order = Order::new(sink, &writes, strategy);
             for i in 0..writes.len() {
                 for j in 0..writes.len() {
                     if i == j {
@@ -255,12 +264,11 @@ impl<'a> Encoding<'a> {
                     }
                     if events.po(a, b) {
                         // Coherence with program order holds in every model nemos ships.
-                        let lt = less_than(sink, &ranks[i], &ranks[j]);
-                        sink.implies(both, lt);
+                        order.constrain(sink, a, b, both);
                         self.co.set(a, b, both);
                         continue;
                     }
-                    let lt = less_than(sink, &ranks[i], &ranks[j]);
+                    let lt = order.before(sink, a, b);
                     let co = sink.and2(both, lt);
                     self.co.set(a, b, co);
                 }
@@ -275,6 +283,7 @@ impl<'a> Encoding<'a> {
                     sink.clause(&[!both, ab, ba]);
                 }
             }
+            self.co_orders.push(order);
         }
     }
 
