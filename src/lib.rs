@@ -5,6 +5,7 @@
 //! [`analysis`] -> [`report`]. See ARCHITECTURE.md.
 
 pub mod analysis;
+pub mod cat;
 pub mod diagnostics;
 pub mod encode;
 pub mod events;

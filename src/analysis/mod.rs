@@ -7,28 +7,44 @@
 //! checkers report a failed unwinding assertion.
 
 pub mod atomicity;
+pub mod explain;
 pub mod races;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::encode::acyclic::AcyclicStrategy;
+use crate::cat::Model;
+use crate::encode::acyclic::{AcyclicStrategy, Order};
 use crate::encode::cnf::{Bool, ClauseSink, Gates, Lit};
-use crate::encode::sc::{self, ScChecks};
+use crate::encode::model::{encode_model, CompiledModel};
+use crate::encode::sc;
 use crate::encode::value::{self, Value};
 use crate::encode::Encoding;
-use crate::events::Events;
+use crate::events::{EventId, Events};
 use crate::program::{Observable, Program, StateProp};
 use crate::solver::{solve_under, SolveOutcome, Solver, SolverError, VarisatSolver};
 use crate::syntax::ast::Quantifier;
 use crate::witness::Execution;
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct AnalysisOptions {
     pub strategy: AcyclicStrategy,
     /// Named checks of the model to switch off (what-if).
     pub skip: Vec<String>,
+    /// The memory model; SC unless chosen.
+    pub model: Arc<Model>,
+}
+
+impl Default for AnalysisOptions {
+    fn default() -> Self {
+        AnalysisOptions {
+            strategy: AcyclicStrategy::default(),
+            skip: Vec::new(),
+            model: Arc::new(crate::cat::sc()),
+        }
+    }
 }
 
 /// How often the condition holds over the allowed executions, in herd's words.
@@ -63,6 +79,8 @@ pub struct CheckResult {
     pub bound_hit: bool,
     /// An execution in which an assertion fails, if any.
     pub assertion_failure: Option<Execution>,
+    /// The model's flags that some allowed execution raises (herd's `Flag NAME`).
+    pub flags: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -77,11 +95,19 @@ pub enum AnalysisError {
     },
 }
 
-/// One test encoded under SC in one solver, ready for questions.
+/// One test encoded under one memory model in one solver, ready for questions.
 pub struct Session<'a> {
     pub solver: VarisatSolver,
     pub encoding: Encoding<'a>,
-    pub checks: ScChecks,
+    pub model: Arc<Model>,
+    /// The model's selector and flag literals.
+    pub compiled: CompiledModel,
+    /// The selectors of the checks in force (all but the skipped ones): assumed by every
+    /// solve, so that `explain` can drop some without re-encoding.
+    pub enabled: Vec<Bool>,
+    strategy: AcyclicStrategy,
+    /// An SC interleaving of the executions, built when a query asks where events fall.
+    order: Option<Order>,
     /// The final state and condition are encoded on first use: races and atomicity do not
     /// need them, and leaving them out keeps values out of the encoding (cone of influence).
     observed: Vec<(Observable, Value)>,
@@ -95,21 +121,30 @@ impl<'a> Session<'a> {
         events: &'a Events,
         options: &AnalysisOptions,
     ) -> Result<Session<'a>, AnalysisError> {
+        let model = options.model.clone();
+        let names = model.check_names();
         for name in &options.skip {
-            if name != sc::CHECK_SC && name != sc::CHECK_ATOMIC {
+            if !names.contains(name) {
                 return Err(AnalysisError::UnknownCheck {
                     name: name.clone(),
-                    model: "sc".into(),
-                    known: format!("{}, {}", sc::CHECK_SC, sc::CHECK_ATOMIC),
+                    model: model.name.clone(),
+                    known: if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    },
                 });
             }
         }
         let mut solver = VarisatSolver::new();
         let mut encoding = Encoding::new(&mut solver, program, events);
-        let skip = options.skip.clone();
-        let checks = sc::encode(&mut solver, &encoding, options.strategy, &mut |_, name| {
-            Bool::Const(!skip.iter().any(|s| s == name))
-        });
+        let compiled = encode_model(&mut solver, &encoding, &model, options.strategy);
+        let enabled = compiled
+            .selectors
+            .iter()
+            .filter(|(name, _)| !options.skip.contains(name))
+            .map(|&(_, lit)| lit)
+            .collect();
         if let Some(filter) = &program.filter {
             let f = encoding.prop(&mut solver, filter);
             solver.assert_true(f);
@@ -118,7 +153,11 @@ impl<'a> Session<'a> {
         Ok(Session {
             solver,
             encoding,
-            checks,
+            model,
+            compiled,
+            enabled,
+            strategy: options.strategy,
+            order: None,
             observed: Vec::new(),
             condition: None,
             within_bound,
@@ -126,7 +165,7 @@ impl<'a> Session<'a> {
     }
 
     /// The literal of the final condition, encoding the final state it needs on first use.
-    fn condition(&mut self) -> Bool {
+    pub(crate) fn condition(&mut self) -> Bool {
         if let Some(c) = self.condition {
             return c;
         }
@@ -142,9 +181,21 @@ impl<'a> Session<'a> {
         c
     }
 
-    /// Solve under assumptions; decode a witness when satisfiable.
+    /// Solve under assumptions with the checks in force; decode a witness when satisfiable.
     pub fn find(&mut self, assumptions: &[Bool]) -> Result<Option<Execution>, AnalysisError> {
-        match solve_under(&mut self.solver, assumptions)? {
+        let checks = self.enabled.clone();
+        self.find_under_checks(assumptions, &checks)
+    }
+
+    /// Solve with only the checks whose selectors are in `checks` in force.
+    pub fn find_under_checks(
+        &mut self,
+        assumptions: &[Bool],
+        checks: &[Bool],
+    ) -> Result<Option<Execution>, AnalysisError> {
+        let mut all = assumptions.to_vec();
+        all.extend_from_slice(checks);
+        match solve_under(&mut self.solver, &all)? {
             SolveOutcome::Unsat => Ok(None),
             SolveOutcome::Sat => {
                 let solver = &self.solver;
@@ -165,8 +216,26 @@ impl<'a> Session<'a> {
             .collect();
     }
 
-    /// Each event's place in the solver's SC order in the last model (rank strategy only):
-    /// initial writes first.
+    /// Where events fall in an SC interleaving of the execution: a literal for "`a` runs
+    /// before `b`". Races and atomicity are defined over SC executions, so the first call
+    /// adds `po | rf | co | fr` to an order as hard constraints: from then on this session
+    /// only finds executions with an SC interleaving, whatever the model.
+    pub fn order_before(&mut self, a: EventId, b: EventId) -> Bool {
+        if self.order.is_none() {
+            self.order = Some(sc::interleaving_order(
+                &mut self.solver,
+                &self.encoding,
+                self.strategy,
+            ));
+        }
+        match self.order.as_mut() {
+            Some(order) => order.before(&mut self.solver, a, b),
+            None => Bool::FALSE,
+        }
+    }
+
+    /// Each event's place in the solver's SC order in the last model (rank strategy only,
+    /// once [`Session::order_before`] built the order): initial writes first.
     pub fn order_priority(&self) -> Option<Vec<u64>> {
         let events = self.encoding.events;
         let mut priority = vec![0u64; events.len()];
@@ -174,7 +243,7 @@ impl<'a> Session<'a> {
             if events.events[e].kind == crate::events::EventKind::Init {
                 continue;
             }
-            let bits = self.checks.order.rank_bits(e)?;
+            let bits = self.order.as_ref()?.rank_bits(e)?;
             let mut rank = 0u64;
             for (i, &b) in bits.iter().enumerate() {
                 if self.solver.value_of(b) {
@@ -265,6 +334,7 @@ impl<'a> Session<'a> {
         };
         let bound_hit = self.bound_reachable()?;
         let assertion_failure = self.assertion_failure()?;
+        let flags = self.flags()?;
         Ok(CheckResult {
             quantifier,
             observation,
@@ -273,7 +343,22 @@ impl<'a> Session<'a> {
             negative,
             bound_hit,
             assertion_failure,
+            flags,
         })
+    }
+
+    /// The model's flags that some allowed execution raises.
+    pub fn flags(&mut self) -> Result<Vec<String>, AnalysisError> {
+        let mut raised: Vec<String> = Vec::new();
+        for (name, lit) in self.compiled.flags.clone() {
+            if raised.contains(&name) {
+                continue;
+            }
+            if self.find(&[self.within_bound, lit])?.is_some() {
+                raised.push(name);
+            }
+        }
+        Ok(raised)
     }
 
     /// Whether some execution needs more loop iterations than were unrolled.
@@ -281,8 +366,9 @@ impl<'a> Session<'a> {
         if self.encoding.events.bound_hits.is_empty() {
             return Ok(false);
         }
-        let hit = !self.within_bound;
-        Ok(solve_under(&mut self.solver, &[hit])? == SolveOutcome::Sat)
+        let mut assumptions = vec![!self.within_bound];
+        assumptions.extend_from_slice(&self.enabled);
+        Ok(solve_under(&mut self.solver, &assumptions)? == SolveOutcome::Sat)
     }
 
     pub fn assertion_failure(&mut self) -> Result<Option<Execution>, AnalysisError> {
@@ -354,8 +440,10 @@ impl<'a> Session<'a> {
             );
         }
         let (mut positive, mut negative) = (0u64, 0u64);
+        let mut assumptions = vec![self.within_bound, counting];
+        assumptions.extend_from_slice(&self.enabled);
         loop {
-            let outcome = solve_under(&mut self.solver, &[self.within_bound, counting])?;
+            let outcome = solve_under(&mut self.solver, &assumptions)?;
             if outcome == SolveOutcome::Unsat {
                 break;
             }

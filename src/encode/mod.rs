@@ -9,6 +9,7 @@
 
 pub mod acyclic;
 pub mod cnf;
+pub mod model;
 pub mod relation;
 pub mod sc;
 pub mod value;
