@@ -292,7 +292,9 @@ impl CheckReport<'_> {
                 "  final state: {}",
                 state_line(self.program, &execution.final_state)
             );
-            if self.matrix {
+            if self.matrix && execution.cyclic {
+                out.push_str("No order matrix: the execution has no SC interleaving.\n");
+            } else if self.matrix {
                 out.push_str("Order matrix (1: row before column, 0: not, X: either):\n");
                 out.push_str(&matrix_text(self.program, self.events, execution));
             }
