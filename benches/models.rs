@@ -96,7 +96,71 @@ fn minimum(v: &[Duration]) -> Duration {
     v.iter().copied().min().unwrap_or_default()
 }
 
+/// Instance sizes of both encodings summed over the `.litmus` files under `dir`.
+fn sizes_over(dir: &std::path::Path) {
+    let model = nemos::cat::sc();
+    let mut stack = vec![dir.to_path_buf()];
+    let (mut hand, mut cat, mut files) = ((0u64, 0u64), (0u64, 0u64), 0);
+    let mut worst: Vec<(f64, String)> = Vec::new();
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            if p.extension().is_none_or(|e| e != "litmus") {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&p) else {
+                continue;
+            };
+            let file = SourceFile::new(p.display().to_string(), text);
+            let Ok(test) = nemos::syntax::parse(&file) else {
+                continue;
+            };
+            let Ok(program) = nemos::program::lower(&test, &file) else {
+                continue;
+            };
+            let Ok(events) = unroll(&program, UnrollOptions::default()) else {
+                continue;
+            };
+            if program.condition.is_none() {
+                continue;
+            }
+            let mut h = Cnf::default();
+            encode(&mut h, &program, &events, None);
+            let mut c = Cnf::default();
+            encode(&mut c, &program, &events, Some(&model));
+            hand.0 += u64::from(h.num_vars);
+            hand.1 += h.clauses.len() as u64;
+            cat.0 += u64::from(c.num_vars);
+            cat.1 += c.clauses.len() as u64;
+            files += 1;
+            worst.push((
+                c.clauses.len() as f64 / h.clauses.len().max(1) as f64,
+                p.display().to_string(),
+            ));
+        }
+    }
+    worst.sort_by(|a, b| b.0.total_cmp(&a.0));
+    println!(
+        "{files} tests: hand-written {} vars {} clauses; compiled sc.cat {} vars {} clauses",
+        hand.0, hand.1, cat.0, cat.1
+    );
+    for (ratio, name) in worst.iter().take(5) {
+        println!("  clause ratio {ratio:.2} {name}");
+    }
+}
+
 fn main() {
+    if let Some(dir) = std::env::args()
+        .nth(1)
+        .filter(|a| std::path::Path::new(a).is_dir())
+    {
+        sizes_over(std::path::Path::new(&dir));
+        return;
+    }
     let args: Vec<usize> = std::env::args()
         .skip(1)
         .filter_map(|a| a.parse().ok())

@@ -12,8 +12,9 @@
 //!   one for the pairs that survive (`rmw & (fre; coe)` never builds `fre; coe` outside
 //!   `rmw`);
 //! - `acyclic` orders only events that can lie on a cycle (a node without possible incoming
-//!   or outgoing edges cannot), and skips constant edges that other constant edges already
-//!   imply through transitivity (program order between unconditional events).
+//!   or outgoing edges cannot), skips constant edges that other constant edges already
+//!   imply through transitivity, and encodes program order inside `po | ...` as chains of
+//!   consecutive events rather than one guarded edge per pair.
 //!
 //! Each named check holds under its own selector literal, so that the queries can switch it
 //! off (`--skip`) or name it in an unsatisfiable core (`explain`) without re-encoding.
@@ -55,6 +56,16 @@ enum Val {
 }
 
 type Mask = HashSet<(EventId, EventId)>;
+
+/// Program-order chains an acyclicity check may encode unconditionally.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Chains {
+    None,
+    /// The relation contains `po`.
+    Po,
+    /// The relation contains `po-loc`.
+    PoLoc,
+}
 
 struct Compiler<'e, 'a> {
     enc: &'e Encoding<'a>,
@@ -120,8 +131,16 @@ impl Compiler<'_, '_> {
         match (kind, negated, closure_of) {
             (CheckKind::Acyclic, false, inner)
             | (CheckKind::Irreflexive, false, inner @ Some(_)) => {
-                let r = self.rel(sink, inner.unwrap_or(expr), None);
-                self.acyclic(sink, &r, selector);
+                let e = inner.unwrap_or(expr);
+                let chains = if self.contains_base(e, Base::Po) {
+                    Chains::Po
+                } else if self.contains_base(e, Base::PoLoc) {
+                    Chains::PoLoc
+                } else {
+                    Chains::None
+                };
+                let r = self.rel(sink, e, None);
+                self.acyclic(sink, &r, selector, chains);
             }
             (_, false, _) => {
                 // Emptiness (of the relation, or of its diagonal): one short clause per
@@ -171,8 +190,37 @@ impl Compiler<'_, '_> {
         }
     }
 
+    /// `e` is a union one of whose operands is the base relation `base`, so `e` contains it.
+    fn contains_base(&self, e: &TExpr, base: Base) -> bool {
+        match e {
+            TExpr::Base(b) => *b == base,
+            TExpr::Def(id) => self
+                .model
+                .defs
+                .get(*id)
+                .is_some_and(|(_, body, _)| self.contains_base(body, base)),
+            TExpr::Binary(BinOp::Union, a, b) => {
+                self.contains_base(a, base) || self.contains_base(b, base)
+            }
+            _ => false,
+        }
+    }
+
     /// `selector -> r acyclic`, with the rank (or transitive) order of `acyclic.rs`.
-    fn acyclic<S: ClauseSink>(&mut self, sink: &mut S, r: &Relation, selector: Bool) {
+    ///
+    /// When `r` contains program order (`chains`), its program-order edges are replaced by
+    /// unconditional constraints between consecutive events of each thread (of each
+    /// location, for `po-loc`), as the hand-written SC encoding does. Sound because an
+    /// acyclic `r` that contains `po` between executed events stays acyclic with `po`
+    /// between all events: an event that does not execute has no other edge, and can be
+    /// placed right after the last executed event before it in its thread (of its location).
+    fn acyclic<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        r: &Relation,
+        selector: Bool,
+        chains: Chains,
+    ) {
         let mut edges: Vec<(EventId, EventId, Bool)> = Vec::new();
         for (a, b, l) in r.iter() {
             if a == b {
@@ -183,6 +231,32 @@ impl Compiler<'_, '_> {
         }
         let nodes = cycle_candidates(&edges);
         edges.retain(|(a, b, _)| nodes.contains(a) && nodes.contains(b));
+        let events = self.enc.events;
+        let same_chain = |a: EventId, b: EventId| match chains {
+            Chains::None => false,
+            Chains::Po => true,
+            Chains::PoLoc => {
+                let (x, y) = (&events.events[a], &events.events[b]);
+                x.is_memory() && y.is_memory() && x.location == y.location
+            }
+        };
+        edges.retain(|&(a, b, _)| !(events.po(a, b) && same_chain(a, b)));
+        let mut chain_pairs = Vec::new();
+        if chains != Chains::None {
+            for thread in &events.threads {
+                let members: Vec<EventId> = thread
+                    .iter()
+                    .copied()
+                    .filter(|e| nodes.contains(e))
+                    .collect();
+                for (i, &a) in members.iter().enumerate() {
+                    // The next member of the same chain.
+                    if let Some(&b) = members[i + 1..].iter().find(|&&b| same_chain(a, b)) {
+                        chain_pairs.push((a, b));
+                    }
+                }
+            }
+        }
         let redundant = implied_constant_edges(&edges);
         let mut ordered: Vec<EventId> = nodes.into_iter().collect();
         ordered.sort_unstable();
@@ -190,6 +264,10 @@ impl Compiler<'_, '_> {
             return;
         }
         let mut order = Order::new(sink, &ordered, self.strategy);
+        for (a, b) in chain_pairs {
+            let before = order.before(sink, a, b);
+            sink.clause(&[!selector, before]);
+        }
         for (a, b, l) in edges {
             if redundant.contains(&(a, b)) {
                 continue;
