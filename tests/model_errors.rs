@@ -48,3 +48,32 @@ model_error!(
     unterminated_comment,
     "let a = po\n(* never closed\nacyclic a\n"
 );
+
+/// Prefixes of every shipped model, and the model with one character deleted (at every
+/// third position, to keep the debug build quick), either load or get located
+/// diagnostics: never a panic.
+#[test]
+fn truncated_and_mangled_models_never_panic() {
+    for (name, _, text) in nemos::cat::SHIPPED {
+        let cut = |i: usize| text.is_char_boundary(i);
+        for i in (0..text.len()).step_by(3).filter(|&i| cut(i)) {
+            for candidate in [
+                text[..i].to_string(),
+                format!(
+                    "{}{}",
+                    &text[..i],
+                    text[i..].chars().skip(1).collect::<String>()
+                ),
+            ] {
+                let file = SourceFile::new(format!("{name}.cat"), candidate);
+                let result = nemos::cat::load(&file, name, &mut |p: &str| {
+                    nemos::cat::shipped(p).ok_or_else(|| "absent".to_string())
+                });
+                if let Err(e) = result {
+                    assert!(!e.diagnostics.is_empty());
+                    assert!(e.short().starts_with(&format!("{name}.cat:")));
+                }
+            }
+        }
+    }
+}

@@ -58,6 +58,17 @@ fn store_buffering_is_tso_not_sc() {
     assert!(reachable("SB", "tso", &[]));
     assert!(reachable("SB", "pso", &[]));
     assert!(reachable("SB", "coherence", &[]));
+    // The transitive-closure encoding of acyclicity agrees.
+    let (program, events) = litmus("SB");
+    for (model, allowed) in [("sc", false), ("tso", true)] {
+        let options = AnalysisOptions {
+            strategy: AcyclicStrategy::Transitive,
+            ..options(model, &[])
+        };
+        let mut session = Session::new(&program, &events, &options).unwrap();
+        let observed = session.check().unwrap().observation != Observation::Never;
+        assert_eq!(observed, allowed, "{model}, transitive");
+    }
 }
 
 #[test]

@@ -34,7 +34,7 @@ pub struct Explanation {
     pub without_one: Vec<(String, Option<Execution>)>,
     /// The smallest sets of checks whose removal allows the outcome, by increasing size.
     pub corrections: Vec<Vec<String>>,
-    /// The correction search stopped at [`MAX_CORRECTION_SIZE`] checks.
+    /// The correction search stopped at `MAX_CORRECTION_SIZE` checks.
     pub corrections_truncated: bool,
 }
 
