@@ -49,8 +49,9 @@ impl CompiledModel {
     }
 }
 
+/// The value of a model expression: a literal per event, or a relation.
 #[derive(Clone, Debug)]
-enum Val {
+pub enum Val {
     Set(Vec<Bool>),
     Rel(Relation),
 }
@@ -111,6 +112,26 @@ pub fn encode_model<S: ClauseSink>(
         compiler.require(sink, check.kind, check.negated, &check.expr, selector);
     }
     compiled
+}
+
+/// The literals of the model's last `let` definition called `name`, without its checks: for
+/// tests that compare the compiled operators with a direct evaluation.
+pub fn encode_definition<S: ClauseSink>(
+    sink: &mut S,
+    enc: &Encoding,
+    model: &Model,
+    name: &str,
+) -> Option<Val> {
+    let id = model.defs.iter().rposition(|(n, _, _)| n == name)?;
+    let mut compiler = Compiler {
+        enc,
+        model,
+        strategy: AcyclicStrategy::default(),
+        defs: vec![None; model.defs.len()],
+        bases: HashMap::new(),
+    };
+    let value = compiler.eval(sink, &TExpr::Def(id), None);
+    Some(value.as_ref().clone())
 }
 
 impl Compiler<'_, '_> {
