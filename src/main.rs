@@ -672,6 +672,11 @@ fn outcomes_text(report: &CheckReport) -> String {
             mark
         ));
     }
+    for flag in &report.result.flags {
+        out.push_str(&format!(
+            "  flag {flag}: raised by some execution the model allows\n"
+        ));
+    }
     if report.result.bound_hit {
         out.push_str(&format!(
             "  warning: some executions need more than {} loop iterations; they are not included (raise --unroll)\n",

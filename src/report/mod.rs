@@ -824,11 +824,14 @@ impl ExplainReport<'_> {
             "outcome": self.outcome(),
             "allowed": x.allowed.is_some(),
             "witness": x.allowed.as_ref().map(labels),
+            // Without an SC interleaving a witness lists its events by thread.
+            "witness_is_sc_interleaving": x.allowed.as_ref().map(|w| !w.cyclic),
             "forbidden_by": x.core,
             "without_one": x.without_one.iter().map(|(name, w)| serde_json::json!({
                 "skip": name,
                 "reachable": w.is_some(),
                 "witness": w.as_ref().map(labels),
+                "witness_is_sc_interleaving": w.as_ref().map(|w| !w.cyclic),
             })).collect::<Vec<_>>(),
             "corrections": x.corrections,
             "corrections_truncated": x.corrections_truncated,
