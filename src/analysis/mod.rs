@@ -217,9 +217,9 @@ impl<'a> Session<'a> {
     }
 
     /// Where events fall in an SC interleaving of the execution: a literal for "`a` runs
-    /// before `b`". Races and atomicity are defined over SC executions, so the first call
-    /// adds `po | rf | co | fr` to an order as hard constraints: from then on this session
-    /// only finds executions with an SC interleaving, whatever the model.
+    /// before `b`". Atomicity is defined over SC executions (semantics.md section 5), so
+    /// the first call adds `po | rf | co | fr` to an order as hard constraints: from then on
+    /// this session only finds executions with an SC interleaving, whatever the model.
     pub fn order_before(&mut self, a: EventId, b: EventId) -> Bool {
         if self.order.is_none() {
             self.order = Some(sc::interleaving_order(
