@@ -234,8 +234,23 @@ fn run(command: Command) -> Status {
 }
 
 /// A shipped model by name, or a model file by path (its includes relative to it, then
-/// among the shipped files).
+/// among the shipped files). Loaded once per run, so that a bad model file is reported
+/// once, not once per litmus file.
 fn load_model(spec: &str) -> Result<Arc<nemos::cat::Model>, Status> {
+    type Loaded = std::collections::HashMap<String, Result<Arc<nemos::cat::Model>, Status>>;
+    static MODELS: std::sync::OnceLock<std::sync::Mutex<Loaded>> = std::sync::OnceLock::new();
+    let cache = MODELS.get_or_init(Default::default);
+    if let Some(known) = cache.lock().ok().and_then(|c| c.get(spec).cloned()) {
+        return known;
+    }
+    let loaded = load_model_uncached(spec);
+    if let Ok(mut c) = cache.lock() {
+        c.insert(spec.to_string(), loaded.clone());
+    }
+    loaded
+}
+
+fn load_model_uncached(spec: &str) -> Result<Arc<nemos::cat::Model>, Status> {
     let is_path = spec.ends_with(".cat") || spec.contains('/') || spec.contains('\\');
     if !is_path || nemos::cat::shipped(spec).is_some() && !Path::new(spec).exists() {
         return match nemos::cat::load_shipped(spec) {
