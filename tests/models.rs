@@ -80,6 +80,24 @@ fn message_passing_needs_pso() {
 }
 
 #[test]
+fn a_release_fence_is_stbar_under_pso() {
+    let text = "C MP+wmb\n{ x = 0; y = 0; }\n\
+        P0 (int* x, int* y) { *x = 1; smp_wmb(); *y = 1; }\n\
+        P1 (int* x, int* y) { int r0 = *y; int r1 = *x; }\n\
+        exists (1:r0=1 /\\ 1:r1=0)\n";
+    let (program, events) = program_of("t.litmus", text);
+    for model in ["tso", "pso"] {
+        let mut session = Session::new(&program, &events, &options(model, &[])).unwrap();
+        let result = session.check().unwrap();
+        assert_eq!(
+            result.observation,
+            Observation::Never,
+            "MP+wmb under {model}"
+        );
+    }
+}
+
+#[test]
 fn coherence_shapes_hold_in_every_model() {
     for model in ["sc", "tso", "pso", "coherence"] {
         assert!(!reachable("CoRR", model, &[]), "CoRR under {model}");
