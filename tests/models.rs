@@ -496,7 +496,7 @@ fn scaling_family_verdicts() {
 
 /// Each model allows at least what the stronger one allows: sc within tso within pso within
 /// coherence, state by state. (Checked on the project's tests here; on the shared corpus the
-/// same holds for all 197 tests, with 6, 14 and 79 tests gaining states.)
+/// same holds for all 197 tests, with 6, 13 and 79 tests gaining states.)
 #[test]
 fn weaker_models_allow_more() {
     let chain = ["sc", "tso", "pso", "coherence"];
