@@ -2,9 +2,11 @@
 //!
 //! The crate is a one-way pipeline, one module per stage; each imports only earlier ones:
 //! [`syntax`] -> [`program`] -> [`events`] -> [`encode`] -> [`solver`] -> [`witness`] ->
-//! [`analysis`] -> [`report`]. See ARCHITECTURE.md.
+//! [`analysis`] -> [`report`]. Memory models are read by [`cat`], a front end beside
+//! [`syntax`] that [`encode`] compiles. See ARCHITECTURE.md.
 
 pub mod analysis;
+pub mod cat;
 pub mod diagnostics;
 pub mod encode;
 pub mod events;

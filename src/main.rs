@@ -3,6 +3,7 @@
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -93,6 +94,20 @@ enum Command {
         #[arg(long, value_enum, default_value_t = ModeArg::Window)]
         mode: ModeArg,
     },
+    /// For an outcome the model forbids (the test's condition unreachable): the smallest
+    /// set of the model's named checks that forbid it, and the sets whose removal allows it.
+    #[command(after_help = EXIT_CODES)]
+    Explain {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        common: AnalysisArgs,
+    },
+    /// List the shipped memory models and their named checks, or print one model's file.
+    Models {
+        /// A shipped model name (`sc`) or a path to a `.cat` file.
+        name: Option<String>,
+    },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -111,7 +126,7 @@ struct UnrollArgs {
 
 #[derive(Args, Clone)]
 struct AnalysisArgs {
-    /// The memory model.
+    /// The memory model: a shipped one (`nemos models` lists them) or a `.cat` file.
     #[arg(long, default_value = "sc")]
     model: String,
     /// Switch off a named check of the model (what-if); repeatable.
@@ -210,6 +225,113 @@ fn run(command: Command) -> Status {
             for_each_file(&paths, |path| {
                 analyse_one(path, &common, Query::Atomicity(mode))
             })
+        }
+        Command::Explain { paths, common } => {
+            for_each_file(&paths, |path| analyse_one(path, &common, Query::Explain))
+        }
+        Command::Models { name } => models_command(name.as_deref()),
+    }
+}
+
+/// A shipped model by name, or a model file by path (its includes relative to it, then
+/// among the shipped files). Loaded once per run, so that a bad model file is reported
+/// once, not once per litmus file.
+fn load_model(spec: &str) -> Result<Arc<nemos::cat::Model>, Status> {
+    type Loaded = std::collections::HashMap<String, Result<Arc<nemos::cat::Model>, Status>>;
+    static MODELS: std::sync::OnceLock<std::sync::Mutex<Loaded>> = std::sync::OnceLock::new();
+    let cache = MODELS.get_or_init(Default::default);
+    if let Some(known) = cache.lock().ok().and_then(|c| c.get(spec).cloned()) {
+        return known;
+    }
+    let loaded = load_model_uncached(spec);
+    if let Ok(mut c) = cache.lock() {
+        c.insert(spec.to_string(), loaded.clone());
+    }
+    loaded
+}
+
+fn load_model_uncached(spec: &str) -> Result<Arc<nemos::cat::Model>, Status> {
+    let is_path = spec.ends_with(".cat") || spec.contains('/') || spec.contains('\\');
+    if !is_path || nemos::cat::shipped(spec).is_some() && !Path::new(spec).exists() {
+        return match nemos::cat::load_shipped(spec) {
+            Some(Ok(model)) => Ok(Arc::new(model)),
+            Some(Err(e)) => {
+                report_input_error(&e);
+                Err(Status::BadInput)
+            }
+            None => {
+                let names: Vec<&str> = nemos::cat::SHIPPED.iter().map(|m| m.0).collect();
+                eprintln!(
+                    "error: unknown model `{spec}`; shipped models: {} (or give a path to a .cat file)",
+                    names.join(", ")
+                );
+                Err(Status::BadInput)
+            }
+        };
+    }
+    let path = Path::new(spec);
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        eprintln!("error: cannot read model {}: {e}", path.display());
+        Status::BadInput
+    })?;
+    let file = SourceFile::new(path.display().to_string(), text);
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let name = path
+        .file_stem()
+        .map_or(spec.to_string(), |s| s.to_string_lossy().into_owned());
+    let mut resolve = |include: &str| -> Result<SourceFile, String> {
+        let candidate = dir.join(include);
+        match std::fs::read_to_string(&candidate) {
+            Ok(text) => Ok(SourceFile::new(candidate.display().to_string(), text)),
+            Err(e) => {
+                nemos::cat::shipped(include).ok_or_else(|| format!("{}: {e}", candidate.display()))
+            }
+        }
+    };
+    nemos::cat::load(&file, &name, &mut resolve)
+        .map(Arc::new)
+        .map_err(|e| {
+            report_input_error(&e);
+            Status::BadInput
+        })
+}
+
+fn models_command(name: Option<&str>) -> Status {
+    match name {
+        Some(spec) => {
+            if let Some(file) = nemos::cat::shipped(spec) {
+                print!("{}", file.text);
+                return Status::Clean;
+            }
+            match std::fs::read_to_string(spec) {
+                Ok(text) => {
+                    print!("{text}");
+                    Status::Clean
+                }
+                Err(_) => {
+                    eprintln!("error: unknown model `{spec}`; `nemos models` lists them");
+                    Status::BadInput
+                }
+            }
+        }
+        None => {
+            for (name, file, _) in nemos::cat::SHIPPED {
+                let model = match load_model(name) {
+                    Ok(m) => m,
+                    Err(s) => return s,
+                };
+                let mut line = format!(
+                    "{name:<10} {:<12} checks: {}",
+                    model.title.as_deref().unwrap_or(file),
+                    model.check_names().join(", ")
+                );
+                let flags = model.flag_names();
+                if !flags.is_empty() {
+                    line.push_str(&format!("; flags: {}", flags.join(", ")));
+                }
+                println!("{line}");
+            }
+            Status::Clean
         }
     }
 }
@@ -373,16 +495,14 @@ enum Query {
     Outcomes,
     Races,
     Atomicity(AtomicityMode),
+    Explain,
 }
 
 fn analyse_one(path: &Path, args: &AnalysisArgs, query: Query) -> Status {
-    if args.model != "sc" {
-        eprintln!(
-            "error: model `{}` is not available; available models: sc",
-            args.model
-        );
-        return Status::BadInput;
-    }
+    let model = match load_model(&args.model) {
+        Ok(m) => m,
+        Err(s) => return s,
+    };
     let (file, program) = match load(path) {
         Ok(x) => x,
         Err(s) => return s,
@@ -394,16 +514,20 @@ fn analyse_one(path: &Path, args: &AnalysisArgs, query: Query) -> Status {
     let options = AnalysisOptions {
         strategy: args.acyclicity,
         skip: args.skip.clone(),
+        model,
     };
     if let Query::Races | Query::Atomicity(_) = query {
         return defects_one(path, &file, &program, &events, &options, args, query);
+    }
+    if let Query::Explain = query {
+        return explain_one(path, &file, &program, &events, &options, args);
     }
     let outcome = (|| {
         let mut session = Session::new(&program, &events, &options)?;
         let result = session.check()?;
         let want_states = match query {
             Query::Check { states, .. } => states || args.format == Format::Herd,
-            Query::Outcomes | Query::Races | Query::Atomicity(_) => true,
+            Query::Outcomes | Query::Races | Query::Atomicity(_) | Query::Explain => true,
         };
         let states = if want_states {
             Some(session.outcomes()?)
@@ -451,6 +575,37 @@ fn analyse_one(path: &Path, args: &AnalysisArgs, query: Query) -> Status {
         Status::LimitHit
     } else {
         Status::Clean
+    }
+}
+
+fn explain_one(
+    path: &Path,
+    file: &SourceFile,
+    program: &Program,
+    events: &Events,
+    options: &AnalysisOptions,
+    args: &AnalysisArgs,
+) -> Status {
+    let explained = Session::new(program, events, options).and_then(|mut s| s.explain());
+    match explained {
+        Ok(explanation) => {
+            let report = report::ExplainReport {
+                file: &file.name,
+                model: &args.model,
+                program,
+                events,
+                explanation: &explanation,
+            };
+            match args.format {
+                Format::Json => print_json(&report.json()),
+                _ => print!("{}", report.text()),
+            }
+            Status::Clean
+        }
+        Err(e) => {
+            eprintln!("error: {}: {e}", path.display());
+            Status::BadInput
+        }
     }
 }
 
@@ -530,6 +685,11 @@ fn outcomes_text(report: &CheckReport) -> String {
             "  {}{}\n",
             report::state_line(report.program, &s.values),
             mark
+        ));
+    }
+    for flag in &report.result.flags {
+        out.push_str(&format!(
+            "  flag {flag}: raised by some execution the model allows\n"
         ));
     }
     if report.result.bound_hit {

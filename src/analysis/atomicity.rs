@@ -152,8 +152,8 @@ impl Session<'_> {
         let mut before_some = Vec::new();
         for &op in &block.operations {
             let fb = self.encoding.feasible[op];
-            let op_first = self.checks.order.before(&mut self.solver, op, k);
-            let k_first = self.checks.order.before(&mut self.solver, k, op);
+            let op_first = self.order_before(op, k);
+            let k_first = self.order_before(k, op);
             after_some.push(self.solver.and2(fb, op_first));
             before_some.push(self.solver.and2(fb, k_first));
         }

@@ -7,28 +7,44 @@
 //! checkers report a failed unwinding assertion.
 
 pub mod atomicity;
+pub mod explain;
 pub mod races;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::encode::acyclic::AcyclicStrategy;
+use crate::cat::Model;
+use crate::encode::acyclic::{AcyclicStrategy, Order};
 use crate::encode::cnf::{Bool, ClauseSink, Gates, Lit};
-use crate::encode::sc::{self, ScChecks};
+use crate::encode::model::{encode_model, CompiledModel};
+use crate::encode::sc;
 use crate::encode::value::{self, Value};
 use crate::encode::Encoding;
-use crate::events::Events;
+use crate::events::{EventId, Events};
 use crate::program::{Observable, Program, StateProp};
 use crate::solver::{solve_under, SolveOutcome, Solver, SolverError, VarisatSolver};
 use crate::syntax::ast::Quantifier;
 use crate::witness::Execution;
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct AnalysisOptions {
     pub strategy: AcyclicStrategy,
     /// Named checks of the model to switch off (what-if).
     pub skip: Vec<String>,
+    /// The memory model; SC unless chosen.
+    pub model: Arc<Model>,
+}
+
+impl Default for AnalysisOptions {
+    fn default() -> Self {
+        AnalysisOptions {
+            strategy: AcyclicStrategy::default(),
+            skip: Vec::new(),
+            model: Arc::new(crate::cat::sc()),
+        }
+    }
 }
 
 /// How often the condition holds over the allowed executions, in herd's words.
@@ -63,6 +79,8 @@ pub struct CheckResult {
     pub bound_hit: bool,
     /// An execution in which an assertion fails, if any.
     pub assertion_failure: Option<Execution>,
+    /// The model's flags that some allowed execution raises (herd's `Flag NAME`).
+    pub flags: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -77,11 +95,19 @@ pub enum AnalysisError {
     },
 }
 
-/// One test encoded under SC in one solver, ready for questions.
+/// One test encoded under one memory model in one solver, ready for questions.
 pub struct Session<'a> {
     pub solver: VarisatSolver,
     pub encoding: Encoding<'a>,
-    pub checks: ScChecks,
+    pub model: Arc<Model>,
+    /// The model's selector and flag literals.
+    pub compiled: CompiledModel,
+    /// The selectors of the checks in force (all but the skipped ones): assumed by every
+    /// solve, so that `explain` can drop some without re-encoding.
+    pub enabled: Vec<Bool>,
+    strategy: AcyclicStrategy,
+    /// An SC interleaving of the executions, built when a query asks where events fall.
+    order: Option<Order>,
     /// The final state and condition are encoded on first use: races and atomicity do not
     /// need them, and leaving them out keeps values out of the encoding (cone of influence).
     observed: Vec<(Observable, Value)>,
@@ -98,21 +124,30 @@ impl<'a> Session<'a> {
         events: &'a Events,
         options: &AnalysisOptions,
     ) -> Result<Session<'a>, AnalysisError> {
+        let model = options.model.clone();
+        let names = model.check_names();
         for name in &options.skip {
-            if name != sc::CHECK_SC && name != sc::CHECK_ATOMIC {
+            if !names.contains(name) {
                 return Err(AnalysisError::UnknownCheck {
                     name: name.clone(),
-                    model: "sc".into(),
-                    known: format!("{}, {}", sc::CHECK_SC, sc::CHECK_ATOMIC),
+                    model: model.name.clone(),
+                    known: if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    },
                 });
             }
         }
         let mut solver = VarisatSolver::new();
         let mut encoding = Encoding::with_strategy(&mut solver, program, events, options.strategy);
-        let skip = options.skip.clone();
-        let checks = sc::encode(&mut solver, &encoding, options.strategy, &mut |_, name| {
-            Bool::Const(!skip.iter().any(|s| s == name))
-        });
+        let compiled = encode_model(&mut solver, &encoding, &model, options.strategy);
+        let enabled = compiled
+            .selectors
+            .iter()
+            .filter(|(name, _)| !options.skip.contains(name))
+            .map(|&(_, lit)| lit)
+            .collect();
         if let Some(filter) = &program.filter {
             let f = encoding.prop(&mut solver, filter);
             solver.assert_true(f);
@@ -121,16 +156,20 @@ impl<'a> Session<'a> {
         Ok(Session {
             solver,
             encoding,
-            checks,
+            model,
+            compiled,
+            enabled,
+            strategy: options.strategy,
+            order: None,
             observed: Vec::new(),
             condition: None,
-            skip,
+            skip: options.skip.clone(),
             within_bound,
         })
     }
 
     /// The literal of the final condition, encoding the final state it needs on first use.
-    fn condition(&mut self) -> Bool {
+    pub(crate) fn condition(&mut self) -> Bool {
         if let Some(c) = self.condition {
             return c;
         }
@@ -146,9 +185,21 @@ impl<'a> Session<'a> {
         c
     }
 
-    /// Solve under assumptions; decode a witness when satisfiable.
+    /// Solve under assumptions with the checks in force; decode a witness when satisfiable.
     pub fn find(&mut self, assumptions: &[Bool]) -> Result<Option<Execution>, AnalysisError> {
-        match self.solve(assumptions)? {
+        let checks = self.enabled.clone();
+        self.find_under_checks(assumptions, &checks)
+    }
+
+    /// Solve with only the checks whose selectors are in `checks` in force.
+    pub fn find_under_checks(
+        &mut self,
+        assumptions: &[Bool],
+        checks: &[Bool],
+    ) -> Result<Option<Execution>, AnalysisError> {
+        let mut all = assumptions.to_vec();
+        all.extend_from_slice(checks);
+        match self.solve(&all)? {
             SolveOutcome::Unsat => Ok(None),
             SolveOutcome::Sat => {
                 let solver = &self.solver;
@@ -169,12 +220,30 @@ impl<'a> Session<'a> {
             .collect();
     }
 
+    /// Where events fall in an SC interleaving of the execution: a literal for "`a` runs
+    /// before `b`". Atomicity is defined over SC executions (semantics.md section 5), so
+    /// the first call adds `po | rf | co | fr` to an order as hard constraints: from then on
+    /// this session only finds executions with an SC interleaving, whatever the model.
+    pub fn order_before(&mut self, a: EventId, b: EventId) -> Bool {
+        if self.order.is_none() {
+            self.order = Some(sc::interleaving_order(
+                &mut self.solver,
+                &self.encoding,
+                self.strategy,
+            ));
+        }
+        match self.order.as_mut() {
+            Some(order) => order.before(&mut self.solver, a, b),
+            None => Bool::FALSE,
+        }
+    }
+
     /// Each event's place in the solver's SC order in the last model (initial writes first),
-    /// when the acyclicity strategy keeps one.
+    /// once [`Session::order_before`] built the order and when its strategy keeps one.
     pub fn order_priority(&self) -> Option<Vec<u64>> {
         let events = self.encoding.events;
         let solver = &self.solver;
-        let places = self.checks.order.positions(&|b| solver.value_of(b))?;
+        let places = self.order.as_ref()?.positions(&|b| solver.value_of(b))?;
         Some(
             (0..events.len())
                 .map(|e| places.get(&e).map_or(0, |&p| p + 1))
@@ -192,8 +261,13 @@ impl<'a> Session<'a> {
             }
             let solver = &self.solver;
             let value = |b: Bool| solver.value_of(b);
-            let mut cuts = self.checks.order.cycle_cuts(&value);
-            for order in &self.encoding.co_orders {
+            let mut cuts = Vec::new();
+            let orders = self
+                .order
+                .iter()
+                .chain(&self.compiled.orders)
+                .chain(&self.encoding.co_orders);
+            for order in orders {
                 cuts.extend(order.cycle_cuts(&value));
             }
             if cuts.is_empty() {
@@ -284,6 +358,7 @@ impl<'a> Session<'a> {
         };
         let bound_hit = self.bound_reachable()?;
         let assertion_failure = self.assertion_failure()?;
+        let flags = self.flags()?;
         Ok(CheckResult {
             quantifier,
             observation,
@@ -292,7 +367,22 @@ impl<'a> Session<'a> {
             negative,
             bound_hit,
             assertion_failure,
+            flags,
         })
+    }
+
+    /// The model's flags that some allowed execution raises.
+    pub fn flags(&mut self) -> Result<Vec<String>, AnalysisError> {
+        let mut raised: Vec<String> = Vec::new();
+        for (name, lit) in self.compiled.flags.clone() {
+            if raised.contains(&name) {
+                continue;
+            }
+            if self.find(&[self.within_bound, lit])?.is_some() {
+                raised.push(name);
+            }
+        }
+        Ok(raised)
     }
 
     /// Whether some execution needs more loop iterations than were unrolled.
@@ -300,8 +390,9 @@ impl<'a> Session<'a> {
         if self.encoding.events.bound_hits.is_empty() {
             return Ok(false);
         }
-        let hit = !self.within_bound;
-        Ok(self.solve(&[hit])? == SolveOutcome::Sat)
+        let mut assumptions = vec![!self.within_bound];
+        assumptions.extend_from_slice(&self.enabled);
+        Ok(self.solve(&assumptions)? == SolveOutcome::Sat)
     }
 
     pub fn assertion_failure(&mut self) -> Result<Option<Execution>, AnalysisError> {
@@ -373,8 +464,10 @@ impl<'a> Session<'a> {
             );
         }
         let (mut positive, mut negative) = (0u64, 0u64);
+        let mut assumptions = vec![self.within_bound, counting];
+        assumptions.extend_from_slice(&self.enabled);
         loop {
-            let outcome = self.solve(&[self.within_bound, counting])?;
+            let outcome = self.solve(&assumptions)?;
             if outcome == SolveOutcome::Unsat {
                 break;
             }

@@ -112,8 +112,8 @@ fn last_lock_before(events: &Events, e: EventId) -> Option<EventId> {
     events.threads[thread]
         .iter()
         .copied()
-        .filter(|&x| (x == e || events.po(x, e)) && events.events[x].kind == EventKind::Lock)
-        .last()
+        .rev()
+        .find(|&x| (x == e || events.po(x, e)) && events.events[x].kind == EventKind::Lock)
 }
 
 /// The first unlock of `e`'s thread after `e`, or `e` itself when it is one.
@@ -147,8 +147,8 @@ impl Session<'_> {
                 if ei.thread == ej.thread || ei.location != ej.location {
                     continue;
                 }
-                let i_first = self.checks.order.before(&mut self.solver, ui, kj);
-                let j_first = self.checks.order.before(&mut self.solver, uj, ki);
+                let i_first = self.order_before(ui, kj);
+                let j_first = self.order_before(uj, ki);
                 let (fi, fj) = (self.encoding.feasible[ki], self.encoding.feasible[kj]);
                 self.solver.clause(&[!fi, !fj, i_first, j_first]);
             }
@@ -207,7 +207,7 @@ impl Session<'_> {
                         None => continue,
                     }
                 };
-                let before = self.checks.order.before(&mut self.solver, u, k);
+                let before = self.order_before(u, k);
                 let feasible = self.encoding.feasible[u];
                 self.solver
                     .clause(&[!feasible, !before, !carried, reach[&k]]);
@@ -230,9 +230,8 @@ impl Session<'_> {
         else {
             return Bool::FALSE;
         };
-        if !reach_from.contains_key(&source) {
-            let reach = self.hb_reach(source);
-            reach_from.insert(source, reach);
+        if let std::collections::hash_map::Entry::Vacant(slot) = reach_from.entry(source) {
+            slot.insert(self.hb_reach(source));
         }
         reach_from[&source]
             .get(&target)

@@ -5,10 +5,12 @@
 //! exactly one feasible write of its location with the same value), the coherence order `co`
 //! (a strict total order of each location's feasible writes, initial write first), the
 //! derived from-read relation `fr = rf^-1 ; co`, the final state and the final condition.
-//! The model's own axioms are added on top: [`sc`] holds sequential consistency.
+//! The model's own checks are added on top by [`model`], compiled from a `.cat` file; [`sc`]
+//! is the hand-written SC encoding it is measured against.
 
 pub mod acyclic;
 pub mod cnf;
+pub mod model;
 pub mod relation;
 pub mod sc;
 pub mod value;

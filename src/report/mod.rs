@@ -85,10 +85,33 @@ pub fn events_json<'a>(program: &'a Program, events: &Events) -> EventsJson<'a> 
     }
 }
 
-/// A witness as lines: the interleaving with what each read returned and from where.
+/// A witness as lines: the interleaving with what each read returned and from where. An
+/// execution of a weak model may have no interleaving at all (`po | rf | co | fr` cyclic):
+/// it is then shown thread by thread, with the coherence order of each location.
 pub fn witness_text(program: &Program, events: &Events, execution: &Execution) -> String {
     let namer = Namer::new(program, events);
     let mut out = String::new();
+    if execution.cyclic {
+        out.push_str(
+            "  no SC interleaving exists for this execution (po | rf | co | fr is cyclic); its events by thread:\n",
+        );
+        for &e in &execution.interleaving {
+            out.push_str(&event_line(&namer, events, execution, e));
+        }
+        for (loc, chain) in execution.co.iter().enumerate() {
+            if chain.len() < 2 {
+                continue;
+            }
+            let order: Vec<String> = chain.iter().map(|&w| namer.number(w).to_string()).collect();
+            let _ = writeln!(
+                out,
+                "  coherence of {}: {}",
+                program.locations[loc].name,
+                order.join(" -> ")
+            );
+        }
+        return out;
+    }
     let numbers: Vec<String> = execution
         .interleaving
         .iter()
@@ -96,40 +119,48 @@ pub fn witness_text(program: &Program, events: &Events, execution: &Execution) -
         .collect();
     let _ = writeln!(out, "  interleaving: {}", numbers.join(" "));
     for &e in &execution.interleaving {
-        let event = &events.events[e];
-        let mut line = format!("  {:>4}  {}", namer.number(e), namer.label(event));
-        if event.is_read() {
-            if let Some(&(w, _)) = execution.rf.iter().find(|&&(_, r)| r == e) {
-                let value = execution.values[e].map_or("?".to_string(), |v| v.to_string());
-                let source = &events.events[w];
-                let from = if source.kind == EventKind::Init {
-                    "init".to_string()
-                } else {
-                    format!("{} ({})", namer.number(w), namer.thread_name(source))
-                };
-                let _ = write!(line, "    reads {value} from {from}");
-            }
-        } else if matches!(event.kind, EventKind::Write | EventKind::Computation) {
-            if let Some(v) = execution.values[e] {
-                if event
-                    .value
-                    .and_then(|t| events.terms.constant_value(t))
-                    .is_none()
-                {
-                    let _ = write!(line, "    (= {v})");
-                }
-            }
-        } else if event.kind == EventKind::Control {
-            if let Some(v) = execution.values[e] {
-                let _ = write!(line, "    ({})", if v != 0 { "taken" } else { "not taken" });
+        out.push_str(&event_line(&namer, events, execution, e));
+    }
+    out
+}
+
+/// One executed event: its label, and what it read (from where) or computed.
+fn event_line(
+    namer: &Namer,
+    events: &Events,
+    execution: &Execution,
+    e: crate::events::EventId,
+) -> String {
+    let event = &events.events[e];
+    let mut line = format!("  {:>4}  {}", namer.number(e), namer.label(event));
+    if event.is_read() {
+        if let Some(&(w, _)) = execution.rf.iter().find(|&&(_, r)| r == e) {
+            let value = execution.values[e].map_or("?".to_string(), |v| v.to_string());
+            let source = &events.events[w];
+            let from = if source.kind == EventKind::Init {
+                "init".to_string()
+            } else {
+                format!("{} ({})", namer.number(w), namer.thread_name(source))
+            };
+            let _ = write!(line, "    reads {value} from {from}");
+        }
+    } else if matches!(event.kind, EventKind::Write | EventKind::Computation) {
+        if let Some(v) = execution.values[e] {
+            if event
+                .value
+                .and_then(|t| events.terms.constant_value(t))
+                .is_none()
+            {
+                let _ = write!(line, "    (= {v})");
             }
         }
-        out.push_str(line.trim_end());
-        out.push('\n');
+    } else if event.kind == EventKind::Control {
+        if let Some(v) = execution.values[e] {
+            let _ = write!(line, "    ({})", if v != 0 { "taken" } else { "not taken" });
+        }
     }
-    if execution.cyclic {
-        out.push_str("  (po | rf | co | fr is cyclic in this execution: a check was skipped)\n");
-    }
+    let mut out = line.trim_end().to_string();
+    out.push('\n');
     out
 }
 
@@ -261,7 +292,9 @@ impl CheckReport<'_> {
                 "  final state: {}",
                 state_line(self.program, &execution.final_state)
             );
-            if self.matrix {
+            if self.matrix && execution.cyclic {
+                out.push_str("No order matrix: the execution has no SC interleaving.\n");
+            } else if self.matrix {
                 out.push_str("Order matrix (1: row before column, 0: not, X: either):\n");
                 out.push_str(&matrix_text(self.program, self.events, execution));
             }
@@ -276,6 +309,12 @@ impl CheckReport<'_> {
                 };
                 let _ = writeln!(out, "  {}{}", state_line(self.program, &s.values), mark);
             }
+        }
+        for flag in &self.result.flags {
+            let _ = writeln!(
+                out,
+                "  flag {flag}: raised by some execution the model allows"
+            );
         }
         if let Some(failure) = &self.result.assertion_failure {
             let namer = Namer::new(self.program, self.events);
@@ -312,7 +351,15 @@ impl CheckReport<'_> {
                 let _ = writeln!(out, "{}", state_line(self.program, &s.values));
             }
         }
-        let verdict = if self.result.ok { "Ok" } else { "No" };
+        // herd's verdict for a test whose allowed executions have undefined behaviour.
+        let undefined = self.result.flags.iter().any(|f| f == "undefined");
+        let verdict = if undefined {
+            "Undef"
+        } else if self.result.ok {
+            "Ok"
+        } else {
+            "No"
+        };
         if self.result.bound_hit {
             let _ = writeln!(out, "Loop {verdict}");
         } else {
@@ -326,6 +373,9 @@ impl CheckReport<'_> {
         let _ = writeln!(out, "Positive: {p} Negative: {n}");
         if self.result.assertion_failure.is_some() {
             let _ = writeln!(out, "Flag assertion-failure");
+        }
+        for flag in &self.result.flags {
+            let _ = writeln!(out, "Flag {flag}");
         }
         let _ = writeln!(out, "Condition {}", self.condition_text());
         let _ = writeln!(
@@ -361,6 +411,7 @@ impl CheckReport<'_> {
                 .map(|&(w, r)| (namer.number(w), namer.number(r)))
                 .collect(),
             final_state: state_line(self.program, &e.final_state),
+            sc_interleaving: !e.cyclic,
         });
         CheckJson {
             test: self.program.name.clone(),
@@ -379,6 +430,7 @@ impl CheckReport<'_> {
             negative: self.counts.map(|c| c.1),
             bound_hit: self.result.bound_hit,
             assertion_fails: self.result.assertion_failure.is_some(),
+            flags: self.result.flags.clone(),
             witness,
         }
     }
@@ -391,6 +443,9 @@ pub struct WitnessJson {
     pub event_ids: Vec<usize>,
     pub reads_from: Vec<(usize, usize)>,
     pub final_state: String,
+    /// `interleaving` is an SC interleaving; false when the execution has none (weak
+    /// models), and `interleaving` then lists its events by thread.
+    pub sc_interleaving: bool,
 }
 
 #[derive(Serialize)]
@@ -409,6 +464,7 @@ pub struct CheckJson {
     pub negative: Option<u64>,
     pub bound_hit: bool,
     pub assertion_fails: bool,
+    pub flags: Vec<String>,
     pub witness: Option<WitnessJson>,
 }
 
@@ -673,6 +729,136 @@ impl AtomicityReport<'_> {
                 "state": state_line(self.program, &s.state.values),
                 "interleaving": labels(&s.witness),
             })).collect::<Vec<_>>(),
+        })
+    }
+}
+
+pub struct ExplainReport<'a> {
+    pub file: &'a str,
+    pub model: &'a str,
+    pub program: &'a Program,
+    pub events: &'a Events,
+    pub explanation: &'a crate::analysis::explain::Explanation,
+}
+
+impl ExplainReport<'_> {
+    fn outcome(&self) -> String {
+        let text = self
+            .program
+            .condition
+            .as_ref()
+            .map_or("true".to_string(), |c| c.text.clone());
+        if self.explanation.negated_condition {
+            format!("a violation of {text}")
+        } else {
+            text
+        }
+    }
+
+    pub fn text(&self) -> String {
+        let x = self.explanation;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "Test {} ({}, model {}): outcome {}",
+            self.program.name,
+            self.file,
+            self.model,
+            self.outcome()
+        );
+        if let Some(witness) = &x.allowed {
+            let _ = writeln!(out, "  allowed: the model's checks do not forbid it");
+            let _ = writeln!(out, "Witness:");
+            out.push_str(&witness_text(self.program, self.events, witness));
+            let _ = writeln!(
+                out,
+                "  final state: {}",
+                state_line(self.program, &witness.final_state)
+            );
+            return out;
+        }
+        if x.core.is_empty() {
+            let _ = writeln!(
+                out,
+                "  forbidden by the program itself: no execution reaches it even with every check skipped"
+            );
+            return out;
+        }
+        let _ = writeln!(out, "  forbidden by: {}", x.core.join(", "));
+        if x.core.len() > 1 {
+            let _ = writeln!(
+                out,
+                "  (together; no proper subset of these checks forbids it)"
+            );
+        }
+        for (name, witness) in &x.without_one {
+            match witness {
+                Some(w) => {
+                    let _ = writeln!(out, "With --skip {name} the outcome is reachable:");
+                    out.push_str(&witness_text(self.program, self.events, w));
+                    let _ = writeln!(
+                        out,
+                        "  final state: {}",
+                        state_line(self.program, &w.final_state)
+                    );
+                }
+                None => {
+                    let _ = writeln!(
+                        out,
+                        "With --skip {name} alone it is still forbidden (other checks also forbid it)"
+                    );
+                }
+            }
+        }
+        let sets: Vec<String> = x
+            .corrections
+            .iter()
+            .map(|c| format!("{{{}}}", c.join(", ")))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  smallest sets of checks whose removal allows it: {}{}",
+            if sets.is_empty() {
+                "none".to_string()
+            } else {
+                sets.join(" ")
+            },
+            if x.corrections_truncated {
+                " (search stopped at 4 checks)"
+            } else {
+                ""
+            }
+        );
+        out
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        let namer = Namer::new(self.program, self.events);
+        let labels = |w: &Execution| -> Vec<String> {
+            w.interleaving
+                .iter()
+                .map(|&e| namer.label(&self.events.events[e]))
+                .collect()
+        };
+        let x = self.explanation;
+        serde_json::json!({
+            "test": self.program.name,
+            "file": self.file,
+            "model": self.model,
+            "outcome": self.outcome(),
+            "allowed": x.allowed.is_some(),
+            "witness": x.allowed.as_ref().map(labels),
+            // Without an SC interleaving a witness lists its events by thread.
+            "witness_is_sc_interleaving": x.allowed.as_ref().map(|w| !w.cyclic),
+            "forbidden_by": x.core,
+            "without_one": x.without_one.iter().map(|(name, w)| serde_json::json!({
+                "skip": name,
+                "reachable": w.is_some(),
+                "witness": w.as_ref().map(labels),
+                "witness_is_sc_interleaving": w.as_ref().map(|w| !w.cyclic),
+            })).collect::<Vec<_>>(),
+            "corrections": x.corrections,
+            "corrections_truncated": x.corrections_truncated,
         })
     }
 }

@@ -27,10 +27,11 @@ pub struct Execution {
     pub rf: Vec<(EventId, EventId)>,
     /// Per location, its executed writes in coherence order (initial write first).
     pub co: Vec<Vec<EventId>>,
-    /// The executed events in one interleaving.
+    /// The executed events in one interleaving; when there is none (`cyclic`), in event
+    /// order (initial writes, then each thread in program order).
     pub interleaving: Vec<EventId>,
-    /// `po | rf | co | fr` has a cycle (only possible when a check was skipped); the
-    /// interleaving then lists the events on the cycle in event order.
+    /// `po | rf | co | fr` has a cycle: the execution has no SC interleaving (a weak model,
+    /// or a skipped check).
     pub cyclic: bool,
     /// The final state over the observed registers and locations.
     pub final_state: Vec<(Observable, i32)>,
@@ -177,11 +178,11 @@ impl Execution {
             }
         }
         let placed: BTreeSet<EventId> = order.iter().copied().collect();
-        let rest: Vec<EventId> = (0..n)
-            .filter(|&e| self.feasible[e] && !placed.contains(&e))
-            .collect();
-        self.cyclic = !rest.is_empty();
-        order.extend(rest);
+        self.cyclic = (0..n).any(|e| self.feasible[e] && !placed.contains(&e));
+        if self.cyclic {
+            // A partial order followed by the rest would read as an interleaving; it is not.
+            order = (0..n).filter(|&e| self.feasible[e]).collect();
+        }
         self.interleaving = order;
     }
 

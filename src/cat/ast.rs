@@ -1,0 +1,150 @@
+//! The syntax tree of a model file, every node with its byte span.
+
+use crate::syntax::ast::Span;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModelAst {
+    /// herd's optional first line: the model's name as a string.
+    pub title: Option<String>,
+    pub statements: Vec<Statement>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Statement {
+    Let {
+        recursive: bool,
+        bindings: Vec<Binding>,
+        span: Span,
+    },
+    Check(CheckAst),
+    Include {
+        path: String,
+        span: Span,
+    },
+    /// herd's `show`: only affects herd's pictures, accepted and ignored.
+    Show {
+        span: Span,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Binding {
+    pub name: Name,
+    pub expr: Expr,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Name {
+    pub text: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CheckKind {
+    Acyclic,
+    Irreflexive,
+    Empty,
+}
+
+impl CheckKind {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            CheckKind::Acyclic => "acyclic",
+            CheckKind::Irreflexive => "irreflexive",
+            CheckKind::Empty => "empty",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckAst {
+    pub kind: CheckKind,
+    /// `~acyclic`, `~empty`: the test must fail.
+    pub negated: bool,
+    pub expr: Expr,
+    pub name: Option<Name>,
+    /// A `flag`: not a constraint on executions but a property reported when some allowed
+    /// execution has it.
+    pub flag: bool,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Union,
+    Inter,
+    Diff,
+    Seq,
+    Product,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Union => "|",
+            BinOp::Inter => "&",
+            BinOp::Diff => "\\",
+            BinOp::Seq => ";",
+            BinOp::Product => "*",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    /// `r+`
+    Plus,
+    /// `r*`
+    Star,
+    /// `r?`
+    Opt,
+    /// `r^-1`
+    Inverse,
+    /// `[S]`
+    Identity,
+}
+
+impl UnOp {
+    pub fn describe(self) -> &'static str {
+        match self {
+            UnOp::Plus => "the closure `+`",
+            UnOp::Star => "the closure `*`",
+            UnOp::Opt => "the option `?`",
+            UnOp::Inverse => "the inverse `^-1`",
+            UnOp::Identity => "the identity `[...]`",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExprKind {
+    Name(String),
+    /// `0`: the empty set or relation.
+    Empty,
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Unary(UnOp, Box<Expr>),
+    /// A built-in function: `domain(r)`, `range(r)`.
+    Apply(Name, Box<Expr>),
+}
+
+impl Expr {
+    pub fn binary(op: BinOp, a: Expr, b: Expr, span: Span) -> Expr {
+        Expr {
+            kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
+            span,
+        }
+    }
+
+    pub fn unary(op: UnOp, a: Expr, span: Span) -> Expr {
+        Expr {
+            kind: ExprKind::Unary(op, Box::new(a)),
+            span,
+        }
+    }
+}

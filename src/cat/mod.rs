@@ -1,0 +1,247 @@
+//! The model language: memory models as data, in the style of herd7's cat.
+//!
+//! A model file is parsed (lalrpop, `grammar/cat.lalrpop`) into the syntax tree of [`ast`],
+//! then checked (`check.rs`): includes are inlined, every name is resolved to a base
+//! relation or set of [`Base`] or to an earlier `let`, and every expression gets its type (a
+//! set of events or a relation between events). The result, a [`Model`], is what
+//! `encode::model` compiles into clauses. This stage sees only text: reading included files
+//! is left to a resolver the caller passes in, so that the CLI stays the only place doing
+//! I/O.
+//!
+//! The shipped models (`models/*.cat`) are compiled into the binary.
+
+pub mod ast;
+mod check;
+
+pub use check::{Base, Check, Model, TExpr, Type};
+
+use lalrpop_util::ParseError;
+
+use crate::diagnostics::{Diagnostic, InputError, SourceFile};
+use crate::syntax::ast::Span;
+
+lalrpop_util::lalrpop_mod!(
+    #[allow(clippy::all, clippy::pedantic, unused_qualifications, dead_code)]
+    grammar,
+    "/cat.rs"
+);
+
+/// The models shipped with nemos: name, file name, text.
+pub const SHIPPED: &[(&str, &str, &str)] = &[
+    ("sc", "sc.cat", include_str!("../../models/sc.cat")),
+    ("tso", "tso.cat", include_str!("../../models/tso.cat")),
+    ("pso", "pso.cat", include_str!("../../models/pso.cat")),
+    (
+        "coherence",
+        "coherence.cat",
+        include_str!("../../models/coherence.cat"),
+    ),
+];
+
+/// The text of a shipped model by its name (`sc`) or file name (`sc.cat`).
+pub fn shipped(name: &str) -> Option<SourceFile> {
+    SHIPPED
+        .iter()
+        .find(|(n, f, _)| *n == name || *f == name)
+        .map(|(_, f, text)| SourceFile::new(format!("models/{f}"), *text))
+}
+
+/// A shipped model, parsed and checked. Includes resolve among the shipped files.
+pub fn load_shipped(name: &str) -> Option<Result<Model, InputError>> {
+    let file = shipped(name)?;
+    let short = SHIPPED
+        .iter()
+        .find(|(n, f, _)| *n == name || *f == name)
+        .map_or(name, |s| s.0);
+    Some(load(&file, short, &mut |path: &str| {
+        shipped(path).ok_or_else(|| format!("no shipped model file `{path}`"))
+    }))
+}
+
+/// The SC model, which every shipped configuration can rely on.
+pub fn sc() -> Model {
+    match load_shipped("sc") {
+        Some(Ok(model)) => model,
+        // The shipped file is tested to parse; failing here is a build defect, not input.
+        _ => panic!("models/sc.cat is shipped and must compile"),
+    }
+}
+
+/// Parse and check a model file. `resolve` returns the text of an included file (by the
+/// path written in the `include`), or a message saying why it cannot.
+pub fn load(
+    file: &SourceFile,
+    name: &str,
+    resolve: &mut dyn FnMut(&str) -> Result<SourceFile, String>,
+) -> Result<Model, InputError> {
+    check::check(file, name, resolve)
+}
+
+/// Parse one file into its syntax tree.
+pub fn parse(file: &SourceFile) -> Result<ast::ModelAst, InputError> {
+    parse_text(&file.text).map_err(|d| InputError::single(file, d))
+}
+
+fn parse_text(text: &str) -> Result<ast::ModelAst, Diagnostic> {
+    if let Some(start) = unterminated_comment(text) {
+        return Err(Diagnostic::new(
+            "unterminated comment",
+            Span::new(start, (start + 2).min(text.len())),
+        )
+        .with_label("this `(*` is never closed")
+        .with_help("close the comment with `*)`"));
+    }
+    grammar::ModelParser::new()
+        .parse(text)
+        .map_err(|e| syntax_error(e, text))
+}
+
+/// The offset of a `(*` with no `*)` after it (outside strings).
+fn unterminated_comment(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i + 1 < bytes.len() {
+        match bytes[i] {
+            b'"' => match text[i + 1..].find('"') {
+                Some(end) => i += end + 2,
+                None => return None,
+            },
+            b'(' if bytes[i + 1] == b'*' => match text[i + 2..].find("*)") {
+                Some(end) => i += end + 4,
+                None => return Some(i),
+            },
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+fn describe_expected(expected: &[String]) -> String {
+    let words: Vec<String> = expected
+        .iter()
+        .map(|e| {
+            if e.starts_with("r#") || e.starts_with("r\"") {
+                if e.contains("A-Za-z") {
+                    "a name".to_string()
+                } else {
+                    "a string".to_string()
+                }
+            } else {
+                format!("`{}`", e.trim_matches('"'))
+            }
+        })
+        .collect();
+    let mut unique: Vec<String> = Vec::new();
+    for w in words {
+        if !unique.contains(&w) {
+            unique.push(w);
+        }
+    }
+    match unique.len() {
+        0 => String::new(),
+        1 => format!("expected {}", unique[0]),
+        _ => format!("expected one of {}", unique.join(", ")),
+    }
+}
+
+fn syntax_error(
+    error: ParseError<usize, grammar::Token<'_>, &'static str>,
+    text: &str,
+) -> Diagnostic {
+    match error {
+        ParseError::InvalidToken { location } => {
+            let c = text[location..].chars().next().unwrap_or(' ');
+            Diagnostic::new(
+                format!("unexpected character `{c}`"),
+                Span::new(location, location + c.len_utf8()),
+            )
+            .with_label("not part of the model language")
+        }
+        ParseError::UnrecognizedEof { location, expected } => {
+            Diagnostic::new("unexpected end of file", Span::new(location, location))
+                .with_label(describe_expected(&expected))
+        }
+        ParseError::UnrecognizedToken {
+            token: (l, tok, r),
+            expected,
+        } => Diagnostic::new(format!("unexpected `{tok}`"), Span::new(l, r))
+            .with_label(describe_expected(&expected)),
+        ParseError::ExtraToken { token: (l, tok, r) } => {
+            Diagnostic::new(format!("unexpected `{tok}`"), Span::new(l, r))
+        }
+        ParseError::User { error } => Diagnostic::new(error, Span::new(0, 0)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_shipped_model_compiles() {
+        for (name, _, _) in SHIPPED {
+            let model = load_shipped(name).expect("listed").unwrap_or_else(|e| {
+                panic!("{name}: {}", e.short());
+            });
+            assert!(!model.checks.is_empty(), "{name} has checks");
+        }
+    }
+
+    #[test]
+    fn precedence_follows_herd() {
+        let parse_expr = |s: &str| {
+            grammar::ExprParser::new()
+                .parse(s)
+                .map_err(|e| format!("{e}"))
+        };
+        // `|` is loosest, then `;`, then `\`, then `&`.
+        let e = parse_expr("a | b ; c \\ d & e").unwrap();
+        let ast::ExprKind::Binary(ast::BinOp::Union, _, rhs) = e.kind else {
+            panic!("union at the top")
+        };
+        let ast::ExprKind::Binary(ast::BinOp::Seq, _, rhs) = rhs.kind else {
+            panic!("sequence next")
+        };
+        let ast::ExprKind::Binary(ast::BinOp::Diff, _, rhs) = rhs.kind else {
+            panic!("difference next")
+        };
+        assert!(matches!(
+            rhs.kind,
+            ast::ExprKind::Binary(ast::BinOp::Inter, _, _)
+        ));
+        // Postfix `*` versus the product.
+        let e = parse_expr("W * R").unwrap();
+        assert!(matches!(
+            e.kind,
+            ast::ExprKind::Binary(ast::BinOp::Product, _, _)
+        ));
+        let e = parse_expr("po* ; rf").unwrap();
+        let ast::ExprKind::Binary(ast::BinOp::Seq, lhs, _) = e.kind else {
+            panic!("sequence")
+        };
+        assert!(matches!(lhs.kind, ast::ExprKind::Unary(ast::UnOp::Star, _)));
+        let e = parse_expr("rf^-1 ; co+").unwrap();
+        assert!(matches!(
+            e.kind,
+            ast::ExprKind::Binary(ast::BinOp::Seq, _, _)
+        ));
+    }
+
+    #[test]
+    fn comments_titles_and_statements() {
+        let file = SourceFile::new(
+            "t.cat",
+            "\"T\" (* a (* comment *)\nlet a = po | rf and b = [W]; po\nacyclic a as x\nflag ~empty b as undefined\nshow a\n",
+        );
+        let ast = parse(&file).unwrap();
+        assert_eq!(ast.title.as_deref(), Some("T"));
+        assert_eq!(ast.statements.len(), 4);
+    }
+
+    #[test]
+    fn unterminated_comment_is_located() {
+        let file = SourceFile::new("t.cat", "let a = po\n(* open\n");
+        let e = parse(&file).unwrap_err();
+        assert!(e.short().starts_with("t.cat:2:1: unterminated comment"));
+    }
+}

@@ -1,0 +1,724 @@
+//! Compiling a checked model (`crate::cat`) into clauses over the relation matrices.
+//!
+//! Every set is a vector of literals (one per event), every relation a sparse matrix whose
+//! missing pairs are constant false, as in Kodkod: base relations start from the static
+//! bounds of the encoding (`rf` candidates, writes of a location, program order), and each
+//! operator builds only the pairs its operands make possible. Every operator is exact (its
+//! literals are Tseitin-defined in both directions), so a result can be used under negation:
+//! `\` is `a & !b`, a flag is `!empty r`. Base relations relate executed events only.
+//!
+//! Two savings keep compiled models as small as hand-written encodings:
+//! - intersections and differences evaluate their left operand first and only ask the right
+//!   one for the pairs that survive (`rmw & (fre; coe)` never builds `fre; coe` outside
+//!   `rmw`);
+//! - `acyclic` orders only events that can lie on a cycle (a node without possible incoming
+//!   or outgoing edges cannot), skips constant edges that other constant edges already
+//!   imply through transitivity, and encodes program order inside `po | ...` as chains of
+//!   consecutive events rather than one guarded edge per pair.
+//!
+//! Each named check holds under its own selector literal, so that the queries can switch it
+//! off (`--skip`) or name it in an unsatisfiable core (`explain`) without re-encoding.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::rc::Rc;
+
+use super::acyclic::{AcyclicStrategy, Order};
+use super::cnf::{Bool, ClauseSink, Gates};
+use super::relation::Relation;
+use super::Encoding;
+use crate::cat::ast::{BinOp, CheckKind, UnOp};
+use crate::cat::{Base, Model, TExpr, Type};
+use crate::events::{EventId, EventKind};
+use crate::program::MemOrder;
+
+/// The literals the queries need from a compiled model.
+#[derive(Clone, Debug, Default)]
+pub struct CompiledModel {
+    /// Per named check (each name once), the literal that switches it on.
+    pub selectors: Vec<(String, Bool)>,
+    /// Per flag, the literal under which an execution raises it.
+    pub flags: Vec<(String, Bool)>,
+    /// The orders of the acyclicity checks: with lazy acyclicity, the queries cut the
+    /// cycles a model leaves in them.
+    pub orders: Vec<Order>,
+}
+
+impl CompiledModel {
+    pub fn selector(&self, name: &str) -> Option<Bool> {
+        self.selectors
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|&(_, b)| b)
+    }
+}
+
+/// The value of a model expression: a literal per event, or a relation.
+#[derive(Clone, Debug)]
+pub enum Val {
+    Set(Vec<Bool>),
+    Rel(Relation),
+}
+
+type Mask = HashSet<(EventId, EventId)>;
+
+/// Program-order chains an acyclicity check may encode unconditionally.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Chains {
+    None,
+    /// The relation contains `po`.
+    Po,
+    /// The relation contains `po-loc`.
+    PoLoc,
+}
+
+struct Compiler<'e, 'a> {
+    enc: &'e Encoding<'a>,
+    model: &'e Model,
+    strategy: AcyclicStrategy,
+    defs: Vec<Option<Rc<Val>>>,
+    bases: HashMap<Base, Rc<Val>>,
+    orders: Vec<Order>,
+}
+
+/// Add the model's checks to the encoding; each named check is guarded by a fresh selector.
+pub fn encode_model<S: ClauseSink>(
+    sink: &mut S,
+    enc: &Encoding,
+    model: &Model,
+    strategy: AcyclicStrategy,
+) -> CompiledModel {
+    let mut compiler = Compiler {
+        enc,
+        model,
+        strategy,
+        defs: vec![None; model.defs.len()],
+        bases: HashMap::new(),
+        orders: Vec::new(),
+    };
+    let mut compiled = CompiledModel::default();
+    for check in &model.checks {
+        if check.flag {
+            let raised = compiler.test(sink, check.kind, check.negated, &check.expr);
+            let name = check.name.clone().unwrap_or_else(|| "flag".to_string());
+            compiled.flags.push((name, raised));
+            continue;
+        }
+        let selector = match &check.name {
+            Some(name) => match compiled.selector(name) {
+                Some(s) => s,
+                None => {
+                    let s = Bool::Lit(sink.new_lit());
+                    compiled.selectors.push((name.clone(), s));
+                    s
+                }
+            },
+            None => Bool::TRUE,
+        };
+        compiler.require(sink, check.kind, check.negated, &check.expr, selector);
+    }
+    compiled.orders = std::mem::take(&mut compiler.orders);
+    compiled
+}
+
+/// The literals of the model's last `let` definition called `name`, without its checks: for
+/// tests that compare the compiled operators with a direct evaluation.
+pub fn encode_definition<S: ClauseSink>(
+    sink: &mut S,
+    enc: &Encoding,
+    model: &Model,
+    name: &str,
+) -> Option<Val> {
+    let id = model.defs.iter().rposition(|(n, _, _)| n == name)?;
+    let mut compiler = Compiler {
+        enc,
+        model,
+        strategy: AcyclicStrategy::default(),
+        defs: vec![None; model.defs.len()],
+        bases: HashMap::new(),
+        orders: Vec::new(),
+    };
+    let value = compiler.eval(sink, &TExpr::Def(id), None);
+    Some(value.as_ref().clone())
+}
+
+impl Compiler<'_, '_> {
+    /// Constrain: `selector -> (check holds)`.
+    fn require<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        kind: CheckKind,
+        negated: bool,
+        expr: &TExpr,
+        selector: Bool,
+    ) {
+        // `r+` has a cycle iff `r` has one, and `irreflexive r+` says exactly that.
+        let closure_of = match expr {
+            TExpr::Unary(UnOp::Plus, inner) => Some(&**inner),
+            _ => None,
+        };
+        match (kind, negated, closure_of) {
+            (CheckKind::Acyclic, false, inner)
+            | (CheckKind::Irreflexive, false, inner @ Some(_)) => {
+                let e = inner.unwrap_or(expr);
+                let chains = if self.contains_base(e, Base::Po) {
+                    Chains::Po
+                } else if self.contains_base(e, Base::PoLoc) {
+                    Chains::PoLoc
+                } else {
+                    Chains::None
+                };
+                let r = self.rel(sink, e, None);
+                self.acyclic(sink, &r, selector, chains);
+            }
+            (_, false, _) => {
+                // Emptiness (of the relation, or of its diagonal): one short clause per
+                // member rather than a gate over all of them.
+                for member in self.members(sink, kind, expr) {
+                    sink.clause(&[!selector, !member]);
+                }
+            }
+            (_, true, _) => {
+                let nonempty = self.test(sink, kind, true, expr);
+                sink.clause(&[!selector, nonempty]);
+            }
+        }
+    }
+
+    /// A literal for "the test holds" (`negated`: for "the test fails"), for `empty` and
+    /// `irreflexive`; flags use it directly.
+    fn test<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        kind: CheckKind,
+        negated: bool,
+        expr: &TExpr,
+    ) -> Bool {
+        let members = self.members(sink, kind, expr);
+        let nonempty = sink.or(&members);
+        if negated {
+            nonempty
+        } else {
+            !nonempty
+        }
+    }
+
+    /// What must be absent for the test to hold: the members of the set or relation for
+    /// `empty`, the diagonal for `irreflexive`.
+    fn members<S: ClauseSink>(&mut self, sink: &mut S, kind: CheckKind, expr: &TExpr) -> Vec<Bool> {
+        match (kind, self.eval(sink, expr, None).as_ref()) {
+            (CheckKind::Empty, Val::Set(s)) => s.clone(),
+            (CheckKind::Empty, Val::Rel(r)) => r.iter().map(|(_, _, l)| l).collect(),
+            (_, Val::Rel(r)) => r
+                .iter()
+                .filter(|&(a, b, _)| a == b)
+                .map(|(_, _, l)| l)
+                .collect(),
+            // The checker gives acyclic and irreflexive relations only.
+            (_, Val::Set(_)) => Vec::new(),
+        }
+    }
+
+    /// `e` is a union one of whose operands is the base relation `base`, so `e` contains it.
+    fn contains_base(&self, e: &TExpr, base: Base) -> bool {
+        match e {
+            TExpr::Base(b) => *b == base,
+            TExpr::Def(id) => self
+                .model
+                .defs
+                .get(*id)
+                .is_some_and(|(_, body, _)| self.contains_base(body, base)),
+            TExpr::Binary(BinOp::Union, a, b) => {
+                self.contains_base(a, base) || self.contains_base(b, base)
+            }
+            _ => false,
+        }
+    }
+
+    /// `selector -> r acyclic`, with the rank (or transitive) order of `acyclic.rs`.
+    ///
+    /// When `r` contains program order (`chains`), its program-order edges are replaced by
+    /// unconditional constraints between consecutive events of each thread (of each
+    /// location, for `po-loc`), as the hand-written SC encoding does. Sound because an
+    /// acyclic `r` that contains `po` between executed events stays acyclic with `po`
+    /// between all events: an event that does not execute has no other edge, and can be
+    /// placed right after the last executed event before it in its thread (of its location).
+    fn acyclic<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        r: &Relation,
+        selector: Bool,
+        chains: Chains,
+    ) {
+        let mut edges: Vec<(EventId, EventId, Bool)> = Vec::new();
+        for (a, b, l) in r.iter() {
+            if a == b {
+                sink.clause(&[!selector, !l]);
+            } else {
+                edges.push((a, b, l));
+            }
+        }
+        let nodes = cycle_candidates(&edges);
+        edges.retain(|(a, b, _)| nodes.contains(a) && nodes.contains(b));
+        let events = self.enc.events;
+        let same_chain = |a: EventId, b: EventId| match chains {
+            Chains::None => false,
+            Chains::Po => true,
+            Chains::PoLoc => {
+                let (x, y) = (&events.events[a], &events.events[b]);
+                x.is_memory() && y.is_memory() && x.location == y.location
+            }
+        };
+        edges.retain(|&(a, b, _)| !(events.po(a, b) && same_chain(a, b)));
+        let mut chain_pairs = Vec::new();
+        if chains != Chains::None {
+            for thread in &events.threads {
+                let members: Vec<EventId> = thread
+                    .iter()
+                    .copied()
+                    .filter(|e| nodes.contains(e))
+                    .collect();
+                for (i, &a) in members.iter().enumerate() {
+                    // The next member of the same chain.
+                    if let Some(&b) = members[i + 1..].iter().find(|&&b| same_chain(a, b)) {
+                        chain_pairs.push((a, b));
+                    }
+                }
+            }
+        }
+        let redundant = implied_constant_edges(&edges);
+        let mut ordered: Vec<EventId> = nodes.into_iter().collect();
+        ordered.sort_unstable();
+        if ordered.is_empty() {
+            return;
+        }
+        let mut order = Order::new(sink, &ordered, self.strategy);
+        for (a, b) in chain_pairs {
+            let before = order.before(sink, a, b);
+            sink.clause(&[!selector, before]);
+        }
+        for (a, b, l) in edges {
+            if redundant.contains(&(a, b)) {
+                continue;
+            }
+            let before = order.before(sink, a, b);
+            sink.clause(&[!selector, !l, before]);
+        }
+        self.orders.push(order);
+    }
+
+    fn rel<S: ClauseSink>(&mut self, sink: &mut S, e: &TExpr, mask: Option<&Mask>) -> Relation {
+        match self.eval(sink, e, mask).as_ref() {
+            Val::Rel(r) => r.clone(),
+            Val::Set(_) => Relation::new(),
+        }
+    }
+
+    fn set<S: ClauseSink>(&mut self, sink: &mut S, e: &TExpr) -> Vec<Bool> {
+        match self.eval(sink, e, None).as_ref() {
+            Val::Set(s) => s.clone(),
+            Val::Rel(_) => vec![Bool::FALSE; self.enc.events.len()],
+        }
+    }
+
+    /// The value of `e`; with a mask, only the pairs in it (relations only).
+    fn eval<S: ClauseSink>(&mut self, sink: &mut S, e: &TExpr, mask: Option<&Mask>) -> Rc<Val> {
+        let n = self.enc.events.len();
+        let value = match e {
+            TExpr::Base(b) => return restrict(self.base(sink, *b), mask),
+            TExpr::Def(id) => {
+                let id = *id;
+                if let Some(v) = self.defs.get(id).cloned().flatten() {
+                    return restrict(v, mask);
+                }
+                let Some((_, body, _)) = self.model.defs.get(id) else {
+                    return Rc::new(Val::Rel(Relation::new()));
+                };
+                let v = self.eval(sink, body, None);
+                self.defs[id] = Some(v.clone());
+                return restrict(v, mask);
+            }
+            TExpr::Empty(Type::Set) => Val::Set(vec![Bool::FALSE; n]),
+            TExpr::Empty(Type::Rel) => Val::Rel(Relation::new()),
+            TExpr::Domain(r) | TExpr::Range(r) => {
+                let rel = self.rel(sink, r, None);
+                let mut members: Vec<Vec<Bool>> = vec![Vec::new(); n];
+                for (a, b, l) in rel.iter() {
+                    let e = if matches!(e, TExpr::Domain(_)) { a } else { b };
+                    members[e].push(l);
+                }
+                Val::Set(members.iter().map(|m| sink.or(m)).collect())
+            }
+            TExpr::Unary(op, inner) => match op {
+                UnOp::Identity => {
+                    let s = self.set(sink, inner);
+                    let mut r = Relation::new();
+                    for (e, &b) in s.iter().enumerate() {
+                        if allowed(mask, e, e) {
+                            r.set(e, e, b);
+                        }
+                    }
+                    Val::Rel(r)
+                }
+                UnOp::Inverse => {
+                    let flipped: Option<Mask> =
+                        mask.map(|m| m.iter().map(|&(a, b)| (b, a)).collect());
+                    let r = self.rel(sink, inner, flipped.as_ref());
+                    let mut out = Relation::new();
+                    for (a, b, l) in r.iter() {
+                        out.set(b, a, l);
+                    }
+                    Val::Rel(out)
+                }
+                UnOp::Plus | UnOp::Star | UnOp::Opt => {
+                    let r = self.rel(sink, inner, None);
+                    let mut result = if *op == UnOp::Opt {
+                        r
+                    } else {
+                        closure(sink, &r)
+                    };
+                    if *op != UnOp::Plus {
+                        let id = self.base(sink, Base::Id);
+                        if let Val::Rel(id) = id.as_ref() {
+                            result = union(sink, &result, id);
+                        }
+                    }
+                    return restrict(Rc::new(Val::Rel(result)), mask);
+                }
+            },
+            TExpr::Binary(op, a, b) => match op {
+                BinOp::Union => match (
+                    self.eval(sink, a, mask).as_ref(),
+                    self.eval(sink, b, mask).as_ref(),
+                ) {
+                    (Val::Set(x), Val::Set(y)) => {
+                        Val::Set(x.iter().zip(y).map(|(&p, &q)| sink.or2(p, q)).collect())
+                    }
+                    (Val::Rel(x), Val::Rel(y)) => Val::Rel(union(sink, x, y)),
+                    _ => Val::Rel(Relation::new()),
+                },
+                BinOp::Inter | BinOp::Diff => {
+                    // The cheaper operand first (a name rather than a compound expression),
+                    // and the other only where the first may hold.
+                    let swap = *op == BinOp::Inter && !is_name(a) && is_name(b);
+                    let (first, second) = if swap { (b, a) } else { (a, b) };
+                    let x = self.eval(sink, first, mask);
+                    let y = match x.as_ref() {
+                        Val::Rel(x) => {
+                            let keys: Mask = x.iter().map(|(p, q, _)| (p, q)).collect();
+                            self.eval(sink, second, Some(&keys))
+                        }
+                        Val::Set(_) => self.eval(sink, second, None),
+                    };
+                    let negate = *op == BinOp::Diff;
+                    match (x.as_ref(), y.as_ref()) {
+                        (Val::Set(x), Val::Set(y)) => Val::Set(
+                            x.iter()
+                                .zip(y)
+                                .map(|(&p, &q)| sink.and2(p, if negate { !q } else { q }))
+                                .collect(),
+                        ),
+                        (Val::Rel(x), Val::Rel(y)) => {
+                            let mut out = Relation::new();
+                            for (p, q, l) in x.iter() {
+                                let other = y.get(p, q);
+                                let v = sink.and2(l, if negate { !other } else { other });
+                                out.set(p, q, v);
+                            }
+                            Val::Rel(out)
+                        }
+                        _ => Val::Rel(Relation::new()),
+                    }
+                }
+                BinOp::Seq => {
+                    let x = self.rel(sink, a, None);
+                    let y = self.rel(sink, b, None);
+                    Val::Rel(sequence(sink, &x, &y, mask))
+                }
+                BinOp::Product => {
+                    let x = self.set(sink, a);
+                    let y = self.set(sink, b);
+                    let mut out = Relation::new();
+                    for (p, &lp) in x.iter().enumerate().filter(|(_, l)| !l.is_false()) {
+                        for (q, &lq) in y.iter().enumerate().filter(|(_, l)| !l.is_false()) {
+                            if allowed(mask, p, q) {
+                                let v = sink.and2(lp, lq);
+                                out.set(p, q, v);
+                            }
+                        }
+                    }
+                    Val::Rel(out)
+                }
+            },
+        };
+        Rc::new(value)
+    }
+
+    /// A base relation or set, built once.
+    fn base<S: ClauseSink>(&mut self, sink: &mut S, b: Base) -> Rc<Val> {
+        if let Some(v) = self.bases.get(&b) {
+            return v.clone();
+        }
+        let v = Rc::new(self.build_base(sink, b));
+        self.bases.insert(b, v.clone());
+        v
+    }
+
+    fn build_base<S: ClauseSink>(&mut self, sink: &mut S, b: Base) -> Val {
+        let enc = self.enc;
+        let events = enc.events;
+        let fb = &enc.feasible;
+        let set = |pred: &dyn Fn(&crate::events::Event) -> bool| {
+            Val::Set(
+                events
+                    .events
+                    .iter()
+                    .map(|e| if pred(e) { fb[e.id] } else { Bool::FALSE })
+                    .collect(),
+            )
+        };
+        let ordered = |e: &crate::events::Event| e.is_memory() || e.kind == EventKind::Fence;
+        let external = |a: EventId, b: EventId| events.events[a].thread != events.events[b].thread;
+        let filtered = |r: &Relation, keep: &dyn Fn(EventId, EventId) -> bool| {
+            let mut out = Relation::new();
+            for (a, b, l) in r.iter().filter(|&(a, b, _)| keep(a, b)) {
+                out.set(a, b, l);
+            }
+            Val::Rel(out)
+        };
+        let pairs = |keep: &dyn Fn(EventId, EventId) -> bool, sink: &mut S| {
+            let mut out = Relation::new();
+            for a in 0..events.len() {
+                for b in 0..events.len() {
+                    if keep(a, b) {
+                        let v = sink.and2(fb[a], fb[b]);
+                        out.set(a, b, v);
+                    }
+                }
+            }
+            Val::Rel(out)
+        };
+        match b {
+            Base::All => set(&|_| true),
+            Base::R => set(&|e| e.is_read()),
+            Base::W => set(&|e| e.is_write()),
+            Base::F => set(&|e| e.kind == EventKind::Fence),
+            Base::M => set(&|e| e.is_memory()),
+            Base::IW => set(&|e| e.kind == EventKind::Init),
+            Base::X => set(&|e| e.is_memory() && e.rmw.is_some()),
+            Base::Rlx => set(&|e| ordered(e) && e.order == MemOrder::Relaxed),
+            Base::Acq => {
+                set(&|e| ordered(e) && matches!(e.order, MemOrder::Acquire | MemOrder::Consume))
+            }
+            Base::Rel => set(&|e| ordered(e) && e.order == MemOrder::Release),
+            Base::AcqRel => set(&|e| ordered(e) && e.order == MemOrder::AcqRel),
+            Base::Sc => set(&|e| ordered(e) && e.order == MemOrder::SeqCst),
+            Base::Na => set(&|e| e.is_memory() && e.order == MemOrder::NonAtomic),
+            Base::A => set(&|e| e.is_memory() && e.order != MemOrder::NonAtomic),
+            Base::Po => {
+                let mut out = Relation::new();
+                for thread in &events.threads {
+                    for (i, &a) in thread.iter().enumerate() {
+                        for &b in &thread[i + 1..] {
+                            let v = sink.and2(fb[a], fb[b]);
+                            out.set(a, b, v);
+                        }
+                    }
+                }
+                Val::Rel(out)
+            }
+            Base::PoLoc => {
+                let po = self.base(sink, Base::Po);
+                let Val::Rel(po) = po.as_ref() else {
+                    return Val::Rel(Relation::new());
+                };
+                filtered(po, &|a, b| {
+                    let (x, y) = (&events.events[a], &events.events[b]);
+                    x.is_memory() && y.is_memory() && x.location == y.location
+                })
+            }
+            Base::Rf => Val::Rel(enc.rf.clone()),
+            Base::Co => Val::Rel(enc.co.clone()),
+            Base::Fr => Val::Rel(enc.fr.clone()),
+            Base::Rfe => filtered(&enc.rf, &external),
+            Base::Rfi => filtered(&enc.rf, &|a, b| !external(a, b)),
+            Base::Coe => filtered(&enc.co, &external),
+            Base::Coi => filtered(&enc.co, &|a, b| !external(a, b)),
+            Base::Fre => filtered(&enc.fr, &external),
+            Base::Fri => filtered(&enc.fr, &|a, b| !external(a, b)),
+            Base::Id => pairs(&|a, b| a == b, sink),
+            Base::Loc => pairs(
+                &|a, b| {
+                    let (x, y) = (&events.events[a], &events.events[b]);
+                    x.is_memory() && y.is_memory() && x.location == y.location
+                },
+                sink,
+            ),
+            // The initial writes form a pseudo-thread of their own.
+            Base::Int => pairs(&|a, b| !external(a, b), sink),
+            Base::Ext => pairs(&external, sink),
+            Base::Rmw => {
+                let mut out = Relation::new();
+                for e in events.events.iter().filter(|e| e.is_read()) {
+                    if let Some(w) = e.rmw {
+                        let v = sink.and2(fb[e.id], fb[w]);
+                        out.set(e.id, w, v);
+                    }
+                }
+                Val::Rel(out)
+            }
+        }
+    }
+}
+
+fn is_name(e: &TExpr) -> bool {
+    matches!(e, TExpr::Base(_) | TExpr::Def(_))
+}
+
+fn allowed(mask: Option<&Mask>, a: EventId, b: EventId) -> bool {
+    mask.is_none_or(|m| m.contains(&(a, b)))
+}
+
+fn restrict(v: Rc<Val>, mask: Option<&Mask>) -> Rc<Val> {
+    let (Some(mask), Val::Rel(r)) = (mask, v.as_ref()) else {
+        return v;
+    };
+    let mut out = Relation::new();
+    for (a, b, l) in r.iter().filter(|&(a, b, _)| mask.contains(&(a, b))) {
+        out.set(a, b, l);
+    }
+    Rc::new(Val::Rel(out))
+}
+
+fn union<S: ClauseSink>(sink: &mut S, x: &Relation, y: &Relation) -> Relation {
+    let mut out = x.clone();
+    for (a, b, l) in y.iter() {
+        let v = sink.or2(x.get(a, b), l);
+        out.set(a, b, v);
+    }
+    out
+}
+
+/// `x ; y`, the sparse join; with a mask, only the pairs in it.
+fn sequence<S: ClauseSink>(
+    sink: &mut S,
+    x: &Relation,
+    y: &Relation,
+    mask: Option<&Mask>,
+) -> Relation {
+    let mut ways: BTreeMap<(EventId, EventId), Vec<Bool>> = BTreeMap::new();
+    for (a, b, l1) in x.iter() {
+        for (c, l2) in y.successors(b) {
+            if allowed(mask, a, c) {
+                let both = sink.and2(l1, l2);
+                if !both.is_false() {
+                    ways.entry((a, c)).or_default().push(both);
+                }
+            }
+        }
+    }
+    let mut out = Relation::new();
+    for ((a, c), w) in ways {
+        let v = sink.or(&w);
+        out.set(a, c, v);
+    }
+    out
+}
+
+/// `r+`, exactly: squaring `c := c | c;c` doubles the path length covered, so
+/// `ceil(log2(nodes))` rounds reach every simple path and every cycle.
+fn closure<S: ClauseSink>(sink: &mut S, r: &Relation) -> Relation {
+    let mut nodes = HashSet::new();
+    for (a, b, _) in r.iter() {
+        nodes.insert(a);
+        nodes.insert(b);
+    }
+    let mut c = r.clone();
+    let mut covered = 1usize;
+    while covered < nodes.len() {
+        let step = sequence(sink, &c, &c, None);
+        c = union(sink, &c, &step);
+        covered *= 2;
+    }
+    c
+}
+
+/// The nodes that may lie on a cycle: repeatedly drop nodes without a possible incoming or
+/// outgoing edge among the remaining ones.
+fn cycle_candidates(edges: &[(EventId, EventId, Bool)]) -> HashSet<EventId> {
+    let mut nodes: HashSet<EventId> = HashSet::new();
+    for &(a, b, _) in edges {
+        nodes.insert(a);
+        nodes.insert(b);
+    }
+    loop {
+        let mut has_in: HashSet<EventId> = HashSet::new();
+        let mut has_out: HashSet<EventId> = HashSet::new();
+        for &(a, b, _) in edges {
+            if nodes.contains(&a) && nodes.contains(&b) {
+                has_out.insert(a);
+                has_in.insert(b);
+            }
+        }
+        let before = nodes.len();
+        nodes.retain(|n| has_in.contains(n) && has_out.contains(n));
+        if nodes.len() == before {
+            return nodes;
+        }
+    }
+}
+
+/// Constant-true edges `a -> b` with a constant-true path `a -> c -> b`: any strict order
+/// containing the other two contains this one. Only sound when the constant edges are
+/// acyclic (the transitive reduction of a DAG keeps its closure), so nothing is dropped
+/// otherwise.
+fn implied_constant_edges(edges: &[(EventId, EventId, Bool)]) -> HashSet<(EventId, EventId)> {
+    let mut succ: HashMap<EventId, HashSet<EventId>> = HashMap::new();
+    for &(a, b, l) in edges {
+        if l.is_true() {
+            succ.entry(a).or_default().insert(b);
+        }
+    }
+    if has_cycle(&succ) {
+        return HashSet::new();
+    }
+    let mut implied = HashSet::new();
+    for (&a, targets) in &succ {
+        for &b in targets {
+            if targets
+                .iter()
+                .any(|&c| c != b && succ.get(&c).is_some_and(|s| s.contains(&b)))
+            {
+                implied.insert((a, b));
+            }
+        }
+    }
+    implied
+}
+
+fn has_cycle(succ: &HashMap<EventId, HashSet<EventId>>) -> bool {
+    let mut indegree: HashMap<EventId, usize> = HashMap::new();
+    for (&a, targets) in succ {
+        indegree.entry(a).or_insert(0);
+        for &b in targets {
+            *indegree.entry(b).or_insert(0) += 1;
+        }
+    }
+    let mut ready: Vec<EventId> = indegree
+        .iter()
+        .filter(|(_, &d)| d == 0)
+        .map(|(&n, _)| n)
+        .collect();
+    let mut seen = 0;
+    while let Some(n) = ready.pop() {
+        seen += 1;
+        for &b in succ.get(&n).into_iter().flatten() {
+            if let Some(d) = indegree.get_mut(&b) {
+                *d -= 1;
+                if *d == 0 {
+                    ready.push(b);
+                }
+            }
+        }
+    }
+    seen < indegree.len()
+}
