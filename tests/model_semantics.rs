@@ -139,6 +139,15 @@ impl Exec<'_> {
             Base::Ext => Dense::Rel(self.rel(ext)),
             Base::Id => Dense::Rel(self.rel(|a, b| a == b)),
             Base::Rmw => Dense::Rel(self.rel(|a, b| ev[a].is_read() && ev[a].rmw == Some(b))),
+            // The decoded coherence of a mutex lists each critical section's writes in lock
+            // order: an unlock precedes a later lock's write half.
+            Base::Lko => Dense::Rel(self.rel(|u, k| {
+                ev[u].kind == EventKind::Unlock
+                    && ev[k].kind == EventKind::Lock
+                    && ext(u, k)
+                    && ev[u].location == ev[k].location
+                    && ev[k].rmw.is_some_and(|w| self.co[u][w])
+            })),
         }
     }
 

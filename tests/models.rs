@@ -422,14 +422,14 @@ fn program_order_chains_preserve_outcomes() {
             "sc",
             user_model(
                 "sc-plain",
-                "let com = rf | co | fr\nacyclic (po | com) & (_ * _) as sc\nempty rmw & (fre; coe) as atomic\n",
+                "let com = rf | co | fr\nacyclic (po | com | lko) & (_ * _) as sc\nempty rmw & (fre; coe) as atomic\n",
             ),
         ),
         (
             "coherence",
             user_model(
                 "coherence-plain",
-                "let com = rf | co | fr\nacyclic (po-loc | com) & loc as sc-per-location\nempty rmw & (fre; coe) as atomic\n",
+                "let com = rf | co | fr\nacyclic (po-loc | com | lko) & loc as sc-per-location\nempty rmw & (fre; coe) as atomic\n",
             ),
         ),
         (
@@ -439,7 +439,7 @@ fn program_order_chains_preserve_outcomes() {
                 "let com = rf | co | fr\nacyclic (po-loc | com) & loc as sc-per-location\n\
                  empty rmw & (fre; coe) as atomic\nlet ppo = ([M]; po; [M]) \\ (W * R)\n\
                  let fences = [M]; po; [F & SC]; po; [M] | [M]; po; [X] | [X]; po; [M]\n\
-                 acyclic rfe | co | fr | ppo | fences as tso\n",
+                 acyclic rfe | co | fr | ppo | fences | lko as tso\n",
             ),
         ),
     ];

@@ -112,9 +112,6 @@ pub struct Session<'a> {
     /// need them, and leaving them out keeps values out of the encoding (cone of influence).
     observed: Vec<(Observable, Value)>,
     condition: Option<Bool>,
-    /// The model's checks switched off: lemmas the full model implies are stated only when
-    /// none is.
-    skip: Vec<String>,
     within_bound: Bool,
 }
 
@@ -163,7 +160,6 @@ impl<'a> Session<'a> {
             order: None,
             observed: Vec::new(),
             condition: None,
-            skip: options.skip.clone(),
             within_bound,
         })
     }

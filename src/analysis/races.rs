@@ -6,10 +6,10 @@
 //! least one writes, and neither is `hb`-before the other. Accesses made through C11 atomics
 //! synchronise rather than race: two atomic accesses never race with each other.
 //!
-//! In an SC execution the critical sections of one lock are totally ordered, and each
-//! acquisition reads from the release just before it, so an unlock is `hb`-before every
-//! later (in the SC order) lock of the same location: `hb = (po | S)+` with
-//! `S = {(u, k) | u unlock, k lock, same location, u before k in the SC order}`.
+//! The critical sections of one mutex are totally ordered by the lock order `lko`, and each
+//! acquisition synchronises with the release just before it, so an unlock is `hb`-before
+//! every later (in `lko`) lock of the same mutex: `hb = (po | lko)+`. (A lock location also
+//! used as data synchronises through `rf` from the release an acquisition reads.)
 //! Reachability from an access `a` only changes at lock acquisitions along a thread, and
 //! only through the first unlock after `a` in `a`'s thread, so it is encoded once per unlock
 //! with a literal per lock event of the other threads:
@@ -126,35 +126,6 @@ fn first_unlock_after(events: &Events, e: EventId) -> Option<EventId> {
 }
 
 impl Session<'_> {
-    /// Mutual exclusion as the SC order shows it: of two critical sections of one lock in
-    /// different threads, one ends before the other begins. The model's `sc` and `atomic`
-    /// checks imply it; stating it lets the solver prove race freedom of locked code by
-    /// propagation instead of rediscovering it over every order of the critical sections.
-    fn critical_sections_lemma(&mut self) {
-        if !self.skip.is_empty() {
-            return;
-        }
-        let events = self.encoding.events;
-        let locks: Vec<(EventId, EventId)> = events
-            .events
-            .iter()
-            .filter(|e| e.kind == EventKind::Lock)
-            .filter_map(|e| e.lock_match.map(|u| (e.id, u)))
-            .collect();
-        for (i, &(ki, ui)) in locks.iter().enumerate() {
-            for &(kj, uj) in &locks[i + 1..] {
-                let (ei, ej) = (&events.events[ki], &events.events[kj]);
-                if ei.thread == ej.thread || ei.location != ej.location {
-                    continue;
-                }
-                let i_first = self.order_before(ui, kj);
-                let j_first = self.order_before(uj, ki);
-                let (fi, fj) = (self.encoding.feasible[ki], self.encoding.feasible[kj]);
-                self.solver.clause(&[!fi, !fj, i_first, j_first]);
-            }
-        }
-    }
-
     /// `hb` reach from the unlock `source` into other threads, as one literal per lock
     /// event: true when the lock is `hb`-after `source`. Only lower bounds are stated
     /// (every `hb` path forces its literal); a race needs the literals false, so they cannot
@@ -180,7 +151,7 @@ impl Session<'_> {
             }
         }
         // Synchronisation: an unlock that is reached (or is the source's, or later in the
-        // source's thread) and precedes a lock of the same location in the SC order.
+        // source's thread) and precedes a lock of the same location.
         let unlocks: Vec<EventId> = events
             .events
             .iter()
@@ -207,10 +178,16 @@ impl Session<'_> {
                         None => continue,
                     }
                 };
-                let before = self.order_before(u, k);
-                let feasible = self.encoding.feasible[u];
-                self.solver
-                    .clause(&[!feasible, !before, !carried, reach[&k]]);
+                // A mutex orders critical sections by the lock order; a lock location also
+                // used as data synchronises through the release its acquisition reads.
+                let sync = match self.encoding.lko.get(u, k) {
+                    Bool::Const(false) => self.encoding.rf.get(u, k),
+                    lko => lko,
+                };
+                if sync.is_false() {
+                    continue;
+                }
+                self.solver.clause(&[!sync, !carried, reach[&k]]);
             }
         }
         reach
@@ -243,7 +220,6 @@ impl Session<'_> {
     pub fn races(&mut self) -> Result<RaceResult, AnalysisError> {
         let program = self.encoding.program;
         let events = self.encoding.events;
-        self.critical_sections_lemma();
         let mut reach_from: HashMap<EventId, HashMap<EventId, Bool>> = HashMap::new();
         let mut by_statement: Candidates<StatementPair, (EventId, EventId)> = BTreeMap::new();
         for (a, b) in candidate_pairs(program, events) {

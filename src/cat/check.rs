@@ -68,6 +68,9 @@ pub enum Base {
     Coi,
     Fre,
     Fri,
+    /// The lock order: a critical section's unlock before a later lock of the same mutex
+    /// in another thread.
+    Lko,
 }
 
 /// Every name of the base vocabulary, aliases included.
@@ -105,6 +108,7 @@ pub const BASE_NAMES: &[(&str, Base)] = &[
     ("coi", Base::Coi),
     ("fre", Base::Fre),
     ("fri", Base::Fri),
+    ("lko", Base::Lko),
 ];
 
 impl Base {

@@ -40,6 +40,16 @@ pub struct Encoding<'a> {
     pub co: Relation,
     /// Per location with two or more writes: the order its `co` is read from.
     pub co_orders: Vec<Order>,
+    /// Per location: it is a mutex, touched only by `lock`/`unlock` (and its initial write).
+    /// Mutexes are not encoded as memory (see [`Encoding::encode_locks`]).
+    pub mutexes: Vec<bool>,
+    /// The lock order: `(u, k)` when the critical section ending with unlock `u` precedes
+    /// the one starting with lock `k`, for critical sections of one mutex in different
+    /// threads (within a thread, program order orders them).
+    pub lko: Relation,
+    /// Per pair of critical sections of one mutex in different threads, the literal that
+    /// chose their order: the executions' choices, as `rf` and `co` are for memory.
+    pub lock_choices: Vec<Bool>,
     pub fr: Relation,
     /// Per event: the value it reads, writes or computes, once something needed it.
     pub values: Vec<Option<Value>>,
@@ -50,6 +60,26 @@ pub struct Encoding<'a> {
     term_cache: HashMap<TermId, Value>,
     guard_cache: HashMap<Guard, Bool>,
     final_cache: HashMap<Observable, Value>,
+}
+
+/// Per location: it is a mutex, every access to it a lock acquisition (with its write half)
+/// or a release.
+fn mutex_locations(program: &Program, events: &Events) -> Vec<bool> {
+    let mut mutex: Vec<bool> = program.locations.iter().map(|l| l.is_lock).collect();
+    for e in &events.events {
+        let Some(loc) = e.location else { continue };
+        let lock_part = match e.kind {
+            EventKind::Init | EventKind::Lock | EventKind::Unlock => true,
+            EventKind::Write => e
+                .rmw
+                .is_some_and(|r| events.events[r].kind == EventKind::Lock),
+            _ => false,
+        };
+        if !lock_part {
+            mutex[loc] = false;
+        }
+    }
+    mutex
 }
 
 impl<'a> Encoding<'a> {
@@ -73,6 +103,9 @@ impl<'a> Encoding<'a> {
             rf: Relation::new(),
             co: Relation::new(),
             co_orders: Vec::new(),
+            mutexes: mutex_locations(program, events),
+            lko: Relation::new(),
+            lock_choices: Vec::new(),
             fr: Relation::new(),
             values: vec![None; n],
             bound_hit: Bool::FALSE,
@@ -166,6 +199,14 @@ impl<'a> Encoding<'a> {
         }
         let value = match *self.events.terms.get(t) {
             Term::Const(v) => Value::constant(v),
+            // A lock acquisition reads the free mutex: 0.
+            Term::Read(e)
+                if self.events.events[e]
+                    .location
+                    .is_some_and(|l| self.mutexes[l]) =>
+            {
+                Value::constant(0)
+            }
             Term::Read(e) => return self.read_value(sink, e, t),
             Term::Unary(op, a) => {
                 let a = self.term(sink, a);
@@ -211,6 +252,9 @@ impl<'a> Encoding<'a> {
 
     fn encode_rf<S: ClauseSink>(&mut self, sink: &mut S) {
         for read in self.events.reads() {
+            if read.location.is_some_and(|l| self.mutexes[l]) {
+                continue;
+            }
             let r = read.id;
             let candidates = &self.events.bounds.rf_candidates[r];
             let mut choices = Vec::with_capacity(candidates.len());
@@ -239,6 +283,9 @@ impl<'a> Encoding<'a> {
     fn encode_co<S: ClauseSink>(&mut self, sink: &mut S, strategy: AcyclicStrategy) {
         let events = self.events;
         for (loc, &init) in events.init.iter().enumerate() {
+            if self.mutexes[loc] {
+                continue;
+            }
             let writes: Vec<EventId> = events
                 .writes()
                 .filter(|w| w.location == Some(loc) && w.kind != EventKind::Init)
@@ -292,6 +339,9 @@ impl<'a> Encoding<'a> {
     fn encode_fr<S: ClauseSink>(&mut self, sink: &mut S) {
         let events = self.events;
         for read in events.reads() {
+            if read.location.is_some_and(|l| self.mutexes[l]) {
+                continue;
+            }
             let r = read.id;
             let loc = read.location;
             for other in events.writes().filter(|w| w.location == loc) {
@@ -314,17 +364,59 @@ impl<'a> Encoding<'a> {
         }
     }
 
-    /// A lock acquisition reads 0 (the lock is free).
+    /// Locks. A mutex is not memory: its critical sections (a `lock` and its matching
+    /// `unlock`) are ordered by one choice literal per pair in different threads, and the
+    /// lock order `lko` relates the first one's unlock to the second one's lock. Models put
+    /// `lko` into their orders (SC: `acyclic po | com | lko`), which makes critical sections
+    /// of one mutex disjoint. This is the paper's lock semantics; it replaces encoding a lock
+    /// as a read-modify-write that reads 0, whose `rf` choices pose a pigeonhole problem
+    /// (which of the releases does each acquisition read?) that SAT solvers find hard.
+    /// A mutex initially held (non-zero) can never be acquired. A location used both as a
+    /// lock and as data keeps the memory encoding: its acquisitions read 0.
     fn encode_locks<S: ClauseSink>(&mut self, sink: &mut S) {
-        for e in self
-            .events
-            .events
-            .iter()
-            .filter(|e| e.kind == EventKind::Lock)
-        {
-            let read = self.event_value(sink, e.id);
-            let free = value::equals_const(sink, &read, 0);
-            sink.implies(self.feasible[e.id], free);
+        let events = self.events;
+        for (loc, &init) in events.init.iter().enumerate() {
+            let acquisitions: Vec<(EventId, EventId)> = events
+                .events
+                .iter()
+                .filter(|e| e.kind == EventKind::Lock && e.location == Some(loc))
+                .filter_map(|e| e.lock_match.map(|u| (e.id, u)))
+                .collect();
+            if !self.mutexes[loc] {
+                for &(k, _) in &acquisitions {
+                    let read = self.event_value(sink, k);
+                    let free = value::equals_const(sink, &read, 0);
+                    sink.implies(self.feasible[k], free);
+                }
+                continue;
+            }
+            let initially_free = events.events[init]
+                .value
+                .and_then(|t| events.terms.constant_value(t))
+                .is_none_or(|v| v == 0);
+            if !initially_free {
+                for &(k, _) in &acquisitions {
+                    sink.assert_true(!self.feasible[k]);
+                }
+                continue;
+            }
+            for (i, &(ki, ui)) in acquisitions.iter().enumerate() {
+                for &(kj, uj) in &acquisitions[i + 1..] {
+                    if events.events[ki].thread == events.events[kj].thread {
+                        continue;
+                    }
+                    let both = sink.and2(self.feasible[ki], self.feasible[kj]);
+                    if both.is_false() {
+                        continue;
+                    }
+                    let i_first = Bool::Lit(sink.new_lit());
+                    let forward = sink.and2(both, i_first);
+                    let backward = sink.and2(both, !i_first);
+                    self.lko.set(ui, kj, forward);
+                    self.lko.set(uj, ki, backward);
+                    self.lock_choices.push(i_first);
+                }
+            }
         }
     }
 
@@ -344,8 +436,12 @@ impl<'a> Encoding<'a> {
         value
     }
 
-    /// The value of the `co`-last feasible write of `loc`.
+    /// The value of the `co`-last feasible write of `loc`. A mutex ends as it began: every
+    /// critical section releases it.
     fn final_location<S: ClauseSink>(&mut self, sink: &mut S, loc: LocId) -> Value {
+        if self.mutexes[loc] {
+            return self.event_value(sink, self.events.init[loc]);
+        }
         let writes: Vec<EventId> = self
             .events
             .writes()

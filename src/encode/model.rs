@@ -539,6 +539,7 @@ impl Compiler<'_, '_> {
             Base::Rf => Val::Rel(enc.rf.clone()),
             Base::Co => Val::Rel(enc.co.clone()),
             Base::Fr => Val::Rel(enc.fr.clone()),
+            Base::Lko => Val::Rel(enc.lko.clone()),
             Base::Rfe => filtered(&enc.rf, &external),
             Base::Rfi => filtered(&enc.rf, &|a, b| !external(a, b)),
             Base::Coe => filtered(&enc.co, &external),

@@ -84,7 +84,7 @@ fn constrain_sc_edges<S: ClauseSink>(
             order.constrain(sink, pair[0], pair[1], enabled);
         }
     }
-    for relation in [&enc.rf, &enc.co, &enc.fr] {
+    for relation in [&enc.rf, &enc.co, &enc.fr, &enc.lko] {
         for (a, b, lit) in relation.iter() {
             if events.events[a].kind == EventKind::Init {
                 continue;

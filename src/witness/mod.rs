@@ -52,15 +52,20 @@ impl Execution {
             Bool::Lit(l) => value_of(l),
         };
         let feasible: Vec<bool> = enc.feasible.iter().map(|&b| truth(b)).collect();
-        let rf: Vec<(EventId, EventId)> = enc
+        let mut rf: Vec<(EventId, EventId)> = enc
             .rf
             .iter()
             .filter(|&(_, _, lit)| truth(lit))
             .map(|(w, r, _)| (w, r))
             .collect();
-        let values = evaluate_values(events, &feasible, &rf);
         let mut co = Vec::new();
         for (loc, &init) in events.init.iter().enumerate() {
+            if enc.mutexes[loc] {
+                let (sources, writes) = mutex_history(enc, &feasible, &truth, loc);
+                rf.extend(sources);
+                co.push(writes);
+                continue;
+            }
             let mut writes: Vec<EventId> = events
                 .writes()
                 .filter(|w| w.location == Some(loc) && feasible[w.id] && w.id != init)
@@ -76,6 +81,8 @@ impl Execution {
             writes.insert(0, init);
             co.push(writes);
         }
+        rf.sort_unstable();
+        let values = evaluate_values(events, &feasible, &rf);
         let final_state = final_values
             .iter()
             .map(|(o, v)| (*o, v.decode(value_of).unwrap_or(0)))
@@ -227,6 +234,46 @@ impl Execution {
 /// returns the value of the write it reads from. Values outside the encoding's cone of
 /// influence were never encoded; evaluation gives them all the same way. `None` where `rf`
 /// and the data flow form a cycle (only possible when a model check was skipped).
+/// A mutex's history as memory would show it: its executed critical sections in lock order,
+/// each acquisition reading the release before it (or the initial write), and the writes
+/// in coherence order (initial write, then each section's acquisition and release).
+fn mutex_history(
+    enc: &Encoding,
+    feasible: &[bool],
+    truth: &dyn Fn(Bool) -> bool,
+    loc: usize,
+) -> (Vec<(EventId, EventId)>, Vec<EventId>) {
+    let events = enc.events;
+    let sections: Vec<(EventId, Option<EventId>, EventId)> = events
+        .events
+        .iter()
+        .filter(|e| e.kind == crate::events::EventKind::Lock && e.location == Some(loc))
+        .filter(|e| feasible[e.id])
+        .filter_map(|e| e.lock_match.map(|u| (e.id, e.rmw, u)))
+        .collect();
+    let precedes = |(ka, _, ua): (EventId, Option<EventId>, EventId),
+                    (kb, _, _): (EventId, Option<EventId>, EventId)| {
+        if events.events[ka].thread == events.events[kb].thread {
+            events.po(ka, kb)
+        } else {
+            truth(enc.lko.get(ua, kb))
+        }
+    };
+    let mut ordered = sections.clone();
+    ordered.sort_by_key(|&s| sections.iter().filter(|&&t| precedes(t, s)).count());
+    let init = events.init[loc];
+    let mut sources = Vec::new();
+    let mut writes = vec![init];
+    let mut last_release = init;
+    for (k, half, u) in ordered {
+        sources.push((last_release, k));
+        writes.extend(half);
+        writes.push(u);
+        last_release = u;
+    }
+    (sources, writes)
+}
+
 fn evaluate_values(
     events: &Events,
     feasible: &[bool],
