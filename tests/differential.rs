@@ -404,3 +404,45 @@ fn sample_statistics() {
     }
     println!("with races {races}/200, with interruptions {atom}/200, max traces {traces}, states {states}");
 }
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// The same with C11 read-modify-writes (`atomic_fetch_add`), which make their location
+    /// atomic: accesses that both use atomics do not race.
+    #[test]
+    fn random_programs_with_rmw_match_the_reference(test in generate::litmus(true, 12)) {
+        let text = generate::render(&test);
+        if let Err(e) = compare("random", &text) {
+            return Err(TestCaseError::fail(e));
+        }
+    }
+}
+
+/// Programs on which the product once disagreed with the reference.
+#[test]
+fn regressions_match_the_reference() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/regressions");
+    let mut failures = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|x| x == "litmus") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            if let Err(e) = compare(&path.display().to_string(), &text) {
+                failures.push(e);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn a_lone_rmw_in_an_atomic_block_is_never_interrupted() {
+    let text = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/regressions/rmw-in-atomic-block.litmus"),
+    )
+    .unwrap();
+    let program = lower("rmw-in-atomic-block", &text);
+    assert!(product(&program).interruptions.is_empty());
+}

@@ -19,6 +19,8 @@ use crate::events::{EventId, EventKind};
 pub struct ScChecks {
     /// The order all events take; use it to ask where events fall.
     pub order: Order,
+    /// The selector of the `atomic` check: constant false when it is skipped.
+    pub atomic: Bool,
 }
 
 pub const CHECK_SC: &str = "sc";
@@ -63,7 +65,7 @@ pub fn encode<S: ClauseSink>(
     if !atomic.is_false() {
         rmw_atomicity(sink, enc, atomic);
     }
-    ScChecks { order }
+    ScChecks { order, atomic }
 }
 
 /// `rmw & (fr ; co)` is empty: if the read half of an RMW is `fr`-before some other write,
