@@ -22,6 +22,7 @@ use crate::events::Events;
 use crate::program::{Observable, Program, StateProp};
 use crate::solver::{solve_under, SolveOutcome, Solver, SolverError, VarisatSolver};
 use crate::syntax::ast::Quantifier;
+use crate::witness::validate::{validate, ModelChecks};
 use crate::witness::Execution;
 
 #[derive(Clone, Debug, Default)]
@@ -69,6 +70,8 @@ pub struct CheckResult {
 pub enum AnalysisError {
     #[error(transparent)]
     Solver(#[from] SolverError),
+    #[error("internal error: the SAT witness does not satisfy {what}; this is a bug in nemos, please report it with the test file")]
+    InvalidWitness { what: String },
     #[error("unknown check `{name}` for model {model}: its checks are {known}")]
     UnknownCheck {
         name: String,
@@ -148,11 +151,16 @@ impl<'a> Session<'a> {
             SolveOutcome::Unsat => Ok(None),
             SolveOutcome::Sat => {
                 let solver = &self.solver;
-                Ok(Some(Execution::decode(
-                    &self.encoding,
-                    &|l: Lit| solver.value(l),
-                    &self.observed,
-                )))
+                let execution =
+                    Execution::decode(&self.encoding, &|l: Lit| solver.value(l), &self.observed);
+                // Never print a verdict from a witness the model's definitions reject.
+                let checks = ModelChecks {
+                    sc: solver.value_of(self.checks.sc),
+                    atomic: solver.value_of(self.checks.atomic),
+                };
+                validate(&self.encoding, &|b| solver.value_of(b), &execution, checks)
+                    .map_err(|what| AnalysisError::InvalidWitness { what })?;
+                Ok(Some(execution))
             }
         }
     }

@@ -19,7 +19,8 @@ use crate::events::{EventId, EventKind};
 pub struct ScChecks {
     /// The order all events take; use it to ask where events fall.
     pub order: Order,
-    /// The selector of the `atomic` check: constant false when it is skipped.
+    /// The selectors of the `sc` and `atomic` checks: constant false when skipped.
+    pub sc: Bool,
     pub atomic: Bool,
 }
 
@@ -65,7 +66,7 @@ pub fn encode<S: ClauseSink>(
     if !atomic.is_false() {
         rmw_atomicity(sink, enc, atomic);
     }
-    ScChecks { order, atomic }
+    ScChecks { order, sc, atomic }
 }
 
 /// `rmw & (fr ; co)` is empty: if the read half of an RMW is `fr`-before some other write,
