@@ -62,6 +62,10 @@ enum Command {
         /// Also list every reachable final state.
         #[arg(long)]
         states: bool,
+        /// Have the solver check its own proof of every unsatisfiable answer and say
+        /// "certified" for a forbidden (or always-reached) outcome.
+        #[arg(long)]
+        certify: bool,
     },
     /// List every reachable final state over the registers and locations the condition and
     /// the `locations` clause name.
@@ -188,8 +192,14 @@ fn run(command: Command) -> Status {
             common,
             matrix,
             states,
+            certify,
         } => for_each_file(&paths, |path| {
-            analyse_one(path, &common, Query::Check { matrix, states })
+            let query = Query::Check {
+                matrix,
+                states,
+                certify,
+            };
+            analyse_one(path, &common, query)
         }),
         Command::Outcomes { paths, common } => {
             for_each_file(&paths, |path| analyse_one(path, &common, Query::Outcomes))
@@ -369,7 +379,11 @@ fn events_one(path: &Path, args: UnrollArgs, format: Format) -> Status {
 
 #[derive(Clone, Copy)]
 enum Query {
-    Check { matrix: bool, states: bool },
+    Check {
+        matrix: bool,
+        states: bool,
+        certify: bool,
+    },
     Outcomes,
     Races,
     Atomicity(AtomicityMode),
@@ -394,6 +408,7 @@ fn analyse_one(path: &Path, args: &AnalysisArgs, query: Query) -> Status {
     let options = AnalysisOptions {
         strategy: args.acyclicity,
         skip: args.skip.clone(),
+        certify: matches!(query, Query::Check { certify: true, .. }),
     };
     if let Query::Races | Query::Atomicity(_) = query {
         return defects_one(path, &file, &program, &events, &options, args, query);
@@ -442,7 +457,12 @@ fn analyse_one(path: &Path, args: &AnalysisArgs, query: Query) -> Status {
     match (args.format, query) {
         (Format::Json, _) => print_json(&report.json()),
         (Format::Herd, _) => print!("{}", report.herd()),
-        (Format::Text, Query::Check { .. }) => print!("{}", report.text()),
+        (Format::Text, Query::Check { certify, .. }) => {
+            print!("{}", report.text());
+            if certify {
+                print!("{}", certified_text(&result));
+            }
+        }
         (Format::Text, _) => print!("{}", outcomes_text(&report)),
     }
     if result.assertion_failure.is_some() {
@@ -508,6 +528,19 @@ fn defects_one(
             Status::BadInput
         }
     }
+}
+
+/// What `--certify` established: each side of the condition that no execution reaches was
+/// answered unsatisfiable by a solver that checked its own proof.
+fn certified_text(result: &nemos::analysis::CheckResult) -> String {
+    let mut out = String::new();
+    if result.positive.is_none() {
+        out.push_str("  certified: no execution satisfies the condition (solver proof checked)\n");
+    }
+    if result.negative.is_none() {
+        out.push_str("  certified: no execution falsifies the condition (solver proof checked)\n");
+    }
+    out
 }
 
 fn outcomes_text(report: &CheckReport) -> String {

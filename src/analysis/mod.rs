@@ -30,6 +30,8 @@ pub struct AnalysisOptions {
     pub strategy: AcyclicStrategy,
     /// Named checks of the model to switch off (what-if).
     pub skip: Vec<String>,
+    /// Have the solver check its own proofs, so that every unsatisfiable answer is certified.
+    pub certify: bool,
 }
 
 /// How often the condition holds over the allowed executions, in herd's words.
@@ -107,7 +109,11 @@ impl<'a> Session<'a> {
                 });
             }
         }
-        let mut solver = VarisatSolver::new();
+        let mut solver = if options.certify {
+            VarisatSolver::self_checking()
+        } else {
+            VarisatSolver::new()
+        };
         let mut encoding = Encoding::new(&mut solver, program, events);
         let skip = options.skip.clone();
         let checks = sc::encode(&mut solver, &encoding, options.strategy, &mut |_, name| {
