@@ -175,6 +175,10 @@ mod generate {
         Load(usize, usize),
         Assign(usize, Expr),
         FetchAdd(usize, usize, i32),
+        /// `rd = atomic_compare_exchange_strong(x, &re, e)`
+        Cas(usize, usize, usize, Expr),
+        /// `while (*x != v) { body }`, unrolled like any loop: some executions hit the bound.
+        Spin(usize, i32, Vec<Stmt>),
         Fence,
         If(usize, &'static str, Expr, Vec<Stmt>, Vec<Stmt>),
         Locked(Vec<Stmt>),
@@ -210,14 +214,16 @@ mod generate {
         0..REGISTERS
     }
 
-    /// Statements with no control structure.
+    /// Statements with no control structure; `rmw` adds the C11 read-modify-writes.
     fn simple(rmw: bool) -> BoxedStrategy<Stmt> {
-        let fetch_weight = if rmw { 1 } else { 0 };
+        let rmw_weight = if rmw { 1 } else { 0 };
         prop_oneof![
             4 => (loc(), expr()).prop_map(|(l, e)| Stmt::Store(l, e)),
             4 => (reg(), loc()).prop_map(|(r, l)| Stmt::Load(r, l)),
             2 => (reg(), expr()).prop_map(|(r, e)| Stmt::Assign(r, e)),
-            fetch_weight => (reg(), loc(), 1..3i32).prop_map(|(r, l, c)| Stmt::FetchAdd(r, l, c)),
+            rmw_weight => (reg(), loc(), 1..3i32).prop_map(|(r, l, c)| Stmt::FetchAdd(r, l, c)),
+            rmw_weight => (reg(), loc(), reg(), expr())
+                .prop_map(|(d, l, e, v)| Stmt::Cas(d, l, e, v)),
             1 => Just(Stmt::Fence),
         ]
         .boxed()
@@ -235,6 +241,8 @@ mod generate {
                 )
                     .prop_map(|(r, op, e, t, f)| Stmt::If(r, op, e, t, f)),
                 1 => prop::collection::vec(simple(rmw), 1..3).prop_map(Stmt::Locked),
+                u32::from(rmw) => (loc(), 0..2i32, prop::collection::vec(simple(rmw), 0..2))
+                    .prop_map(|(l, v, b)| Stmt::Spin(l, v, b)),
                 2 => prop::collection::vec(inner, 1..3).prop_map(Stmt::Atomic),
             ]
         })
@@ -243,7 +251,11 @@ mod generate {
     /// Shared steps a statement can take on its longest path (a lock pair counts two).
     fn cost(s: &Stmt) -> usize {
         match s {
-            Stmt::Store(..) | Stmt::Load(..) | Stmt::FetchAdd(..) | Stmt::Fence => 1,
+            Stmt::Store(..) | Stmt::Load(..) | Stmt::FetchAdd(..) | Stmt::Cas(..) | Stmt::Fence => {
+                1
+            }
+            // Three tests of the condition (the third hits the bound), two bodies.
+            Stmt::Spin(_, _, b) => 3 + 2 * b.iter().map(cost).sum::<usize>(),
             Stmt::Assign(..) => 0,
             Stmt::If(_, _, _, t, f) => {
                 let t: usize = t.iter().map(cost).sum();
@@ -300,6 +312,16 @@ mod generate {
                 "{pad}r{r} = atomic_fetch_add({}, {c});\n",
                 LOCATIONS[*l]
             )),
+            Stmt::Cas(d, l, e, v) => out.push_str(&format!(
+                "{pad}r{d} = atomic_compare_exchange_strong({}, &r{e}, {});\n",
+                LOCATIONS[*l],
+                render_expr(v)
+            )),
+            Stmt::Spin(l, v, b) => {
+                out.push_str(&format!("{pad}while (*{} != {v}) {{\n", LOCATIONS[*l]));
+                render_block(b, indent + 1, out);
+                out.push_str(&format!("{pad}}}\n"));
+            }
             Stmt::Fence => out.push_str(&format!(
                 "{pad}atomic_thread_fence(memory_order_seq_cst);\n"
             )),
@@ -387,8 +409,10 @@ proptest! {
 fn sample_statistics() {
     use proptest::strategy::ValueTree;
     let mut runner = proptest::test_runner::TestRunner::deterministic();
-    let strategy = generate::litmus(false, 12);
+    let extended = std::env::var("EXTENDED").is_ok();
+    let strategy = generate::litmus(extended, 12);
     let (mut races, mut atom, mut traces, mut states) = (0, 0, 0u64, 0);
+    let (mut hits, mut cas, mut spins) = (0, 0, 0);
     for i in 0..200 {
         let test = strategy.new_tree(&mut runner).unwrap().current();
         let text = generate::render(&test);
@@ -397,19 +421,24 @@ fn sample_statistics() {
         if i < 2 {
             println!("{text}");
         }
+        hits += usize::from(r.bound_hit);
+        cas += usize::from(text.contains("compare_exchange"));
+        spins += usize::from(text.contains("while"));
         races += usize::from(!r.races.is_empty());
         atom += usize::from(!r.interruptions.is_empty());
         traces = traces.max(r.traces);
         states += r.outcomes.len();
     }
     println!("with races {races}/200, with interruptions {atom}/200, max traces {traces}, states {states}");
+    println!("with compare-exchange {cas}/200, with loops {spins}/200, hitting the bound {hits}/200");
 }
 
 proptest! {
     #![proptest_config(config(256))]
 
-    /// The same with C11 read-modify-writes (`atomic_fetch_add`), which make their location
-    /// atomic: accesses that both use atomics do not race.
+    /// The same with C11 read-modify-writes (`atomic_fetch_add`, compare-exchange), which
+    /// make their location atomic (accesses that both use atomics do not race), and spin
+    /// loops, some of whose executions need more iterations than the unrolling gives.
     #[test]
     fn random_programs_with_rmw_match_the_reference(test in generate::litmus(true, 12)) {
         let text = generate::render(&test);
