@@ -6,6 +6,8 @@
 //! the encoding but the literals that say which events ran, `rf` and `co`:
 //! - `rf`: each executed read reads from exactly one executed write of its location, and a
 //!   lock acquisition reads 0;
+//! - values: where the encoding has a value for an executed event, the model's value is the
+//!   one the execution computes (a read's is the value of the write it reads from);
 //! - `co`: per location a strict total order of the executed writes, the initial write first;
 //! - control flow: the executed events are exactly those whose guards hold when the control
 //!   conditions are evaluated on the values the reads return;
@@ -20,7 +22,7 @@ use petgraph::algo::is_cyclic_directed;
 use petgraph::graph::DiGraph;
 
 use super::Execution;
-use crate::encode::cnf::Bool;
+use crate::encode::cnf::{Bool, Lit};
 use crate::encode::Encoding;
 use crate::events::{EventId, EventKind, Guard};
 use crate::program::Observable;
@@ -146,12 +148,45 @@ pub fn validate(
             values_known = false;
         }
     }
+    // The values the model itself gives (where the encoding needed one) are the values the
+    // execution computes: a read's is its write's, a write's or computation's its term's.
+    if values_known {
+        let model = |l: Lit| truth(Bool::Lit(l));
+        for (e, encoded) in enc.values.iter().enumerate() {
+            let (Some(encoded), Some(computed)) = (encoded, value(e)) else {
+                continue;
+            };
+            if !executed(e) {
+                continue;
+            }
+            let modelled = encoded.decode(&model);
+            if modelled != Some(computed) {
+                return Err(format!(
+                    "values: the model gives event {} the value {modelled:?} but the execution computes {computed}",
+                    e + 1
+                ));
+            }
+        }
+    }
     let read_value = |e: EventId| value(e).unwrap_or(0);
     let control_holds = |c: usize| events.terms.eval(events.controls[c].term, &read_value) != 0;
     let guard_holds = |g: &Guard| {
         g.0.iter()
             .all(|&(c, polarity)| control_holds(c) == polarity)
     };
+
+    // The model's control literals agree with the conditions evaluated on the values read,
+    // wherever the branch itself ran.
+    if values_known {
+        for (c, control) in events.controls.iter().enumerate() {
+            if executed(control.event) && truth(enc.controls[c]) != control_holds(c) {
+                return Err(format!(
+                    "control flow: the model takes the branch of event {} the other way",
+                    control.event + 1
+                ));
+            }
+        }
+    }
 
     // Control flow: the guards, evaluated on the values read, select the executed events.
     // Without the SC check values may be defined only through a cycle: nothing to evaluate.
@@ -348,6 +383,18 @@ mod tests {
             let truth = |b: Bool| session.solver.value_of(b);
             let error = validate(&session.encoding, &truth, &w, checks()).unwrap_err();
             assert!(error.contains("final state"), "{error}");
+        });
+    }
+
+    #[test]
+    fn rejects_a_value_the_model_does_not_give() {
+        session_for(SB, |session, events| {
+            let mut w = witness(session);
+            let p0_write = events.threads[0][0];
+            w.values[p0_write] = Some(7);
+            let truth = |b: Bool| session.solver.value_of(b);
+            let error = validate(&session.encoding, &truth, &w, checks()).unwrap_err();
+            assert!(error.contains("values"), "{error}");
         });
     }
 
