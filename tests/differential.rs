@@ -430,7 +430,9 @@ fn sample_statistics() {
         states += r.outcomes.len();
     }
     println!("with races {races}/200, with interruptions {atom}/200, max traces {traces}, states {states}");
-    println!("with compare-exchange {cas}/200, with loops {spins}/200, hitting the bound {hits}/200");
+    println!(
+        "with compare-exchange {cas}/200, with loops {spins}/200, hitting the bound {hits}/200"
+    );
 }
 
 proptest! {
