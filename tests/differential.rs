@@ -11,6 +11,7 @@ use nemos::analysis::atomicity::AtomicityMode;
 use nemos::analysis::races::Statement;
 use nemos::analysis::{AnalysisOptions, Session};
 use nemos::diagnostics::SourceFile;
+use nemos::encode::acyclic::AcyclicStrategy;
 use nemos::events::{unroll, UnrollOptions};
 use nemos::program::{Observable, Program};
 use proptest::prelude::*;
@@ -34,9 +35,12 @@ fn lower(name: &str, text: &str) -> Program {
     nemos::program::lower(&test, &file).unwrap_or_else(|e| panic!("{}\n{text}", e.short()))
 }
 
-fn product(program: &Program) -> Answers {
+fn product(program: &Program, strategy: AcyclicStrategy) -> Answers {
     let events = unroll(program, UnrollOptions { unroll: UNROLL }).expect("unrolls");
-    let options = AnalysisOptions::default();
+    let options = AnalysisOptions {
+        strategy,
+        ..AnalysisOptions::default()
+    };
     // One session per query, as the command line does: each query adds its own gates.
     let mut session = Session::new(program, &events, &options).unwrap();
     let outcomes = session
@@ -97,8 +101,12 @@ fn describe(text: &str, pairs: &Pairs) -> Vec<String> {
 
 /// Compare the product and the reference on one source text; the error says what differs.
 fn compare(name: &str, text: &str) -> Result<(), String> {
+    compare_with(name, text, AcyclicStrategy::Ranks)
+}
+
+fn compare_with(name: &str, text: &str, strategy: AcyclicStrategy) -> Result<(), String> {
     let program = lower(name, text);
-    let mine = product(&program);
+    let mine = product(&program, strategy);
     let theirs = reference(&program);
     let mut problems = Vec::new();
     if mine.outcomes != theirs.outcomes {
@@ -130,7 +138,10 @@ fn compare(name: &str, text: &str) -> Result<(), String> {
     if problems.is_empty() {
         Ok(())
     } else {
-        Err(format!("{name}:\n{text}\n{}", problems.join("\n")))
+        Err(format!(
+            "{name} ({strategy:?} acyclicity):\n{text}\n{}",
+            problems.join("\n")
+        ))
     }
 }
 
@@ -147,8 +158,10 @@ fn litmus_suite_matches_the_reference() {
     let mut failures = Vec::new();
     for path in &paths {
         let text = std::fs::read_to_string(path).unwrap();
-        if let Err(e) = compare(&path.display().to_string(), &text) {
-            failures.push(e);
+        for strategy in [AcyclicStrategy::Ranks, AcyclicStrategy::Transitive] {
+            if let Err(e) = compare_with(&path.display().to_string(), &text, strategy) {
+                failures.push(e);
+            }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
@@ -381,6 +394,15 @@ mod generate {
     }
 }
 
+/// Both acyclicity encodings are under test: each random program gets one.
+fn strategy(transitive: bool) -> AcyclicStrategy {
+    if transitive {
+        AcyclicStrategy::Transitive
+    } else {
+        AcyclicStrategy::Ranks
+    }
+}
+
 fn config(cases: u32) -> Config {
     Config {
         cases,
@@ -396,9 +418,12 @@ proptest! {
 
     /// Loads, stores, register arithmetic, branches, lock sections, atomic blocks, fences.
     #[test]
-    fn random_programs_match_the_reference(test in generate::litmus(false, 12)) {
+    fn random_programs_match_the_reference(
+        test in generate::litmus(false, 12),
+        transitive in any::<bool>(),
+    ) {
         let text = generate::render(&test);
-        if let Err(e) = compare("random", &text) {
+        if let Err(e) = compare_with("random", &text, strategy(transitive)) {
             return Err(TestCaseError::fail(e));
         }
     }
@@ -442,15 +467,19 @@ proptest! {
     /// make their location atomic (accesses that both use atomics do not race), and spin
     /// loops, some of whose executions need more iterations than the unrolling gives.
     #[test]
-    fn random_programs_with_rmw_match_the_reference(test in generate::litmus(true, 12)) {
+    fn random_programs_with_rmw_match_the_reference(
+        test in generate::litmus(true, 12),
+        transitive in any::<bool>(),
+    ) {
         let text = generate::render(&test);
-        if let Err(e) = compare("random", &text) {
+        if let Err(e) = compare_with("random", &text, strategy(transitive)) {
             return Err(TestCaseError::fail(e));
         }
     }
 }
 
-/// Programs on which the product once disagreed with the reference.
+/// Corner cases written by hand, and programs on which the product once disagreed with the
+/// reference.
 #[test]
 fn regressions_match_the_reference() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/regressions");
@@ -475,5 +504,7 @@ fn a_lone_rmw_in_an_atomic_block_is_never_interrupted() {
     )
     .unwrap();
     let program = lower("rmw-in-atomic-block", &text);
-    assert!(product(&program).interruptions.is_empty());
+    for strategy in [AcyclicStrategy::Ranks, AcyclicStrategy::Transitive] {
+        assert!(product(&program, strategy).interruptions.is_empty());
+    }
 }

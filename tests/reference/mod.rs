@@ -11,8 +11,9 @@
 //!   branches, asserts and block boundaries are thread-local and run eagerly after a step;
 //!   their place in an interleaving is unobservable.
 //! - a trace in which some thread can never finish (deadlock on a lock) has no final state
-//!   and contributes nothing; a trace that needs more loop iterations than `unroll` is cut
-//!   and contributes nothing either (the product reports such executions separately).
+//!   and contributes nothing. A thread whose loop wants one more iteration than `unroll`
+//!   stops there; a complete trace in which some thread stopped so only sets `bound_hit`
+//!   (the product reports such executions separately and analyses none of them).
 //! - happens-before is program order plus unlock -> the next lock of the same lock in the
 //!   trace, transitively: vector clocks per thread and per lock.
 //! - a block instance is interrupted by a step of another thread that runs after the
@@ -196,6 +197,8 @@ struct ThreadState<'a> {
     /// After a failed compare-exchange with a location as expected value: the value to
     /// write back.
     cas_write_back: Option<i32>,
+    /// A loop of this thread needed more iterations than the bound: the thread stopped.
+    hit: bool,
 }
 
 /// One data access of a trace so far, for race detection.
@@ -256,6 +259,7 @@ pub fn explore(program: &Program, unroll: u32) -> Reference {
             clock: vec![0; n],
             cas_expected: 0,
             cas_write_back: None,
+            hit: false,
         })
         .collect();
     let state = State {
@@ -281,8 +285,11 @@ impl<'p> Explorer<'p> {
         for t in 0..n {
             match self.settle(&mut state, t) {
                 Next::BoundHit => {
-                    self.result.bound_hit = true;
-                    return;
+                    let th = &mut state.threads[t];
+                    th.hit = true;
+                    th.frames.clear();
+                    th.blocks.clear();
+                    next.push(None);
                 }
                 Next::Done => next.push(None),
                 Next::Step(step) => next.push(Some(step)),
@@ -553,6 +560,10 @@ impl<'p> Explorer<'p> {
             if !filter.eval(&value_of) {
                 return;
             }
+        }
+        if state.threads.iter().any(|t| t.hit) {
+            self.result.bound_hit = true;
+            return;
         }
         self.result.traces += 1;
         let values = program.observed.iter().map(|&o| (o, value_of(o))).collect();
