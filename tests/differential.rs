@@ -26,6 +26,7 @@ struct Answers {
     outcomes: BTreeSet<Vec<(Observable, i32)>>,
     races: Pairs,
     interruptions: Pairs,
+    window: Pairs,
     bound_hit: bool,
 }
 
@@ -66,10 +67,19 @@ fn product(program: &Program, strategy: AcyclicStrategy) -> Answers {
         .into_iter()
         .map(|i| (i.block, i.intruder))
         .collect();
+    let mut session = Session::new(program, &events, &options).unwrap();
+    let window = session
+        .atomicity(AtomicityMode::Window)
+        .unwrap()
+        .interruptions
+        .into_iter()
+        .map(|i| (i.block, i.intruder))
+        .collect();
     Answers {
         outcomes,
         races,
         interruptions,
+        window,
         bound_hit,
     }
 }
@@ -80,6 +90,7 @@ fn reference(program: &Program) -> Answers {
         outcomes: r.outcomes,
         races: r.races,
         interruptions: r.interruptions,
+        window: r.window,
         bound_hit: r.bound_hit,
     }
 }
@@ -127,6 +138,13 @@ fn compare_with(name: &str, text: &str, strategy: AcyclicStrategy) -> Result<(),
             "strict atomicity differs:\n  product:   {:?}\n  reference: {:?}",
             describe(text, &mine.interruptions),
             describe(text, &theirs.interruptions)
+        ));
+    }
+    if mine.window != theirs.window {
+        problems.push(format!(
+            "window atomicity differs:\n  product:   {:?}\n  reference: {:?}",
+            describe(text, &mine.window),
+            describe(text, &theirs.window)
         ));
     }
     if mine.bound_hit != theirs.bound_hit {
@@ -437,7 +455,7 @@ fn sample_statistics() {
     let extended = std::env::var("EXTENDED").is_ok();
     let strategy = generate::litmus(extended, 12);
     let (mut races, mut atom, mut traces, mut states) = (0, 0, 0u64, 0);
-    let (mut hits, mut cas, mut spins) = (0, 0, 0);
+    let (mut hits, mut cas, mut spins, mut window) = (0, 0, 0, 0);
     for i in 0..200 {
         let test = strategy.new_tree(&mut runner).unwrap().current();
         let text = generate::render(&test);
@@ -447,6 +465,7 @@ fn sample_statistics() {
             println!("{text}");
         }
         hits += usize::from(r.bound_hit);
+        window += usize::from(!r.window.is_empty());
         cas += usize::from(text.contains("compare_exchange"));
         spins += usize::from(text.contains("while"));
         races += usize::from(!r.races.is_empty());
@@ -458,6 +477,7 @@ fn sample_statistics() {
     println!(
         "with compare-exchange {cas}/200, with loops {spins}/200, hitting the bound {hits}/200"
     );
+    println!("with window violations {window}/200");
 }
 
 proptest! {

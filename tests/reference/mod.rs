@@ -35,6 +35,9 @@ pub struct Reference {
     pub races: BTreeSet<(Statement, Statement)>,
     /// (atomic block statement, intruding statement).
     pub interruptions: BTreeSet<(Statement, Statement)>,
+    /// The interruptions whose intruder touches a location some operation of the block
+    /// instance touches, one of the two writing (`--mode window`).
+    pub window: BTreeSet<(Statement, Statement)>,
     /// Some trace needed more loop iterations than the bound.
     pub bound_hit: bool,
     /// Complete traces explored (for sizing tests).
@@ -181,9 +184,22 @@ struct OpenBlock {
     statement: Statement,
     /// The block has executed an operation.
     started: bool,
-    /// Statements of other threads that ran after the block's first operation; each
-    /// becomes an interruption when the block runs another operation.
-    pending: BTreeSet<Statement>,
+    /// Steps of other threads that ran after the block's first operation, with the
+    /// locations they touched; each becomes an interruption when the block runs another
+    /// operation.
+    pending: Vec<(Statement, Touched)>,
+    /// Interruptions so far, for the window check when the block ends.
+    confirmed: Vec<(Statement, Touched)>,
+    /// Every location the block's operations touched so far.
+    touched: Touched,
+}
+
+/// Locations a step touched, each with whether it wrote there.
+type Touched = Vec<(LocId, bool)>;
+
+fn overlaps(a: &Touched, b: &Touched) -> bool {
+    a.iter()
+        .any(|&(l, w)| b.iter().any(|&(m, v)| l == m && (w || v)))
 }
 
 #[derive(Clone, Debug)]
@@ -221,6 +237,7 @@ struct State<'a> {
     accesses: Vec<Access>,
     races: BTreeSet<(Statement, Statement)>,
     interruptions: BTreeSet<(Statement, Statement)>,
+    window: BTreeSet<(Statement, Statement)>,
 }
 
 /// What running a thread's local steps found.
@@ -269,6 +286,7 @@ pub fn explore(program: &Program, unroll: u32) -> Reference {
         accesses: Vec::new(),
         races: BTreeSet::new(),
         interruptions: BTreeSet::new(),
+        window: BTreeSet::new(),
     };
     let mut explorer = Explorer {
         program,
@@ -323,7 +341,14 @@ impl<'p> Explorer<'p> {
             let Some(step) = steps.get(frame.pc) else {
                 let frame = th.frames.pop();
                 if frame.is_some_and(|f| f.atomic) {
-                    th.blocks.pop();
+                    // The block instance is over: all it touched is known.
+                    if let Some(block) = th.blocks.pop() {
+                        for (intruder, touched) in &block.confirmed {
+                            if overlaps(touched, &block.touched) {
+                                state.window.insert((block.statement, *intruder));
+                            }
+                        }
+                    }
                 }
                 continue;
             };
@@ -366,7 +391,9 @@ impl<'p> Explorer<'p> {
                     th.blocks.push(OpenBlock {
                         statement: statement(thread_index, *span),
                         started: false,
-                        pending: BTreeSet::new(),
+                        pending: Vec::new(),
+                        confirmed: Vec::new(),
+                        touched: Vec::new(),
                     });
                     th.frames.push(Frame {
                         steps: body,
@@ -506,6 +533,12 @@ impl<'p> Explorer<'p> {
             }
         }
         let me = statement(t, span);
+        let mut touched: Touched = accesses.iter().map(|&(l, w, _)| (l, w)).collect();
+        match step {
+            Step::Shared(Instr::Lock { loc, .. }) => touched.extend([(*loc, false), (*loc, true)]),
+            Step::Shared(Instr::Unlock { loc, .. }) => touched.push((*loc, true)),
+            _ => {}
+        }
         // Races with every earlier conflicting access not hb-before this one.
         let clock = state.threads[t].clock.clone();
         for (loc, write, order) in accesses {
@@ -540,11 +573,13 @@ impl<'p> Explorer<'p> {
             for block in &mut th.blocks {
                 if u == t {
                     block.started = true;
-                    for intruder in std::mem::take(&mut block.pending) {
+                    block.touched.extend(touched.iter().copied());
+                    for (intruder, its) in std::mem::take(&mut block.pending) {
                         state.interruptions.insert((block.statement, intruder));
+                        block.confirmed.push((intruder, its));
                     }
                 } else if block.started {
-                    block.pending.insert(me);
+                    block.pending.push((me, touched.clone()));
                 }
             }
         }
@@ -572,6 +607,7 @@ impl<'p> Explorer<'p> {
         self.result
             .interruptions
             .extend(state.interruptions.iter().copied());
+        self.result.window.extend(state.window.iter().copied());
     }
 }
 
