@@ -63,6 +63,10 @@ enum Command {
         /// Also list every reachable final state.
         #[arg(long)]
         states: bool,
+        /// Have the solver check its own proof of every unsatisfiable answer and say
+        /// "certified" for a forbidden (or always-reached) outcome.
+        #[arg(long)]
+        certify: bool,
     },
     /// List every reachable final state over the registers and locations the condition and
     /// the `locations` clause name.
@@ -203,8 +207,14 @@ fn run(command: Command) -> Status {
             common,
             matrix,
             states,
+            certify,
         } => for_each_file(&paths, |path| {
-            analyse_one(path, &common, Query::Check { matrix, states })
+            let query = Query::Check {
+                matrix,
+                states,
+                certify,
+            };
+            analyse_one(path, &common, query)
         }),
         Command::Outcomes { paths, common } => {
             for_each_file(&paths, |path| analyse_one(path, &common, Query::Outcomes))
@@ -491,7 +501,11 @@ fn events_one(path: &Path, args: UnrollArgs, format: Format) -> Status {
 
 #[derive(Clone, Copy)]
 enum Query {
-    Check { matrix: bool, states: bool },
+    Check {
+        matrix: bool,
+        states: bool,
+        certify: bool,
+    },
     Outcomes,
     Races,
     Atomicity(AtomicityMode),
@@ -515,6 +529,7 @@ fn analyse_one(path: &Path, args: &AnalysisArgs, query: Query) -> Status {
         strategy: args.acyclicity,
         skip: args.skip.clone(),
         model,
+        certify: matches!(query, Query::Check { certify: true, .. }),
     };
     if let Query::Races | Query::Atomicity(_) = query {
         return defects_one(path, &file, &program, &events, &options, args, query);
@@ -566,7 +581,12 @@ fn analyse_one(path: &Path, args: &AnalysisArgs, query: Query) -> Status {
     match (args.format, query) {
         (Format::Json, _) => print_json(&report.json()),
         (Format::Herd, _) => print!("{}", report.herd()),
-        (Format::Text, Query::Check { .. }) => print!("{}", report.text()),
+        (Format::Text, Query::Check { certify, .. }) => {
+            print!("{}", report.text());
+            if certify {
+                print!("{}", certified_text(&result));
+            }
+        }
         (Format::Text, _) => print!("{}", outcomes_text(&report)),
     }
     if result.assertion_failure.is_some() {
@@ -663,6 +683,19 @@ fn defects_one(
             Status::BadInput
         }
     }
+}
+
+/// What `--certify` established: each side of the condition that no execution reaches was
+/// answered unsatisfiable by a solver that checked its own proof.
+fn certified_text(result: &nemos::analysis::CheckResult) -> String {
+    let mut out = String::new();
+    if result.positive.is_none() {
+        out.push_str("  certified: no execution satisfies the condition (solver proof checked)\n");
+    }
+    if result.negative.is_none() {
+        out.push_str("  certified: no execution falsifies the condition (solver proof checked)\n");
+    }
+    out
 }
 
 fn outcomes_text(report: &CheckReport) -> String {

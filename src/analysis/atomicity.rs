@@ -127,6 +127,7 @@ impl Session<'_> {
     pub fn atomicity(&mut self, mode: AtomicityMode) -> Result<AtomicityResult, AnalysisError> {
         let events = self.encoding.events;
         let blocks = blocks(events);
+        self.rmw_indivisible();
         let mut result = AtomicityResult {
             mode,
             blocks: blocks.len(),
@@ -143,6 +144,33 @@ impl Session<'_> {
             }
         }
         Ok(result)
+    }
+
+    /// Under SC a read-modify-write is one indivisible step (one event in the paper), but
+    /// nemos splits it into a read and a write, and `po | rf | co | fr` alone lets an
+    /// unrelated event of another thread fall between the halves: `atomic { fetch_add(x) }`
+    /// would then look interrupted by `y = 1`. Keep every other thread's operations out of
+    /// that gap. This removes no execution: with RMW atomicity the execution graph with each
+    /// RMW contracted to one node stays acyclic, so some interleaving runs each RMW at once.
+    /// When the `atomic` check is skipped RMWs are not atomic, and neither is their gap.
+    fn rmw_indivisible(&mut self) {
+        let events = self.encoding.events;
+        let Some(atomic) = self.check_in_force("atomic") else {
+            return;
+        };
+        for read in events.reads() {
+            let Some(write) = read.rmw else { continue };
+            for k in (0..events.len()).filter(|&k| can_intrude(events, k)) {
+                if events.events[k].thread == read.thread {
+                    continue;
+                }
+                let k_first = self.order_before(k, read.id);
+                let k_last = self.order_before(write, k);
+                let write_executes = self.encoding.feasible[write];
+                self.solver
+                    .clause(&[!atomic, !write_executes, k_first, k_last]);
+            }
+        }
     }
 
     /// `k` lies between two executed operations of the block in the SC order, that is,

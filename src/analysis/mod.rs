@@ -26,6 +26,7 @@ use crate::events::{EventId, Events};
 use crate::program::{Observable, Program, StateProp};
 use crate::solver::{solve_under, SolveOutcome, Solver, SolverError, VarisatSolver};
 use crate::syntax::ast::Quantifier;
+use crate::witness::validate::{validate, ModelChecks};
 use crate::witness::Execution;
 
 #[derive(Clone, Debug)]
@@ -35,6 +36,8 @@ pub struct AnalysisOptions {
     pub skip: Vec<String>,
     /// The memory model; SC unless chosen.
     pub model: Arc<Model>,
+    /// Have the solver check its own proofs, so that every unsatisfiable answer is certified.
+    pub certify: bool,
 }
 
 impl Default for AnalysisOptions {
@@ -43,6 +46,7 @@ impl Default for AnalysisOptions {
             strategy: AcyclicStrategy::default(),
             skip: Vec::new(),
             model: Arc::new(crate::cat::sc()),
+            certify: false,
         }
     }
 }
@@ -87,6 +91,8 @@ pub struct CheckResult {
 pub enum AnalysisError {
     #[error(transparent)]
     Solver(#[from] SolverError),
+    #[error("internal error: the SAT witness does not satisfy {what}; this is a bug in nemos, please report it with the test file")]
+    InvalidWitness { what: String },
     #[error("unknown check `{name}` for model {model}: its checks are {known}")]
     UnknownCheck {
         name: String,
@@ -136,7 +142,11 @@ impl<'a> Session<'a> {
                 });
             }
         }
-        let mut solver = VarisatSolver::new();
+        let mut solver = if options.certify {
+            VarisatSolver::self_checking()
+        } else {
+            VarisatSolver::new()
+        };
         let mut encoding = Encoding::with_strategy(&mut solver, program, events, options.strategy);
         let compiled = encode_model(&mut solver, &encoding, &model, options.strategy);
         let enabled = compiled
@@ -199,11 +209,23 @@ impl<'a> Session<'a> {
             SolveOutcome::Unsat => Ok(None),
             SolveOutcome::Sat => {
                 let solver = &self.solver;
-                Ok(Some(Execution::decode(
-                    &self.encoding,
-                    &|l: Lit| solver.value(l),
-                    &self.observed,
-                )))
+                let execution =
+                    Execution::decode(&self.encoding, &|l: Lit| solver.value(l), &self.observed);
+                // Never print a verdict from a witness the model's definitions reject.
+                // SC's acyclicity holds when the model is SC with that check in force, or
+                // when a query restricted the session to executions with an interleaving.
+                let in_force = |name: &str| {
+                    self.compiled
+                        .selector(name)
+                        .is_some_and(|s| checks.contains(&s) && solver.value_of(s))
+                };
+                let checks = ModelChecks {
+                    sc: self.order.is_some() || (self.model.name == "sc" && in_force("sc")),
+                    atomic: in_force("atomic"),
+                };
+                validate(&self.encoding, &|b| solver.value_of(b), &execution, checks)
+                    .map_err(|what| AnalysisError::InvalidWitness { what })?;
+                Ok(Some(execution))
             }
         }
     }
@@ -214,6 +236,13 @@ impl<'a> Session<'a> {
             .into_iter()
             .map(|o| (o, self.encoding.final_value(&mut self.solver, o)))
             .collect();
+    }
+
+    /// The selector of the named check when the model has it and it is not skipped.
+    pub fn check_in_force(&self, name: &str) -> Option<Bool> {
+        self.compiled
+            .selector(name)
+            .filter(|s| self.enabled.contains(s))
     }
 
     /// Where events fall in an SC interleaving of the execution: a literal for "`a` runs

@@ -412,6 +412,10 @@ impl<'a> Encoding<'a> {
                     let i_first = Bool::Lit(sink.new_lit());
                     let forward = sink.and2(both, i_first);
                     let backward = sink.and2(both, !i_first);
+                    // A section whose release never runs (the unrolling cut its thread
+                    // short) holds the mutex for good: it comes last.
+                    sink.implies(forward, self.feasible[ui]);
+                    sink.implies(backward, self.feasible[uj]);
                     self.lko.set(ui, kj, forward);
                     self.lko.set(uj, ki, backward);
                     self.lock_choices.push(i_first);

@@ -22,6 +22,9 @@ use crate::events::{EventId, EventKind};
 pub struct ScChecks {
     /// The order all events take; use it to ask where events fall.
     pub order: Order,
+    /// The selectors of the `sc` and `atomic` checks: constant false when skipped.
+    pub sc: Bool,
+    pub atomic: Bool,
 }
 
 pub const CHECK_SC: &str = "sc";
@@ -52,7 +55,7 @@ pub fn encode<S: ClauseSink>(
     if !atomic.is_false() {
         rmw_atomicity(sink, enc, atomic);
     }
-    ScChecks { order }
+    ScChecks { order, sc, atomic }
 }
 
 /// `rmw & (fr ; co)` is empty: if the read half of an RMW is `fr`-before some other write,

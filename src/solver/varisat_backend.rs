@@ -30,6 +30,17 @@ impl VarisatSolver {
             scratch: Vec::new(),
         }
     }
+
+    /// A solver that checks its own proof as it goes (varisat's self-checking mode): every
+    /// clause it learns is verified, and so is each unsatisfiability answer, assumptions
+    /// included. A step that fails the check makes `solve` return an error, so an `Unsat`
+    /// from this solver is certified.
+    pub fn self_checking() -> VarisatSolver {
+        let mut solver = VarisatSolver::new();
+        // Must precede the first clause: `new` adds none.
+        solver.solver.enable_self_checking();
+        solver
+    }
 }
 
 fn to_varisat(lit: Lit) -> varisat::Lit {
@@ -123,6 +134,28 @@ mod tests {
         s.add_clause(&[!a]);
         assert_eq!(s.solve(&[]).unwrap(), SolveOutcome::Sat);
         assert!(!s.value(a) && s.value(b));
+    }
+
+    #[test]
+    fn self_checking_certifies_unsat_under_assumptions() {
+        // Pigeonhole: 3 pigeons, 2 holes, under an assumption that switches it on.
+        let mut s = VarisatSolver::self_checking();
+        let on = s.new_lit();
+        let p: Vec<Vec<Lit>> = (0..3)
+            .map(|_| (0..2).map(|_| s.new_lit()).collect())
+            .collect();
+        for pigeon in &p {
+            s.add_clause(&[!on, pigeon[0], pigeon[1]]);
+        }
+        for (a, first) in p.iter().enumerate() {
+            for second in &p[a + 1..] {
+                for (x, y) in first.iter().zip(second) {
+                    s.add_clause(&[!*x, !*y]);
+                }
+            }
+        }
+        assert_eq!(s.solve(&[on]).unwrap(), SolveOutcome::Unsat);
+        assert_eq!(s.solve(&[!on]).unwrap(), SolveOutcome::Sat);
     }
 
     #[test]

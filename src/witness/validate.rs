@@ -1,0 +1,446 @@
+//! Re-validation of a decoded witness on the concrete execution, before anyone sees it.
+//!
+//! The SAT encoding is large and easy to get subtly wrong; a wrong encoding produces a wrong
+//! verdict with a plausible witness. Every witness is therefore re-checked here against the
+//! definitions themselves, evaluated on explicit relations and values, sharing nothing with
+//! the encoding but the literals that say which events ran, `rf` and `co`:
+//! - `rf`: each executed read reads from exactly one executed write of its location, and a
+//!   lock acquisition reads 0;
+//! - values: where the encoding has a value for an executed event, the model's value is the
+//!   one the execution computes (a read's is the value of the write it reads from);
+//! - `co`: per location a strict total order of the executed writes, the initial write first;
+//! - control flow: the executed events are exactly those whose guards hold when the control
+//!   conditions are evaluated on the values the reads return;
+//! - the model: for SC, `po | rf | co | fr` is acyclic and RMWs are atomic, each check unless
+//!   the user switched it off;
+//! - the reported final state, failed assertions and bound hit are what the execution
+//!   computes.
+
+use std::collections::HashSet;
+
+use petgraph::algo::is_cyclic_directed;
+use petgraph::graph::DiGraph;
+
+use super::Execution;
+use crate::encode::cnf::{Bool, Lit};
+use crate::encode::Encoding;
+use crate::events::{EventId, EventKind, Guard};
+use crate::program::Observable;
+
+/// Which of the model's checks the witness must satisfy (a skipped check is not required).
+#[derive(Clone, Copy, Debug)]
+pub struct ModelChecks {
+    /// `po | rf | co | fr` is acyclic.
+    pub sc: bool,
+    /// `rmw & (fr ; co)` is empty.
+    pub atomic: bool,
+}
+
+/// `Err(what)` names the first property the witness violates.
+pub fn validate(
+    enc: &Encoding,
+    truth: &dyn Fn(Bool) -> bool,
+    execution: &Execution,
+    checks: ModelChecks,
+) -> Result<(), String> {
+    let events = enc.events;
+    let n = events.len();
+    if execution.feasible.len() != n || execution.values.len() != n {
+        return Err("its shape (one entry per event)".into());
+    }
+    let executed = |e: EventId| execution.feasible[e];
+
+    // rf: exactly one executed source of the read's location per executed read.
+    let mut source: Vec<Option<EventId>> = vec![None; n];
+    for &(w, r) in &execution.rf {
+        let (ew, er) = (&events.events[w], &events.events[r]);
+        if !ew.is_write() || !er.is_read() {
+            return Err(format!(
+                "rf: event {} -> {} is not write -> read",
+                w + 1,
+                r + 1
+            ));
+        }
+        if ew.location != er.location {
+            return Err(format!(
+                "rf: {} and {} access different locations",
+                w + 1,
+                r + 1
+            ));
+        }
+        if !executed(w) || !executed(r) {
+            return Err(format!(
+                "rf: {} -> {} involves an event that did not run",
+                w + 1,
+                r + 1
+            ));
+        }
+        if source[r].replace(w).is_some() {
+            return Err(format!("rf: read {} reads from two writes", r + 1));
+        }
+    }
+    for e in events.reads() {
+        if executed(e.id) && source[e.id].is_none() {
+            return Err(format!("rf: read {} reads from no write", e.id + 1));
+        }
+    }
+
+    // co: per location, the executed writes exactly once each, the initial write first, and
+    // the model's co literals a strict total order that agrees with the list.
+    if execution.co.len() != events.init.len() {
+        return Err("co: one order per location".into());
+    }
+    for (loc, chain) in execution.co.iter().enumerate() {
+        let expected: HashSet<EventId> = events
+            .writes()
+            .filter(|w| w.location == Some(loc) && executed(w.id))
+            .map(|w| w.id)
+            .collect();
+        let listed: HashSet<EventId> = chain.iter().copied().collect();
+        if listed.len() != chain.len() || listed != expected {
+            return Err(format!(
+                "co: the order of location {loc} lists other writes than ran"
+            ));
+        }
+        if chain.first() != Some(&events.init[loc]) {
+            return Err(format!(
+                "co: the initial write of location {loc} is not first"
+            ));
+        }
+        for (i, &a) in chain.iter().enumerate() {
+            for (j, &b) in chain.iter().enumerate() {
+                if i == j {
+                    continue;
+                }
+                // The initial write precedes everything by convention, not by a literal.
+                let holds = if a == events.init[loc] {
+                    true
+                } else if b == events.init[loc] {
+                    false
+                } else if enc.mutexes[loc] {
+                    // A mutex has no co literals: its order is the lock order, which
+                    // relates a release to a later acquisition (whose write half `b` is).
+                    match events.events[b].rmw {
+                        Some(k)
+                            if events.events[a].kind == EventKind::Unlock
+                                && events.events[a].thread != events.events[b].thread =>
+                        {
+                            truth(enc.lko.get(a, k))
+                        }
+                        _ => i < j,
+                    }
+                } else {
+                    truth(enc.co.get(a, b))
+                };
+                if holds != (i < j) {
+                    return Err(format!(
+                        "co: the model's coherence order of location {loc} is not a strict total order ({} and {})",
+                        a + 1,
+                        b + 1
+                    ));
+                }
+            }
+        }
+    }
+
+    // Values: computed along rf by the decoder; every executed memory access must have one
+    // (a cycle through data is impossible when the SC check holds). A control may lack one:
+    // a loop's exit condition mentions reads of iterations that did not run, under an `&&`
+    // whose value does not depend on them.
+    let value = |e: EventId| execution.values[e];
+    let mut values_known = true;
+    for e in 0..n {
+        if executed(e) && events.events[e].is_memory() && value(e).is_none() {
+            if checks.sc {
+                return Err(format!(
+                    "values: event {} has no value (cyclic data flow)",
+                    e + 1
+                ));
+            }
+            values_known = false;
+        }
+    }
+    // The values the model itself gives (where the encoding needed one) are the values the
+    // execution computes: a read's is its write's, a write's or computation's its term's.
+    if values_known {
+        let model = |l: Lit| truth(Bool::Lit(l));
+        for (e, encoded) in enc.values.iter().enumerate() {
+            let (Some(encoded), Some(computed)) = (encoded, value(e)) else {
+                continue;
+            };
+            if !executed(e) {
+                continue;
+            }
+            let modelled = encoded.decode(&model);
+            if modelled != Some(computed) {
+                return Err(format!(
+                    "values: the model gives event {} the value {modelled:?} but the execution computes {computed}",
+                    e + 1
+                ));
+            }
+        }
+    }
+    let read_value = |e: EventId| value(e).unwrap_or(0);
+    let control_holds = |c: usize| events.terms.eval(events.controls[c].term, &read_value) != 0;
+    let guard_holds = |g: &Guard| {
+        g.0.iter()
+            .all(|&(c, polarity)| control_holds(c) == polarity)
+    };
+
+    // The model's control literals agree with the conditions evaluated on the values read,
+    // wherever the branch itself ran.
+    if values_known {
+        for (c, control) in events.controls.iter().enumerate() {
+            if executed(control.event) && truth(enc.controls[c]) != control_holds(c) {
+                return Err(format!(
+                    "control flow: the model takes the branch of event {} the other way",
+                    control.event + 1
+                ));
+            }
+        }
+    }
+
+    // Control flow: the guards, evaluated on the values read, select the executed events.
+    // Without the SC check values may be defined only through a cycle: nothing to evaluate.
+    let evaluated = if values_known {
+        &events.events[..]
+    } else {
+        &[]
+    };
+    for e in evaluated {
+        let should_run = guard_holds(&e.guard);
+        if should_run != executed(e.id) {
+            return Err(format!(
+                "control flow: event {} {} but its guard evaluates to {}",
+                e.id + 1,
+                if executed(e.id) { "ran" } else { "did not run" },
+                should_run
+            ));
+        }
+    }
+    for e in events.events.iter().filter(|e| e.kind == EventKind::Lock) {
+        if executed(e.id) && value(e.id).is_some_and(|v| v != 0) {
+            return Err(format!("locks: acquisition {} reads a held lock", e.id + 1));
+        }
+    }
+
+    // The model's checks on explicit relations.
+    if checks.sc {
+        let mut graph = DiGraph::<EventId, ()>::with_capacity(n, 0);
+        let nodes: Vec<_> = (0..n).map(|e| graph.add_node(e)).collect();
+        for thread in &events.threads {
+            let run: Vec<EventId> = thread.iter().copied().filter(|&e| executed(e)).collect();
+            for pair in run.windows(2) {
+                graph.add_edge(nodes[pair[0]], nodes[pair[1]], ());
+            }
+        }
+        for &(w, r) in &execution.rf {
+            graph.add_edge(nodes[w], nodes[r], ());
+        }
+        for chain in &execution.co {
+            for pair in chain.windows(2) {
+                graph.add_edge(nodes[pair[0]], nodes[pair[1]], ());
+            }
+        }
+        for (r, w) in source
+            .iter()
+            .enumerate()
+            .filter_map(|(r, w)| Some((r, (*w)?)))
+        {
+            let Some(loc) = events.events[r].location else {
+                continue;
+            };
+            let chain = &execution.co[loc];
+            if let Some(pos) = chain.iter().position(|&x| x == w) {
+                for &later in &chain[pos + 1..] {
+                    if later != r {
+                        graph.add_edge(nodes[r], nodes[later], ());
+                    }
+                }
+            }
+        }
+        if is_cyclic_directed(&graph) {
+            return Err("the SC check: po | rf | co | fr has a cycle".into());
+        }
+    }
+    if checks.atomic {
+        for read in events.reads() {
+            let (Some(write), Some(w0)) = (read.rmw, source[read.id]) else {
+                continue;
+            };
+            if !executed(read.id) || !executed(write) {
+                continue;
+            }
+            let Some(loc) = read.location else { continue };
+            // `rmw & (fr ; co)` literally: no write after the source and before the RMW's
+            // own write (a write before its own source is the SC check's business).
+            let chain = &execution.co[loc];
+            let place = |w: EventId| chain.iter().position(|&x| x == w);
+            let (Some(source_at), Some(write_at)) = (place(w0), place(write)) else {
+                return Err(format!("RMW atomicity: {} is outside co", write + 1));
+            };
+            if write_at > source_at + 1 {
+                return Err(format!(
+                    "RMW atomicity: a write falls between {} and {}",
+                    read.id + 1,
+                    write + 1
+                ));
+            }
+        }
+    }
+
+    if values_known {
+        computed_results(enc, execution, &read_value, &guard_holds, &control_holds)?;
+    }
+    Ok(())
+}
+
+/// The final state, failed assertions and bound hit the execution computes are the ones
+/// reported.
+fn computed_results(
+    enc: &Encoding,
+    execution: &Execution,
+    read_value: &impl Fn(EventId) -> i32,
+    guard_holds: &impl Fn(&Guard) -> bool,
+    control_holds: &impl Fn(usize) -> bool,
+) -> Result<(), String> {
+    let events = enc.events;
+    let executed = |e: EventId| execution.feasible[e];
+    let value = |e: EventId| execution.values[e];
+    for &(o, reported) in &execution.final_state {
+        let computed = match o {
+            Observable::Reg { thread, reg } => {
+                match events.final_registers.get(thread).and_then(|r| r.get(reg)) {
+                    Some(&t) => events.terms.eval(t, read_value),
+                    None => return Err("the final state: an unknown register".into()),
+                }
+            }
+            Observable::Loc(l) => match execution.co.get(l).and_then(|c| c.last()) {
+                Some(&w) => value(w).unwrap_or(0),
+                None => return Err("the final state: an unknown location".into()),
+            },
+        };
+        if computed != reported {
+            return Err(format!(
+                "the final state: {} is reported as {reported} but the execution computes {computed}",
+                enc.program.observable_name(o)
+            ));
+        }
+    }
+    let failed: HashSet<EventId> = events
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::Assert && executed(e.id) && value(e.id) == Some(0))
+        .map(|e| e.id)
+        .collect();
+    let reported: HashSet<EventId> = execution.failed_assertions.iter().copied().collect();
+    if failed != reported {
+        return Err("the failed assertions".into());
+    }
+    let hit = events
+        .bound_hits
+        .iter()
+        .any(|h| guard_holds(&h.guard) && control_holds(h.control));
+    if hit != execution.bound_hit {
+        return Err("the unrolling bound: the execution's bound hit".into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{AnalysisOptions, Session};
+    use crate::diagnostics::SourceFile;
+    use crate::events::{unroll, Events, UnrollOptions};
+    use crate::solver::Solver;
+
+    fn session_for(text: &str, f: impl FnOnce(&mut Session, &Events)) {
+        let file = SourceFile::new("t.litmus".to_string(), text.to_string());
+        let test = crate::syntax::parse(&file).unwrap();
+        let program = crate::program::lower(&test, &file).unwrap();
+        let events = unroll(&program, UnrollOptions::default()).unwrap();
+        let mut session = Session::new(&program, &events, &AnalysisOptions::default()).unwrap();
+        f(&mut session, &events);
+    }
+
+    const SB: &str = "C SB\n{ x = 0; y = 0; }\nP0 (int* x, int* y) { *x = 1; int r0 = *y; }\nP1 (int* x, int* y) { *y = 1; int r0 = *x; }\nexists (0:r0=0 /\\ 1:r0=1)\n";
+
+    fn witness(session: &mut Session) -> Execution {
+        let result = session.check().unwrap();
+        result.positive.expect("SB reaches 0:r0=0 /\\ 1:r0=1")
+    }
+
+    fn checks() -> ModelChecks {
+        ModelChecks {
+            sc: true,
+            atomic: true,
+        }
+    }
+
+    #[test]
+    fn accepts_real_witnesses() {
+        session_for(SB, |session, _| {
+            let w = witness(session);
+            let truth = |b: Bool| session.solver.value_of(b);
+            assert_eq!(validate(&session.encoding, &truth, &w, checks()), Ok(()));
+        });
+    }
+
+    #[test]
+    fn rejects_a_wrong_final_state() {
+        session_for(SB, |session, _| {
+            let mut w = witness(session);
+            w.final_state[0].1 += 1;
+            let truth = |b: Bool| session.solver.value_of(b);
+            let error = validate(&session.encoding, &truth, &w, checks()).unwrap_err();
+            assert!(error.contains("final state"), "{error}");
+        });
+    }
+
+    #[test]
+    fn rejects_a_value_the_model_does_not_give() {
+        session_for(SB, |session, events| {
+            let mut w = witness(session);
+            let p0_write = events.threads[0][0];
+            w.values[p0_write] = Some(7);
+            let truth = |b: Bool| session.solver.value_of(b);
+            let error = validate(&session.encoding, &truth, &w, checks()).unwrap_err();
+            assert!(error.contains("values"), "{error}");
+        });
+    }
+
+    #[test]
+    fn rejects_a_cycle() {
+        session_for(SB, |session, events| {
+            let mut w = witness(session);
+            // Make P1's read of x read the initial write although P0's write is co-after it
+            // and P0 read y = 0 before P1's write: the SB cycle SC forbids.
+            let p0_read = events.threads[0][1];
+            let p1_read = events.threads[1][1];
+            let init_y = events.init[1];
+            let init_x = events.init[0];
+            w.rf.retain(|&(_, r)| r != p0_read && r != p1_read);
+            w.rf.push((init_y, p0_read));
+            w.rf.push((init_x, p1_read));
+            w.values[p1_read] = Some(0);
+            w.final_state.iter_mut().for_each(|s| s.1 = 0);
+            let truth = |b: Bool| session.solver.value_of(b);
+            let error = validate(&session.encoding, &truth, &w, checks()).unwrap_err();
+            assert!(error.contains("cycle"), "{error}");
+        });
+    }
+
+    #[test]
+    fn rejects_an_event_that_ran_against_its_guard() {
+        let text = "C G\n{ x = 0; }\nP0 (int* x) { int r0 = *x; if (r0 == 1) { *x = 2; } }\nP1 (int* x) { *x = 1; }\nexists (0:r0=0)\n";
+        session_for(text, |session, events| {
+            let mut w = witness(session);
+            let guarded = events.threads[0][2];
+            assert!(!w.feasible[guarded]);
+            w.feasible[guarded] = true;
+            let truth = |b: Bool| session.solver.value_of(b);
+            assert!(validate(&session.encoding, &truth, &w, checks()).is_err());
+        });
+    }
+}

@@ -1,0 +1,530 @@
+//! Differential testing against an explicit reference (issue 11): on the project's litmus
+//! suite and on random programs, `outcomes`, `races` and `atomicity --mode strict` under SC
+//! must equal what brute-force enumeration of interleavings (`reference`) finds.
+
+mod reference;
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use nemos::analysis::atomicity::AtomicityMode;
+use nemos::analysis::races::Statement;
+use nemos::analysis::{AnalysisOptions, Session};
+use nemos::diagnostics::SourceFile;
+use nemos::encode::acyclic::AcyclicStrategy;
+use nemos::events::{unroll, UnrollOptions};
+use nemos::program::{Observable, Program};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, FileFailurePersistence};
+
+const UNROLL: u32 = 2;
+
+type Pairs = BTreeSet<(Statement, Statement)>;
+
+#[derive(Debug, PartialEq, Eq)]
+struct Answers {
+    outcomes: BTreeSet<Vec<(Observable, i32)>>,
+    races: Pairs,
+    interruptions: Pairs,
+    window: Pairs,
+    bound_hit: bool,
+}
+
+fn lower(name: &str, text: &str) -> Program {
+    let file = SourceFile::new(name.to_string(), text.to_string());
+    let test = nemos::syntax::parse(&file).unwrap_or_else(|e| panic!("{}\n{text}", e.short()));
+    nemos::program::lower(&test, &file).unwrap_or_else(|e| panic!("{}\n{text}", e.short()))
+}
+
+fn product(program: &Program, strategy: AcyclicStrategy) -> Answers {
+    let events = unroll(program, UnrollOptions { unroll: UNROLL }).expect("unrolls");
+    let options = AnalysisOptions {
+        strategy,
+        ..AnalysisOptions::default()
+    };
+    // One session per query, as the command line does: each query adds its own gates.
+    let mut session = Session::new(program, &events, &options).unwrap();
+    let outcomes = session
+        .outcomes()
+        .unwrap()
+        .into_iter()
+        .map(|s| s.values)
+        .collect();
+    let bound_hit = session.bound_reachable().unwrap();
+    let mut session = Session::new(program, &events, &options).unwrap();
+    let races = session
+        .races()
+        .unwrap()
+        .races
+        .into_iter()
+        .map(|r| (r.first, r.second))
+        .collect();
+    let mut session = Session::new(program, &events, &options).unwrap();
+    let interruptions = session
+        .atomicity(AtomicityMode::Strict)
+        .unwrap()
+        .interruptions
+        .into_iter()
+        .map(|i| (i.block, i.intruder))
+        .collect();
+    let mut session = Session::new(program, &events, &options).unwrap();
+    let window = session
+        .atomicity(AtomicityMode::Window)
+        .unwrap()
+        .interruptions
+        .into_iter()
+        .map(|i| (i.block, i.intruder))
+        .collect();
+    Answers {
+        outcomes,
+        races,
+        interruptions,
+        window,
+        bound_hit,
+    }
+}
+
+fn reference(program: &Program) -> Answers {
+    let r = reference::explore(program, UNROLL);
+    Answers {
+        outcomes: r.outcomes,
+        races: r.races,
+        interruptions: r.interruptions,
+        window: r.window,
+        bound_hit: r.bound_hit,
+    }
+}
+
+/// Statement pairs as source text, for readable failures.
+fn describe(text: &str, pairs: &Pairs) -> Vec<String> {
+    let snippet = |s: &Statement| {
+        format!(
+            "P{}:`{}`",
+            s.thread,
+            text.get(s.span.0..s.span.1).unwrap_or("?")
+        )
+    };
+    pairs
+        .iter()
+        .map(|(a, b)| format!("{} / {}", snippet(a), snippet(b)))
+        .collect()
+}
+
+/// Compare the product and the reference on one source text; the error says what differs.
+fn compare(name: &str, text: &str) -> Result<(), String> {
+    compare_with(name, text, AcyclicStrategy::Ranks)
+}
+
+fn compare_with(name: &str, text: &str, strategy: AcyclicStrategy) -> Result<(), String> {
+    let program = lower(name, text);
+    let mine = product(&program, strategy);
+    let theirs = reference(&program);
+    let mut problems = Vec::new();
+    if mine.outcomes != theirs.outcomes {
+        problems.push(format!(
+            "outcomes differ:\n  product:   {:?}\n  reference: {:?}",
+            mine.outcomes, theirs.outcomes
+        ));
+    }
+    if mine.races != theirs.races {
+        problems.push(format!(
+            "races differ:\n  product:   {:?}\n  reference: {:?}",
+            describe(text, &mine.races),
+            describe(text, &theirs.races)
+        ));
+    }
+    if mine.interruptions != theirs.interruptions {
+        problems.push(format!(
+            "strict atomicity differs:\n  product:   {:?}\n  reference: {:?}",
+            describe(text, &mine.interruptions),
+            describe(text, &theirs.interruptions)
+        ));
+    }
+    if mine.window != theirs.window {
+        problems.push(format!(
+            "window atomicity differs:\n  product:   {:?}\n  reference: {:?}",
+            describe(text, &mine.window),
+            describe(text, &theirs.window)
+        ));
+    }
+    if mine.bound_hit != theirs.bound_hit {
+        problems.push(format!(
+            "bound hit differs: product {}, reference {}",
+            mine.bound_hit, theirs.bound_hit
+        ));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{name} ({strategy:?} acyclicity):\n{text}\n{}",
+            problems.join("\n")
+        ))
+    }
+}
+
+#[test]
+fn litmus_suite_matches_the_reference() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("litmus");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "litmus"))
+        .collect();
+    paths.sort();
+    assert!(!paths.is_empty());
+    let mut failures = Vec::new();
+    for path in &paths {
+        let text = std::fs::read_to_string(path).unwrap();
+        for strategy in [AcyclicStrategy::Ranks, AcyclicStrategy::Transitive] {
+            if let Err(e) = compare_with(&path.display().to_string(), &text, strategy) {
+                failures.push(e);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Random programs: a small C subset rendered as litmus source and read by the real front
+/// end, so that parsing and lowering are under test too.
+mod generate {
+    use proptest::prelude::*;
+
+    pub const LOCATIONS: [&str; 3] = ["x", "y", "z"];
+    pub const REGISTERS: usize = 3;
+
+    #[derive(Clone, Debug)]
+    pub enum Expr {
+        Const(i32),
+        Reg(usize),
+        Binary(&'static str, Box<Expr>, Box<Expr>),
+    }
+
+    #[derive(Clone, Debug)]
+    pub enum Stmt {
+        Store(usize, Expr),
+        Load(usize, usize),
+        Assign(usize, Expr),
+        FetchAdd(usize, usize, i32),
+        /// `rd = atomic_compare_exchange_strong(x, &re, e)`
+        Cas(usize, usize, usize, Expr),
+        /// `while (*x != v) { body }`, unrolled like any loop: some executions hit the bound.
+        Spin(usize, i32, Vec<Stmt>),
+        Fence,
+        If(usize, &'static str, Expr, Vec<Stmt>, Vec<Stmt>),
+        Locked(Vec<Stmt>),
+        Atomic(Vec<Stmt>),
+    }
+
+    #[derive(Clone, Debug)]
+    pub struct Litmus {
+        pub init: Vec<i32>,
+        pub threads: Vec<Vec<Stmt>>,
+    }
+
+    fn expr() -> impl Strategy<Value = Expr> {
+        let leaf = prop_oneof![
+            (-1..3i32).prop_map(Expr::Const),
+            (0..REGISTERS).prop_map(Expr::Reg),
+        ];
+        leaf.prop_recursive(2, 4, 2, |inner| {
+            (
+                prop::sample::select(vec!["+", "-", "*"]),
+                inner.clone(),
+                inner,
+            )
+                .prop_map(|(op, a, b)| Expr::Binary(op, Box::new(a), Box::new(b)))
+        })
+    }
+
+    fn loc() -> impl Strategy<Value = usize> {
+        0..LOCATIONS.len()
+    }
+
+    fn reg() -> impl Strategy<Value = usize> {
+        0..REGISTERS
+    }
+
+    /// Statements with no control structure; `rmw` adds the C11 read-modify-writes.
+    fn simple(rmw: bool) -> BoxedStrategy<Stmt> {
+        let rmw_weight = if rmw { 1 } else { 0 };
+        prop_oneof![
+            4 => (loc(), expr()).prop_map(|(l, e)| Stmt::Store(l, e)),
+            4 => (reg(), loc()).prop_map(|(r, l)| Stmt::Load(r, l)),
+            2 => (reg(), expr()).prop_map(|(r, e)| Stmt::Assign(r, e)),
+            rmw_weight => (reg(), loc(), 1..3i32).prop_map(|(r, l, c)| Stmt::FetchAdd(r, l, c)),
+            rmw_weight => (reg(), loc(), reg(), expr())
+                .prop_map(|(d, l, e, v)| Stmt::Cas(d, l, e, v)),
+            1 => Just(Stmt::Fence),
+        ]
+        .boxed()
+    }
+
+    fn stmt(rmw: bool) -> impl Strategy<Value = Stmt> {
+        simple(rmw).prop_recursive(2, 6, 3, move |inner| {
+            prop_oneof![
+                2 => (
+                    reg(),
+                    prop::sample::select(vec!["==", "!=", ">"]),
+                    expr(),
+                    prop::collection::vec(inner.clone(), 1..3),
+                    prop::collection::vec(inner.clone(), 0..2),
+                )
+                    .prop_map(|(r, op, e, t, f)| Stmt::If(r, op, e, t, f)),
+                1 => prop::collection::vec(simple(rmw), 1..3).prop_map(Stmt::Locked),
+                u32::from(rmw) => (loc(), 0..2i32, prop::collection::vec(simple(rmw), 0..2))
+                    .prop_map(|(l, v, b)| Stmt::Spin(l, v, b)),
+                2 => prop::collection::vec(inner, 1..3).prop_map(Stmt::Atomic),
+            ]
+        })
+    }
+
+    /// Shared steps a statement can take on its longest path (a lock pair counts two).
+    fn cost(s: &Stmt) -> usize {
+        match s {
+            Stmt::Store(..) | Stmt::Load(..) | Stmt::FetchAdd(..) | Stmt::Cas(..) | Stmt::Fence => {
+                1
+            }
+            // Three tests of the condition (the third hits the bound), two bodies.
+            Stmt::Spin(_, _, b) => 3 + 2 * b.iter().map(cost).sum::<usize>(),
+            Stmt::Assign(..) => 0,
+            Stmt::If(_, _, _, t, f) => {
+                let t: usize = t.iter().map(cost).sum();
+                let f: usize = f.iter().map(cost).sum();
+                t.max(f)
+            }
+            Stmt::Locked(b) => 2 + b.iter().map(cost).sum::<usize>(),
+            Stmt::Atomic(b) => b.iter().map(cost).sum(),
+        }
+    }
+
+    pub fn steps(t: &[Stmt]) -> usize {
+        t.iter().map(cost).sum()
+    }
+
+    /// 2 or 3 threads with at most `budget` shared steps in all, so that brute force stays
+    /// cheap: interleavings grow as the multinomial of the thread lengths.
+    pub fn litmus(rmw: bool, budget: usize) -> impl Strategy<Value = Litmus> {
+        (
+            prop::collection::vec(0..2i32, LOCATIONS.len()),
+            prop::collection::vec(prop::collection::vec(stmt(rmw), 1..5), 2..4),
+        )
+            .prop_filter("too many steps for brute force", move |(_, threads)| {
+                let total: usize = threads.iter().map(|t| steps(t)).sum();
+                let per_thread = threads.iter().all(|t| (1..=8).contains(&steps(t)));
+                per_thread && total <= budget
+            })
+            .prop_map(|(init, threads)| Litmus { init, threads })
+    }
+
+    fn render_expr(e: &Expr) -> String {
+        match e {
+            Expr::Const(v) => v.to_string(),
+            Expr::Reg(r) => format!("r{r}"),
+            Expr::Binary(op, a, b) => format!("({} {op} {})", render_expr(a), render_expr(b)),
+        }
+    }
+
+    fn render_block(stmts: &[Stmt], indent: usize, out: &mut String) {
+        for s in stmts {
+            render_stmt(s, indent, out);
+        }
+    }
+
+    fn render_stmt(s: &Stmt, indent: usize, out: &mut String) {
+        let pad = "  ".repeat(indent);
+        match s {
+            Stmt::Store(l, e) => {
+                out.push_str(&format!("{pad}*{} = {};\n", LOCATIONS[*l], render_expr(e)))
+            }
+            Stmt::Load(r, l) => out.push_str(&format!("{pad}r{r} = *{};\n", LOCATIONS[*l])),
+            Stmt::Assign(r, e) => out.push_str(&format!("{pad}r{r} = {};\n", render_expr(e))),
+            Stmt::FetchAdd(r, l, c) => out.push_str(&format!(
+                "{pad}r{r} = atomic_fetch_add({}, {c});\n",
+                LOCATIONS[*l]
+            )),
+            Stmt::Cas(d, l, e, v) => out.push_str(&format!(
+                "{pad}r{d} = atomic_compare_exchange_strong({}, &r{e}, {});\n",
+                LOCATIONS[*l],
+                render_expr(v)
+            )),
+            Stmt::Spin(l, v, b) => {
+                out.push_str(&format!("{pad}while (*{} != {v}) {{\n", LOCATIONS[*l]));
+                render_block(b, indent + 1, out);
+                out.push_str(&format!("{pad}}}\n"));
+            }
+            Stmt::Fence => out.push_str(&format!(
+                "{pad}atomic_thread_fence(memory_order_seq_cst);\n"
+            )),
+            Stmt::If(r, op, e, t, f) => {
+                out.push_str(&format!("{pad}if (r{r} {op} {}) {{\n", render_expr(e)));
+                render_block(t, indent + 1, out);
+                if f.is_empty() {
+                    out.push_str(&format!("{pad}}}\n"));
+                } else {
+                    out.push_str(&format!("{pad}}} else {{\n"));
+                    render_block(f, indent + 1, out);
+                    out.push_str(&format!("{pad}}}\n"));
+                }
+            }
+            Stmt::Locked(b) => {
+                out.push_str(&format!("{pad}lock(l);\n"));
+                render_block(b, indent, out);
+                out.push_str(&format!("{pad}unlock(l);\n"));
+            }
+            Stmt::Atomic(b) => {
+                out.push_str(&format!("{pad}atomic {{\n"));
+                render_block(b, indent + 1, out);
+                out.push_str(&format!("{pad}}}\n"));
+            }
+        }
+    }
+
+    pub fn render(test: &Litmus) -> String {
+        let mut out = String::from("C random\n{ ");
+        for (name, v) in LOCATIONS.iter().zip(&test.init) {
+            out.push_str(&format!("{name} = {v}; "));
+        }
+        out.push_str("l = 0; }\n\n");
+        let params: Vec<String> = LOCATIONS
+            .iter()
+            .chain(["l"].iter())
+            .map(|n| format!("int* {n}"))
+            .collect();
+        for (i, body) in test.threads.iter().enumerate() {
+            out.push_str(&format!("P{i} ({}) {{\n", params.join(", ")));
+            for r in 0..REGISTERS {
+                out.push_str(&format!("  int r{r} = 0;\n"));
+            }
+            render_block(body, 1, &mut out);
+            out.push_str("}\n\n");
+        }
+        let mut observed = Vec::new();
+        for i in 0..test.threads.len() {
+            for r in 0..REGISTERS {
+                observed.push(format!("{i}:r{r}"));
+            }
+        }
+        observed.extend(LOCATIONS.iter().map(|s| s.to_string()));
+        out.push_str(&format!("locations [{};]\n", observed.join("; ")));
+        out.push_str("exists (x=0)\n");
+        out
+    }
+}
+
+/// Both acyclicity encodings are under test: each random program gets one.
+fn strategy(transitive: bool) -> AcyclicStrategy {
+    if transitive {
+        AcyclicStrategy::Transitive
+    } else {
+        AcyclicStrategy::Ranks
+    }
+}
+
+fn config(cases: u32) -> Config {
+    Config {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "tests/proptest-regressions/differential.txt",
+        ))),
+        ..Config::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(config(512))]
+
+    /// Loads, stores, register arithmetic, branches, lock sections, atomic blocks, fences.
+    #[test]
+    fn random_programs_match_the_reference(
+        test in generate::litmus(false, 12),
+        transitive in any::<bool>(),
+    ) {
+        let text = generate::render(&test);
+        if let Err(e) = compare_with("random", &text, strategy(transitive)) {
+            return Err(TestCaseError::fail(e));
+        }
+    }
+}
+
+#[test]
+#[ignore]
+fn sample_statistics() {
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let extended = std::env::var("EXTENDED").is_ok();
+    let strategy = generate::litmus(extended, 12);
+    let (mut races, mut atom, mut traces, mut states) = (0, 0, 0u64, 0);
+    let (mut hits, mut cas, mut spins, mut window) = (0, 0, 0, 0);
+    for i in 0..200 {
+        let test = strategy.new_tree(&mut runner).unwrap().current();
+        let text = generate::render(&test);
+        let program = lower("s", &text);
+        let r = reference::explore(&program, UNROLL);
+        if i < 2 {
+            println!("{text}");
+        }
+        hits += usize::from(r.bound_hit);
+        window += usize::from(!r.window.is_empty());
+        cas += usize::from(text.contains("compare_exchange"));
+        spins += usize::from(text.contains("while"));
+        races += usize::from(!r.races.is_empty());
+        atom += usize::from(!r.interruptions.is_empty());
+        traces = traces.max(r.traces);
+        states += r.outcomes.len();
+    }
+    println!("with races {races}/200, with interruptions {atom}/200, max traces {traces}, states {states}");
+    println!(
+        "with compare-exchange {cas}/200, with loops {spins}/200, hitting the bound {hits}/200"
+    );
+    println!("with window violations {window}/200");
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// The same with C11 read-modify-writes (`atomic_fetch_add`, compare-exchange), which
+    /// make their location atomic (accesses that both use atomics do not race), and spin
+    /// loops, some of whose executions need more iterations than the unrolling gives.
+    #[test]
+    fn random_programs_with_rmw_match_the_reference(
+        test in generate::litmus(true, 12),
+        transitive in any::<bool>(),
+    ) {
+        let text = generate::render(&test);
+        if let Err(e) = compare_with("random", &text, strategy(transitive)) {
+            return Err(TestCaseError::fail(e));
+        }
+    }
+}
+
+/// Corner cases written by hand, and programs on which the product once disagreed with the
+/// reference.
+#[test]
+fn regressions_match_the_reference() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/regressions");
+    let mut failures = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|x| x == "litmus") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            if let Err(e) = compare(&path.display().to_string(), &text) {
+                failures.push(e);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn a_lone_rmw_in_an_atomic_block_is_never_interrupted() {
+    let text = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/regressions/rmw-in-atomic-block.litmus"),
+    )
+    .unwrap();
+    let program = lower("rmw-in-atomic-block", &text);
+    for strategy in [AcyclicStrategy::Ranks, AcyclicStrategy::Transitive] {
+        assert!(product(&program, strategy).interruptions.is_empty());
+    }
+}

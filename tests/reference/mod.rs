@@ -1,0 +1,619 @@
+//! A reference explorer for sequential consistency, for differential testing only.
+//!
+//! It shares nothing with the product's unroller, encoding or solver: it interprets the
+//! program IR directly, one thread step at a time, and enumerates every interleaving by
+//! depth-first search. It is meant to be obviously correct, not fast: keep programs small.
+//!
+//! Semantics (SC, `../shared/guide/semantics.md` sections 2, 4, 5):
+//! - a step is one shared-memory operation: a load, a store, a whole read-modify-write
+//!   (atomic: nothing runs between its read and its write), a lock (enabled only while the
+//!   lock holds 0; it then writes 1), an unlock (writes 0), a fence. Register computations,
+//!   branches, asserts and block boundaries are thread-local and run eagerly after a step;
+//!   their place in an interleaving is unobservable.
+//! - a trace in which some thread can never finish (deadlock on a lock) has no final state
+//!   and contributes nothing. A thread whose loop wants one more iteration than `unroll`
+//!   stops there; a complete trace in which some thread stopped so only sets `bound_hit`
+//!   (the product reports such executions separately and analyses none of them).
+//! - happens-before is program order plus unlock -> the next lock of the same lock in the
+//!   trace, transitively: vector clocks per thread and per lock.
+//! - a block instance is interrupted by a step of another thread that runs after the
+//!   block's first operation and before one of its later operations.
+
+use std::collections::BTreeSet;
+
+use nemos::analysis::races::Statement;
+use nemos::program::arith::{eval_binary, eval_unary};
+use nemos::program::{Expected, Expr, Instr, LocId, MemOrder, Observable, Program, RmwOp};
+use nemos::syntax::ast::Span;
+
+/// What every complete trace of a program shows, collected over all of them.
+#[derive(Debug, Default)]
+pub struct Reference {
+    /// Final states over `program.observed`, in its order.
+    pub outcomes: BTreeSet<Vec<(Observable, i32)>>,
+    /// Racing statement pairs, each pair ordered (smaller first).
+    pub races: BTreeSet<(Statement, Statement)>,
+    /// (atomic block statement, intruding statement).
+    pub interruptions: BTreeSet<(Statement, Statement)>,
+    /// The interruptions whose intruder touches a location some operation of the block
+    /// instance touches, one of the two writing (`--mode window`).
+    pub window: BTreeSet<(Statement, Statement)>,
+    /// Some trace needed more loop iterations than the bound.
+    pub bound_hit: bool,
+    /// Complete traces explored (for sizing tests).
+    pub traces: u64,
+}
+
+/// The IR with loops unrolled into nested branches and compare-exchanges split into their
+/// memory steps, so that the interpreter is a plain walk over a tree.
+#[derive(Debug)]
+enum Step<'a> {
+    /// A load, store, read-modify-write, fence, lock or unlock: one shared step.
+    Shared(&'a Instr),
+    /// The read of a compare-exchange's expected value from memory (herd's form).
+    CasExpected {
+        loc: LocId,
+        span: Span,
+    },
+    /// The compare-exchange itself: one atomic step.
+    Cas(&'a Instr),
+    /// After a failed compare-exchange with a location as expected value: write the value
+    /// read back to that location (a separate, plain store).
+    CasWriteBack {
+        loc: LocId,
+        span: Span,
+    },
+    /// Assign or assert: local.
+    Local(&'a Instr),
+    If {
+        cond: &'a Expr,
+        then_branch: Vec<Step<'a>>,
+        else_branch: Vec<Step<'a>>,
+    },
+    Atomic {
+        span: Span,
+        body: Vec<Step<'a>>,
+    },
+    /// A loop wants one more iteration than the bound allows.
+    BoundHit,
+}
+
+fn expand<'a>(instrs: &'a [Instr], unroll: u32) -> Vec<Step<'a>> {
+    let mut out = Vec::new();
+    for instr in instrs {
+        match instr {
+            Instr::Load { .. }
+            | Instr::Store { .. }
+            | Instr::Rmw { .. }
+            | Instr::Fence { .. }
+            | Instr::Lock { .. }
+            | Instr::Unlock { .. } => out.push(Step::Shared(instr)),
+            Instr::Assign { .. } | Instr::Assert { .. } => out.push(Step::Local(instr)),
+            Instr::CompareExchange { expected, span, .. } => {
+                if let Expected::Location(e) = expected {
+                    out.push(Step::CasExpected {
+                        loc: *e,
+                        span: *span,
+                    });
+                }
+                out.push(Step::Cas(instr));
+                if let Expected::Location(e) = expected {
+                    out.push(Step::CasWriteBack {
+                        loc: *e,
+                        span: *span,
+                    });
+                }
+            }
+            Instr::If {
+                cond,
+                then_branch,
+                else_branch,
+                ..
+            } => out.push(Step::If {
+                cond,
+                then_branch: expand(then_branch, unroll),
+                else_branch: expand(else_branch, unroll),
+            }),
+            Instr::While {
+                cond_prelude,
+                cond,
+                body,
+                ..
+            } => out.extend(expand_loop(cond_prelude, cond, body, unroll, unroll)),
+            Instr::AtomicBlock { body, span } => out.push(Step::Atomic {
+                span: *span,
+                body: expand(body, unroll),
+            }),
+        }
+    }
+    out
+}
+
+/// `while (c) b` with `remaining` iterations left: `p; if (c) { b; <loop, remaining-1> }`,
+/// and with none left, `p; if (c) HIT`.
+fn expand_loop<'a>(
+    prelude: &'a [Instr],
+    cond: &'a Expr,
+    body: &'a [Instr],
+    remaining: u32,
+    unroll: u32,
+) -> Vec<Step<'a>> {
+    let mut out = expand(prelude, unroll);
+    let then_branch = if remaining == 0 {
+        vec![Step::BoundHit]
+    } else {
+        let mut t = expand(body, unroll);
+        t.extend(expand_loop(prelude, cond, body, remaining - 1, unroll));
+        t
+    };
+    out.push(Step::If {
+        cond,
+        then_branch,
+        else_branch: Vec::new(),
+    });
+    out
+}
+
+fn eval(expr: &Expr, regs: &[i32]) -> i32 {
+    match expr {
+        Expr::Const(v) => *v,
+        Expr::Reg(r) => regs[*r],
+        Expr::Unary(op, a) => eval_unary(*op, eval(a, regs)),
+        Expr::Binary(op, a, b) => eval_binary(*op, eval(a, regs), eval(b, regs)),
+        Expr::Conditional(c, a, b) => {
+            if eval(c, regs) != 0 {
+                eval(a, regs)
+            } else {
+                eval(b, regs)
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Frame<'a> {
+    steps: &'a [Step<'a>],
+    pc: usize,
+    /// This frame is the body of an atomic block: leaving it closes the innermost block.
+    atomic: bool,
+}
+
+/// One executing instance of an `atomic { }` block.
+#[derive(Clone, Debug)]
+struct OpenBlock {
+    statement: Statement,
+    /// The block has executed an operation.
+    started: bool,
+    /// Steps of other threads that ran after the block's first operation, with the
+    /// locations they touched; each becomes an interruption when the block runs another
+    /// operation.
+    pending: Vec<(Statement, Touched)>,
+    /// Interruptions so far, for the window check when the block ends.
+    confirmed: Vec<(Statement, Touched)>,
+    /// Every location the block's operations touched so far.
+    touched: Touched,
+}
+
+/// Locations a step touched, each with whether it wrote there.
+type Touched = Vec<(LocId, bool)>;
+
+fn overlaps(a: &Touched, b: &Touched) -> bool {
+    a.iter()
+        .any(|&(l, w)| b.iter().any(|&(m, v)| l == m && (w || v)))
+}
+
+#[derive(Clone, Debug)]
+struct ThreadState<'a> {
+    regs: Vec<i32>,
+    frames: Vec<Frame<'a>>,
+    blocks: Vec<OpenBlock>,
+    clock: Vec<u32>,
+    /// The expected value a compare-exchange read from memory.
+    cas_expected: i32,
+    /// After a failed compare-exchange with a location as expected value: the value to
+    /// write back.
+    cas_write_back: Option<i32>,
+    /// A loop of this thread needed more iterations than the bound: the thread stopped.
+    hit: bool,
+}
+
+/// One data access of a trace so far, for race detection.
+#[derive(Clone, Debug)]
+struct Access {
+    thread: usize,
+    statement: Statement,
+    loc: LocId,
+    write: bool,
+    atomic: bool,
+    /// The thread's own clock component at the access.
+    epoch: u32,
+}
+
+#[derive(Clone, Debug)]
+struct State<'a> {
+    memory: Vec<i32>,
+    threads: Vec<ThreadState<'a>>,
+    lock_clocks: Vec<Vec<u32>>,
+    accesses: Vec<Access>,
+    races: BTreeSet<(Statement, Statement)>,
+    interruptions: BTreeSet<(Statement, Statement)>,
+    window: BTreeSet<(Statement, Statement)>,
+}
+
+/// What running a thread's local steps found.
+enum Next<'a> {
+    /// The thread's next step is this shared step.
+    Step(&'a Step<'a>),
+    Done,
+    BoundHit,
+}
+
+struct Explorer<'p> {
+    program: &'p Program,
+    result: Reference,
+}
+
+/// Explore every SC trace of `program`, loops unrolled `unroll` times.
+pub fn explore(program: &Program, unroll: u32) -> Reference {
+    let bodies: Vec<Vec<Step>> = program
+        .threads
+        .iter()
+        .map(|t| expand(&t.body, unroll))
+        .collect();
+    let n = program.threads.len();
+    let threads = program
+        .threads
+        .iter()
+        .zip(&bodies)
+        .map(|(t, body)| ThreadState {
+            regs: t.registers.iter().map(|r| r.initial).collect(),
+            frames: vec![Frame {
+                steps: body,
+                pc: 0,
+                atomic: false,
+            }],
+            blocks: Vec::new(),
+            clock: vec![0; n],
+            cas_expected: 0,
+            cas_write_back: None,
+            hit: false,
+        })
+        .collect();
+    let state = State {
+        memory: program.locations.iter().map(|l| l.initial).collect(),
+        threads,
+        lock_clocks: vec![vec![0; n]; program.locations.len()],
+        accesses: Vec::new(),
+        races: BTreeSet::new(),
+        interruptions: BTreeSet::new(),
+        window: BTreeSet::new(),
+    };
+    let mut explorer = Explorer {
+        program,
+        result: Reference::default(),
+    };
+    explorer.dfs(state);
+    explorer.result
+}
+
+impl<'p> Explorer<'p> {
+    fn dfs<'a>(&mut self, mut state: State<'a>) {
+        let n = state.threads.len();
+        let mut next = Vec::with_capacity(n);
+        for t in 0..n {
+            match self.settle(&mut state, t) {
+                Next::BoundHit => {
+                    let th = &mut state.threads[t];
+                    th.hit = true;
+                    th.frames.clear();
+                    th.blocks.clear();
+                    next.push(None);
+                }
+                Next::Done => next.push(None),
+                Next::Step(step) => next.push(Some(step)),
+            }
+        }
+        if next.iter().all(Option::is_none) {
+            self.complete(state);
+            return;
+        }
+        for (t, step) in next.iter().enumerate() {
+            let Some(step) = step else { continue };
+            if !self.enabled(&state, step) {
+                continue;
+            }
+            let mut child = state.clone();
+            self.run(&mut child, t, step);
+            self.dfs(child);
+        }
+        // No enabled thread: a deadlock, not a final state.
+    }
+
+    /// Run thread `t`'s local steps up to its next shared step.
+    fn settle<'a>(&self, state: &mut State<'a>, t: usize) -> Next<'a> {
+        let thread_index = t;
+        let th = &mut state.threads[t];
+        loop {
+            let Some(frame) = th.frames.last_mut() else {
+                return Next::Done;
+            };
+            let steps: &'a [Step<'a>] = frame.steps;
+            let Some(step) = steps.get(frame.pc) else {
+                let frame = th.frames.pop();
+                if frame.is_some_and(|f| f.atomic) {
+                    // The block instance is over: all it touched is known.
+                    if let Some(block) = th.blocks.pop() {
+                        for (intruder, touched) in &block.confirmed {
+                            if overlaps(touched, &block.touched) {
+                                state.window.insert((block.statement, *intruder));
+                            }
+                        }
+                    }
+                }
+                continue;
+            };
+            match step {
+                Step::Shared(_) | Step::CasExpected { .. } | Step::Cas(_) => {
+                    return Next::Step(step)
+                }
+                Step::CasWriteBack { .. } => {
+                    if th.cas_write_back.is_some() {
+                        return Next::Step(step);
+                    }
+                    frame.pc += 1;
+                }
+                Step::BoundHit => return Next::BoundHit,
+                Step::Local(instr) => {
+                    frame.pc += 1;
+                    if let Instr::Assign { dst, value, .. } = instr {
+                        th.regs[*dst] = eval(value, &th.regs);
+                    }
+                }
+                Step::If {
+                    cond,
+                    then_branch,
+                    else_branch,
+                } => {
+                    frame.pc += 1;
+                    let taken = if eval(cond, &th.regs) != 0 {
+                        then_branch
+                    } else {
+                        else_branch
+                    };
+                    th.frames.push(Frame {
+                        steps: taken,
+                        pc: 0,
+                        atomic: false,
+                    });
+                }
+                Step::Atomic { span, body } => {
+                    frame.pc += 1;
+                    th.blocks.push(OpenBlock {
+                        statement: statement(thread_index, *span),
+                        started: false,
+                        pending: Vec::new(),
+                        confirmed: Vec::new(),
+                        touched: Vec::new(),
+                    });
+                    th.frames.push(Frame {
+                        steps: body,
+                        pc: 0,
+                        atomic: true,
+                    });
+                }
+            }
+        }
+    }
+
+    fn enabled(&self, state: &State, step: &Step) -> bool {
+        match step {
+            Step::Shared(Instr::Lock { loc, .. }) => state.memory[*loc] == 0,
+            _ => true,
+        }
+    }
+
+    /// Execute thread `t`'s shared step `step` (enabled) and record what it shows.
+    fn run<'a>(&self, state: &mut State<'a>, t: usize, step: &'a Step<'a>) {
+        let program = self.program;
+        {
+            let th = &mut state.threads[t];
+            th.clock[t] += 1;
+            if let Some(frame) = th.frames.last_mut() {
+                frame.pc += 1;
+            }
+        }
+        // (location, writes, order) of each data access the step makes.
+        let mut accesses: Vec<(LocId, bool, MemOrder)> = Vec::new();
+        let span;
+        {
+            let memory = &mut state.memory;
+            let th = &mut state.threads[t];
+            match step {
+                Step::Shared(instr) => match instr {
+                    Instr::Load {
+                        dst,
+                        loc,
+                        order,
+                        span: s,
+                    } => {
+                        th.regs[*dst] = memory[*loc];
+                        accesses.push((*loc, false, *order));
+                        span = *s;
+                    }
+                    Instr::Store {
+                        loc,
+                        value,
+                        order,
+                        span: s,
+                    } => {
+                        memory[*loc] = eval(value, &th.regs);
+                        accesses.push((*loc, true, *order));
+                        span = *s;
+                    }
+                    Instr::Rmw {
+                        dst,
+                        loc,
+                        op,
+                        operand,
+                        order,
+                        span: s,
+                    } => {
+                        let operand = eval(operand, &th.regs);
+                        let old = memory[*loc];
+                        memory[*loc] = match op {
+                            RmwOp::Exchange => operand,
+                            RmwOp::Fetch(op) => eval_binary(*op, old, operand),
+                        };
+                        if let Some(dst) = dst {
+                            th.regs[*dst] = old;
+                        }
+                        accesses.push((*loc, false, *order));
+                        accesses.push((*loc, true, *order));
+                        span = *s;
+                    }
+                    Instr::Fence { span: s, .. } => span = *s,
+                    Instr::Lock { loc, span: s } => {
+                        memory[*loc] = 1;
+                        let lock_clock = &state.lock_clocks[*loc];
+                        for (mine, theirs) in th.clock.iter_mut().zip(lock_clock) {
+                            *mine = (*mine).max(*theirs);
+                        }
+                        span = *s;
+                    }
+                    Instr::Unlock { loc, span: s } => {
+                        memory[*loc] = 0;
+                        state.lock_clocks[*loc] = th.clock.clone();
+                        span = *s;
+                    }
+                    _ => unreachable!("not a shared step: {instr:?}"),
+                },
+                Step::CasExpected { loc, span: s } => {
+                    th.cas_expected = memory[*loc];
+                    accesses.push((*loc, false, MemOrder::NonAtomic));
+                    span = *s;
+                }
+                Step::Cas(Instr::CompareExchange {
+                    dst,
+                    loc,
+                    expected,
+                    desired,
+                    success,
+                    span: s,
+                    ..
+                }) => {
+                    let expected_value = match expected {
+                        Expected::Location(_) => th.cas_expected,
+                        Expected::Register(r) => th.regs[*r],
+                    };
+                    let desired = eval(desired, &th.regs);
+                    let old = memory[*loc];
+                    let succeeded = old == expected_value;
+                    // The product labels the read with the success order whatever happens.
+                    accesses.push((*loc, false, *success));
+                    if succeeded {
+                        memory[*loc] = desired;
+                        accesses.push((*loc, true, *success));
+                    } else {
+                        match expected {
+                            Expected::Location(_) => th.cas_write_back = Some(old),
+                            Expected::Register(r) => th.regs[*r] = old,
+                        }
+                    }
+                    if let Some(dst) = dst {
+                        th.regs[*dst] = succeeded as i32;
+                    }
+                    span = *s;
+                }
+                Step::CasWriteBack { loc, span: s } => {
+                    memory[*loc] = th.cas_write_back.take().unwrap_or(0);
+                    accesses.push((*loc, true, MemOrder::NonAtomic));
+                    span = *s;
+                }
+                _ => unreachable!("not a shared step: {step:?}"),
+            }
+        }
+        let me = statement(t, span);
+        let mut touched: Touched = accesses.iter().map(|&(l, w, _)| (l, w)).collect();
+        match step {
+            Step::Shared(Instr::Lock { loc, .. }) => touched.extend([(*loc, false), (*loc, true)]),
+            Step::Shared(Instr::Unlock { loc, .. }) => touched.push((*loc, true)),
+            _ => {}
+        }
+        // Races with every earlier conflicting access not hb-before this one.
+        let clock = state.threads[t].clock.clone();
+        for (loc, write, order) in accesses {
+            if program.locations[loc].is_lock {
+                continue;
+            }
+            let atomic = order != MemOrder::NonAtomic;
+            for a in &state.accesses {
+                let conflicting = a.loc == loc && a.thread != t && (a.write || write);
+                let ordered = a.epoch <= clock[a.thread];
+                if conflicting && !(a.atomic && atomic) && !ordered {
+                    let key = if a.statement <= me {
+                        (a.statement, me)
+                    } else {
+                        (me, a.statement)
+                    };
+                    state.races.insert(key);
+                }
+            }
+            state.accesses.push(Access {
+                thread: t,
+                statement: me,
+                loc,
+                write,
+                atomic,
+                epoch: clock[t],
+            });
+        }
+        // Atomicity: this step is an operation of every block open in its thread, and
+        // intrudes into every started block of the other threads.
+        for (u, th) in state.threads.iter_mut().enumerate() {
+            for block in &mut th.blocks {
+                if u == t {
+                    block.started = true;
+                    block.touched.extend(touched.iter().copied());
+                    for (intruder, its) in std::mem::take(&mut block.pending) {
+                        state.interruptions.insert((block.statement, intruder));
+                        block.confirmed.push((intruder, its));
+                    }
+                } else if block.started {
+                    block.pending.push((me, touched.clone()));
+                }
+            }
+        }
+    }
+
+    fn complete(&mut self, state: State) {
+        let program = self.program;
+        let value_of = |o: Observable| match o {
+            Observable::Reg { thread, reg } => state.threads[thread].regs[reg],
+            Observable::Loc(l) => state.memory[l],
+        };
+        if let Some(filter) = &program.filter {
+            if !filter.eval(&value_of) {
+                return;
+            }
+        }
+        if state.threads.iter().any(|t| t.hit) {
+            self.result.bound_hit = true;
+            return;
+        }
+        self.result.traces += 1;
+        let values = program.observed.iter().map(|&o| (o, value_of(o))).collect();
+        self.result.outcomes.insert(values);
+        self.result.races.extend(state.races.iter().copied());
+        self.result
+            .interruptions
+            .extend(state.interruptions.iter().copied());
+        self.result.window.extend(state.window.iter().copied());
+    }
+}
+
+fn statement(thread: usize, span: Span) -> Statement {
+    Statement {
+        thread,
+        span: (span.start, span.end),
+    }
+}
