@@ -20,7 +20,7 @@ use crate::encode::value::{self, Value};
 use crate::encode::Encoding;
 use crate::events::Events;
 use crate::program::{Observable, Program, StateProp};
-use crate::solver::{solve_under, SolveOutcome, Solver, SolverError, VarisatSolver};
+use crate::solver::{solve_under, SolveOutcome, Solver, SolverError, SolverOptions};
 use crate::syntax::ast::Quantifier;
 use crate::witness::Execution;
 
@@ -29,6 +29,8 @@ pub struct AnalysisOptions {
     pub strategy: AcyclicStrategy,
     /// Named checks of the model to switch off (what-if).
     pub skip: Vec<String>,
+    /// The backend, and a recording of the instance for `--emit`.
+    pub solver: SolverOptions,
 }
 
 /// How often the condition holds over the allowed executions, in herd's words.
@@ -79,7 +81,7 @@ pub enum AnalysisError {
 
 /// One test encoded under SC in one solver, ready for questions.
 pub struct Session<'a> {
-    pub solver: VarisatSolver,
+    pub solver: Box<dyn Solver>,
     pub encoding: Encoding<'a>,
     pub checks: ScChecks,
     /// The final state and condition are encoded on first use: races and atomicity do not
@@ -104,7 +106,7 @@ impl<'a> Session<'a> {
                 });
             }
         }
-        let mut solver = VarisatSolver::new();
+        let mut solver = options.solver.build()?;
         let mut encoding = Encoding::new(&mut solver, program, events);
         let skip = options.skip.clone();
         let checks = sc::encode(&mut solver, &encoding, options.strategy, &mut |_, name| {
