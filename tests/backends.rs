@@ -300,3 +300,76 @@ fn cli_emits_and_solves_with_each_installed_backend() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// What a user sees of `races` and `atomicity`: the defects found, not the witnesses (each
+/// solver may pick a different execution showing the same defect).
+#[derive(Debug, PartialEq, Eq)]
+struct Defects {
+    races: BTreeSet<String>,
+    interruptions: Vec<BTreeSet<String>>,
+    non_serial_states: BTreeSet<String>,
+    bound_hit: bool,
+}
+
+fn defects(program: &Program, events: &Events, backend: Backend) -> Defects {
+    use nemos::analysis::atomicity::AtomicityMode;
+    let mut session = Session::new(program, events, &options(backend, None)).unwrap();
+    let races = session.races().unwrap();
+    let mut interruptions = Vec::new();
+    let mut non_serial_states = BTreeSet::new();
+    let mut bound_hit = races.bound_hit;
+    for mode in [
+        AtomicityMode::Strict,
+        AtomicityMode::Window,
+        AtomicityMode::Serial,
+    ] {
+        let mut session = Session::new(program, events, &options(backend, None)).unwrap();
+        let result = session.atomicity(mode).unwrap();
+        bound_hit |= result.bound_hit;
+        interruptions.push(
+            result
+                .interruptions
+                .iter()
+                .map(|i| format!("{:?} {:?}", i.block, i.intruder))
+                .collect(),
+        );
+        non_serial_states.extend(
+            result
+                .non_serial_states
+                .iter()
+                .map(|s| state_line(program, &s.state.values)),
+        );
+    }
+    Defects {
+        races: races
+            .races
+            .iter()
+            .map(|r| format!("{:?} {:?} {}", r.first, r.second, r.location))
+            .collect(),
+        interruptions,
+        non_serial_states,
+        bound_hit,
+    }
+}
+
+#[test]
+fn every_backend_finds_the_same_races_and_atomicity_violations() {
+    let backends = installed_smt_backends();
+    let mut compared = 0;
+    for path in litmus_files(&manifest_dir().join("litmus")) {
+        let (program, events) = load(&path).unwrap();
+        let reference = defects(&program, &events, Backend::Varisat);
+        for &backend in &backends {
+            let other = defects(&program, &events, backend);
+            assert_eq!(
+                other,
+                reference,
+                "{} with {}",
+                path.display(),
+                backend.name()
+            );
+        }
+        compared += 1;
+    }
+    assert!(compared >= 20, "only {compared} tests compared");
+}
