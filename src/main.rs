@@ -14,6 +14,7 @@ use nemos::encode::acyclic::AcyclicStrategy;
 use nemos::events::{self, Events, UnrollOptions};
 use nemos::program::{self, Program};
 use nemos::report::{self, CheckReport};
+use nemos::solver::{Backend, EmitFormat, Recording, SolverOptions};
 use nemos::syntax;
 
 const EXIT_CODES: &str = "Exit codes: 0 ran and found no defect; 1 a defect (a race, an atomicity violation, a failed assertion); \
@@ -146,6 +147,46 @@ struct AnalysisArgs {
     /// How acyclicity is encoded.
     #[arg(long, default_value = "ranks", value_parser = parse_strategy)]
     acyclicity: AcyclicStrategy,
+    /// The solver: varisat (embedded), or z3 or cvc5 run as a process (installed separately).
+    #[arg(long, default_value = "varisat", value_parser = parse_backend)]
+    solver: Backend,
+    /// Write the instance of the query (check: the condition query) to FILE as `dimacs` or
+    /// `smt2`, with comments naming the variables (`c 17 rf(e3,e7)`); one test only.
+    #[arg(long, num_args = 2, value_names = ["FORMAT", "FILE"])]
+    emit: Option<Vec<String>>,
+}
+
+impl AnalysisArgs {
+    /// The export requested by `--emit`.
+    fn emit(&self) -> Result<Option<(EmitFormat, PathBuf)>, String> {
+        match self.emit.as_deref() {
+            None => Ok(None),
+            Some([format, file]) => Ok(Some((format.parse()?, PathBuf::from(file)))),
+            Some(_) => Err("--emit takes a format (dimacs or smt2) and a file".into()),
+        }
+    }
+
+    /// What every analysis command checks before reading any file: the solver can run and
+    /// the export is well formed and has a single test to write.
+    fn validate(&self, paths: &[PathBuf]) -> Result<(), String> {
+        self.solver.available().map_err(|e| e.to_string())?;
+        if self.emit()?.is_some() {
+            let mut files = 0;
+            for path in paths {
+                files += collect_files(path)?.len();
+            }
+            if files != 1 {
+                return Err(format!(
+                    "--emit writes the instance of one test, but {files} test files were given"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn parse_backend(s: &str) -> Result<Backend, String> {
+    s.parse()
 }
 
 fn parse_strategy(s: &str) -> Result<AcyclicStrategy, String> {
@@ -195,6 +236,20 @@ fn main() -> ExitCode {
 }
 
 fn run(command: Command) -> Status {
+    let analysis = match &command {
+        Command::Check { paths, common, .. }
+        | Command::Outcomes { paths, common }
+        | Command::Races { paths, common }
+        | Command::Atomicity { paths, common, .. }
+        | Command::Explain { paths, common } => Some((paths, common)),
+        Command::Parse { .. } | Command::Events { .. } | Command::Models { .. } => None,
+    };
+    if let Some((paths, common)) = analysis {
+        if let Err(message) = common.validate(paths) {
+            eprintln!("error: {message}");
+            return Status::BadInput;
+        }
+    }
     match command {
         Command::Parse { paths, format } => for_each_file(&paths, |path| parse_one(path, format)),
         Command::Events {
@@ -525,21 +580,56 @@ fn analyse_one(path: &Path, args: &AnalysisArgs, query: Query) -> Status {
         Ok(e) => e,
         Err(s) => return s,
     };
+    let emit = match args.emit() {
+        Ok(e) => e,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Status::BadInput;
+        }
+    };
+    let recording = emit.as_ref().map(|_| Recording::new());
     let options = AnalysisOptions {
         strategy: args.acyclicity,
         skip: args.skip.clone(),
         model,
         certify: matches!(query, Query::Check { certify: true, .. }),
+        solver: SolverOptions {
+            backend: args.solver,
+            record: recording.clone(),
+        },
+    };
+    let export = |status: Status, first_query: usize| match (&emit, &recording) {
+        (Some((format, target)), Some(recording)) => {
+            let header = emit_header(&file, &program, args, query);
+            let text = recording.log().emit(*format, Some(first_query), &header);
+            match std::fs::write(target, text) {
+                Ok(()) => status,
+                Err(e) => {
+                    eprintln!("error: cannot write {}: {e}", target.display());
+                    Status::BadInput
+                }
+            }
+        }
+        _ => status,
     };
     if let Query::Races | Query::Atomicity(_) = query {
-        return defects_one(path, &file, &program, &events, &options, args, query);
+        let status = defects_one(path, &file, &program, &events, &options, args, query);
+        return if status == Status::BadInput {
+            status
+        } else {
+            export(status, 0)
+        };
     }
     if let Query::Explain = query {
         return explain_one(path, &file, &program, &events, &options, args);
     }
+    let mut first_query_of_outcomes = 0;
     let outcome = (|| {
         let mut session = Session::new(&program, &events, &options)?;
         let result = session.check()?;
+        if let Some(recording) = &recording {
+            first_query_of_outcomes = recording.log().queries.len();
+        }
         let want_states = match query {
             Query::Check { states, .. } => states || args.format == Format::Herd,
             Query::Outcomes | Query::Races | Query::Atomicity(_) | Query::Explain => true,
@@ -589,12 +679,16 @@ fn analyse_one(path: &Path, args: &AnalysisArgs, query: Query) -> Status {
         }
         (Format::Text, _) => print!("{}", outcomes_text(&report)),
     }
-    if result.assertion_failure.is_some() {
+    let status = if result.assertion_failure.is_some() {
         Status::Defect
     } else if result.bound_hit {
         Status::LimitHit
     } else {
         Status::Clean
+    };
+    match query {
+        Query::Outcomes => export(status, first_query_of_outcomes),
+        _ => export(status, 0),
     }
 }
 
@@ -627,6 +721,38 @@ fn explain_one(
             Status::BadInput
         }
     }
+}
+
+/// The comment on top of an exported instance: which test, and which question it asks.
+fn emit_header(file: &SourceFile, program: &Program, args: &AnalysisArgs, query: Query) -> String {
+    let question = match query {
+        Query::Check { .. } => {
+            "check, the condition query: some execution the model allows, within the \
+             unrolling bound, satisfies the final condition (check's first solve; the second \
+             asks the negation)"
+        }
+        Query::Outcomes => {
+            "outcomes, the first solve of the enumeration: some execution the model allows \
+             exists within the unrolling bound (each later solve adds a clause blocking the \
+             final states found)"
+        }
+        Query::Races => "races, the first solve: some candidate race occurs",
+        Query::Atomicity(_) => "atomicity, the first solve: some candidate violation occurs",
+        Query::Explain => "explain, the first solve: the condition under every check in force",
+    };
+    format!(
+        "nemos {}: test {} ({}), model {}, unroll {}, solver {}\n\
+         query: {question}\n\
+         variables: fb(eN) event N executes, rf(eW,eR) R reads from W, co(eA,eB) coherence \
+         order, fr(eR,eW) from-read, ctl(cN) control N holds; event numbers as in `nemos \
+         events`",
+        env!("CARGO_PKG_VERSION"),
+        program.name,
+        file.name,
+        args.model,
+        args.unroll.unroll,
+        args.solver.name(),
+    )
 }
 
 /// Races and atomicity: the queries whose findings are defects (exit code 1).

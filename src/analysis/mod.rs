@@ -24,7 +24,7 @@ use crate::encode::value::{self, Value};
 use crate::encode::Encoding;
 use crate::events::{EventId, Events};
 use crate::program::{Observable, Program, StateProp};
-use crate::solver::{solve_under, SolveOutcome, Solver, SolverError, VarisatSolver};
+use crate::solver::{solve_under, SolveOutcome, Solver, SolverError, SolverOptions, VarisatSolver};
 use crate::syntax::ast::Quantifier;
 use crate::witness::validate::{validate, ModelChecks};
 use crate::witness::Execution;
@@ -38,6 +38,8 @@ pub struct AnalysisOptions {
     pub model: Arc<Model>,
     /// Have the solver check its own proofs, so that every unsatisfiable answer is certified.
     pub certify: bool,
+    /// The backend, and a recording of the instance for `--emit`.
+    pub solver: SolverOptions,
 }
 
 impl Default for AnalysisOptions {
@@ -47,6 +49,7 @@ impl Default for AnalysisOptions {
             skip: Vec::new(),
             model: Arc::new(crate::cat::sc()),
             certify: false,
+            solver: SolverOptions::default(),
         }
     }
 }
@@ -103,7 +106,7 @@ pub enum AnalysisError {
 
 /// One test encoded under one memory model in one solver, ready for questions.
 pub struct Session<'a> {
-    pub solver: VarisatSolver,
+    pub solver: Box<dyn Solver>,
     pub encoding: Encoding<'a>,
     pub model: Arc<Model>,
     /// The model's selector and flag literals.
@@ -142,10 +145,11 @@ impl<'a> Session<'a> {
                 });
             }
         }
-        let mut solver = if options.certify {
-            VarisatSolver::self_checking()
+        // Proof checking is varisat's own: `--certify` runs the embedded solver.
+        let mut solver: Box<dyn Solver> = if options.certify {
+            Box::new(VarisatSolver::self_checking())
         } else {
-            VarisatSolver::new()
+            options.solver.build()?
         };
         let mut encoding = Encoding::with_strategy(&mut solver, program, events, options.strategy);
         let compiled = encode_model(&mut solver, &encoding, &model, options.strategy);

@@ -94,6 +94,35 @@ pub trait ClauseSink {
     fn add_clause(&mut self, clause: &[Lit]);
     /// Number of variables created so far.
     fn num_vars(&self) -> u32;
+    /// Say what a literal means (`rf(e3,e7)`), for exported instances. The name is built
+    /// only by sinks that keep it, so that solving pays nothing for it.
+    fn name_lit(&mut self, _lit: Lit, _name: &dyn Fn() -> String) {}
+}
+
+/// Name a [`Bool`] when it is a literal; constants need no name.
+pub fn name_bool<S: ClauseSink + ?Sized>(sink: &mut S, b: Bool, name: &dyn Fn() -> String) {
+    if let Bool::Lit(l) = b {
+        sink.name_lit(l, name);
+    }
+}
+
+/// A boxed solver is a sink, so that the generic encodings take `Box<dyn Solver>` as is.
+impl<S: ClauseSink + ?Sized> ClauseSink for Box<S> {
+    fn new_lit(&mut self) -> Lit {
+        (**self).new_lit()
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        (**self).add_clause(clause)
+    }
+
+    fn num_vars(&self) -> u32 {
+        (**self).num_vars()
+    }
+
+    fn name_lit(&mut self, lit: Lit, name: &dyn Fn() -> String) {
+        (**self).name_lit(lit, name)
+    }
 }
 
 /// A clause set in memory: for export, tests and replaying into a solver.

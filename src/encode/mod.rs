@@ -18,7 +18,7 @@ pub mod value;
 use std::collections::HashMap;
 
 use self::acyclic::{AcyclicStrategy, Order};
-use self::cnf::{Bool, ClauseSink, Gates};
+use self::cnf::{name_bool, Bool, ClauseSink, Gates};
 use self::relation::Relation;
 use self::value::Value;
 use crate::events::{EventId, EventKind, Events, Guard, Term, TermId};
@@ -154,7 +154,28 @@ impl<'a> Encoding<'a> {
             let fails = sink.and2(enc.feasible[e.id], !holds);
             enc.assertion_failures.push((e.id, fails));
         }
+        enc.name_literals(sink);
         enc
+    }
+
+    /// Name the literals of feasibility, controls and relation pairs, with the 1-based event
+    /// numbers of the event table, so that an exported instance can be read by hand.
+    fn name_literals<S: ClauseSink>(&self, sink: &mut S) {
+        for (e, &fb) in self.feasible.iter().enumerate() {
+            name_bool(sink, fb, &|| format!("fb(e{})", e + 1));
+        }
+        for (c, &ctl) in self.controls.iter().enumerate() {
+            name_bool(sink, ctl, &|| format!("ctl(c{})", c + 1));
+        }
+        for (relation, name) in [(&self.rf, "rf"), (&self.co, "co"), (&self.fr, "fr")] {
+            for (a, b, lit) in relation.iter() {
+                name_bool(sink, lit, &|| format!("{name}(e{},e{})", a + 1, b + 1));
+            }
+        }
+        name_bool(sink, self.bound_hit, &|| "bound_hit".to_string());
+        for &(e, fails) in &self.assertion_failures {
+            name_bool(sink, fails, &|| format!("assert_fails(e{})", e + 1));
+        }
     }
 
     /// The value a read returns, created on first use with its `rf` constraints: a read

@@ -1,9 +1,17 @@
 //! Solvers behind one small interface. The encodings write clauses into a
 //! [`ClauseSink`](crate::encode::cnf::ClauseSink); the queries solve, read models and cores.
 //! This module knows literals and clauses, nothing of memory models.
+//!
+//! Backends: varisat, embedded (the default: nothing to install); z3 and cvc5 as processes
+//! speaking SMT-LIB through rsmt2. A [`Recorder`] in front of any backend keeps the clauses,
+//! the names of literals and the queries, for `--emit dimacs|smt2`.
 
+mod record;
+mod smt_backend;
 mod varisat_backend;
 
+pub use record::{EmitFormat, Log, QueryRecord, Recorder, Recording};
+pub use smt_backend::{SmtKind, SmtSolver};
 pub use varisat_backend::VarisatSolver;
 
 use crate::encode::cnf::{Bool, ClauseSink, Lit};
@@ -20,6 +28,15 @@ pub enum SolverError {
     Failed {
         solver: &'static str,
         message: String,
+    },
+    #[error(
+        "the {solver} solver is not installed (no `{command}` on PATH): install it with \
+         `apt-get install {package}` (Debian, Ubuntu), or use the embedded `--solver varisat`"
+    )]
+    NotInstalled {
+        solver: &'static str,
+        command: &'static str,
+        package: &'static str,
     },
 }
 
@@ -41,6 +58,100 @@ pub trait Solver: ClauseSink {
 
     /// After an unsatisfiable call: a subset of the assumptions that is already unsatisfiable.
     fn failed_core(&self) -> Vec<Lit>;
+
+    /// A query was answered without the solver: one of its assumptions is constant false.
+    /// Only a recorder cares, so that the queries it lists are the ones the analysis asked.
+    fn answered_unsat_without_solving(&mut self) {}
+}
+
+impl<S: Solver + ?Sized> Solver for Box<S> {
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+
+    fn solve(&mut self, assumptions: &[Lit]) -> Result<SolveOutcome, SolverError> {
+        (**self).solve(assumptions)
+    }
+
+    fn value(&self, lit: Lit) -> bool {
+        (**self).value(lit)
+    }
+
+    fn failed_core(&self) -> Vec<Lit> {
+        (**self).failed_core()
+    }
+
+    fn answered_unsat_without_solving(&mut self) {
+        (**self).answered_unsat_without_solving()
+    }
+}
+
+/// Which solver answers the queries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Backend {
+    /// Embedded, in process; the fastest on nemos's instances (see the README's table).
+    #[default]
+    Varisat,
+    Z3,
+    Cvc5,
+}
+
+impl Backend {
+    pub const ALL: [Backend; 3] = [Backend::Varisat, Backend::Z3, Backend::Cvc5];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Varisat => "varisat",
+            Backend::Z3 => "z3",
+            Backend::Cvc5 => "cvc5",
+        }
+    }
+
+    /// Whether the backend can run here: an external solver must be on PATH. The error names
+    /// the package that provides it.
+    pub fn available(self) -> Result<(), SolverError> {
+        match self {
+            Backend::Varisat => Ok(()),
+            Backend::Z3 => SmtKind::Z3.available(),
+            Backend::Cvc5 => SmtKind::Cvc5.available(),
+        }
+    }
+
+    pub fn create(self) -> Result<Box<dyn Solver>, SolverError> {
+        Ok(match self {
+            Backend::Varisat => Box::new(VarisatSolver::new()),
+            Backend::Z3 => Box::new(SmtSolver::new(SmtKind::Z3)?),
+            Backend::Cvc5 => Box::new(SmtSolver::new(SmtKind::Cvc5)?),
+        })
+    }
+}
+
+impl std::str::FromStr for Backend {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Backend, String> {
+        Backend::ALL
+            .into_iter()
+            .find(|b| b.name() == s)
+            .ok_or_else(|| format!("unknown solver `{s}`: the solvers are varisat, z3, cvc5"))
+    }
+}
+
+/// How a session gets its solver: the backend, and optionally a recording of everything it
+/// is told (for `--emit`).
+#[derive(Clone, Debug, Default)]
+pub struct SolverOptions {
+    pub backend: Backend,
+    pub record: Option<Recording>,
+}
+
+impl SolverOptions {
+    pub fn build(&self) -> Result<Box<dyn Solver>, SolverError> {
+        let solver = self.backend.create()?;
+        Ok(match &self.record {
+            Some(recording) => Box::new(Recorder::new(solver, recording.clone())),
+            None => solver,
+        })
+    }
 }
 
 /// Solve under assumptions given as [`Bool`]s: a constant false assumption is unsatisfiable
@@ -53,7 +164,10 @@ pub fn solve_under<S: Solver + ?Sized>(
     for a in assumptions {
         match *a {
             Bool::Const(true) => {}
-            Bool::Const(false) => return Ok(SolveOutcome::Unsat),
+            Bool::Const(false) => {
+                solver.answered_unsat_without_solving();
+                return Ok(SolveOutcome::Unsat);
+            }
             Bool::Lit(l) => lits.push(l),
         }
     }

@@ -1,0 +1,122 @@
+//! The solver backends on the SC scaling family: thread `i` of `N` does
+//! `x = i+1; y = i+1; r = y; s = x;` on shared `x`, `y`.
+//!
+//! - allowed: every thread reads its own `y` (a witness exists);
+//! - forbidden: the same and `0:s=0` (a proof of absence);
+//! - outcomes: every reachable final state (N = 4: an enumeration of 125 solves).
+//!
+//! Each iteration is what `nemos check` does for one test after parsing: encode into a new
+//! solver, ask the two condition queries, the bound and the assertions, and shut the solver
+//! down (for z3 and cvc5: start and stop a process). External solvers that are not
+//! installed are skipped with a message.
+//!
+//! `cargo bench --bench backends -- --warm-up-time 1 --measurement-time 3`
+
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+
+use nemos::analysis::{AnalysisOptions, Observation, Session};
+use nemos::diagnostics::SourceFile;
+use nemos::events::{unroll, Events, UnrollOptions};
+use nemos::program::Program;
+use nemos::solver::{Backend, SolverOptions};
+
+fn litmus(n: usize, forbidden: bool) -> String {
+    let mut text = format!("C scaling{n}\n{{ x = 0; y = 0; }}\n\n");
+    for i in 0..n {
+        let v = i + 1;
+        text.push_str(&format!(
+            "P{i} (int* x, int* y) {{\n  *x = {v};\n  *y = {v};\n  int r = *y;\n  int s = *x;\n}}\n\n"
+        ));
+    }
+    let mut atoms: Vec<String> = (0..n).map(|i| format!("{i}:r={}", i + 1)).collect();
+    if forbidden {
+        atoms.push("0:s=0".into());
+    }
+    text.push_str(&format!("exists ({})\n", atoms.join(" /\\ ")));
+    text
+}
+
+fn load(text: String) -> (Program, Events) {
+    let file = SourceFile::new("scaling.litmus", text);
+    let test = nemos::syntax::parse(&file).expect("generated test parses");
+    let program = nemos::program::lower(&test, &file).expect("generated test lowers");
+    let events = unroll(&program, UnrollOptions::default()).expect("generated test unrolls");
+    (program, events)
+}
+
+fn options(backend: Backend) -> AnalysisOptions {
+    AnalysisOptions {
+        solver: SolverOptions {
+            backend,
+            record: None,
+        },
+        ..AnalysisOptions::default()
+    }
+}
+
+fn backends() -> Vec<Backend> {
+    Backend::ALL
+        .into_iter()
+        .filter(|b| match b.available() {
+            Ok(()) => true,
+            Err(_) => {
+                eprintln!("skipping: {} not installed", b.name());
+                false
+            }
+        })
+        .collect()
+}
+
+fn check(c: &mut Criterion) {
+    let backends = backends();
+    for (query, forbidden, expected) in [
+        ("allowed", false, Observation::Sometimes),
+        ("forbidden", true, Observation::Never),
+    ] {
+        let mut group = c.benchmark_group(format!("sc_scaling_check_{query}"));
+        for n in [4usize, 6, 8] {
+            let (program, events) = load(litmus(n, forbidden));
+            for &backend in &backends {
+                let opts = options(backend);
+                group.bench_with_input(BenchmarkId::new(backend.name(), n), &n, |b, _| {
+                    b.iter(|| {
+                        let mut session = Session::new(&program, &events, &opts).unwrap();
+                        let result = session.check().unwrap();
+                        assert_eq!(result.observation, expected);
+                        result.observation
+                    })
+                });
+            }
+        }
+        group.finish();
+    }
+}
+
+fn outcomes(c: &mut Criterion) {
+    let mut group = c.benchmark_group("sc_scaling_outcomes");
+    let (program, events) = load(litmus(4, false));
+    for backend in backends() {
+        let opts = options(backend);
+        group.bench_function(BenchmarkId::new(backend.name(), 4), |b| {
+            b.iter(|| {
+                let mut session = Session::new(&program, &events, &opts).unwrap();
+                let states = session.outcomes().unwrap();
+                assert_eq!(states.len(), 125);
+                states.len()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    targets = check, outcomes
+}
+criterion_main!(benches);
