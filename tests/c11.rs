@@ -255,5 +255,27 @@ fn herd_format_reports_undef() {
         let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(text.contains("\nUndef\n"), undef, "{model}: {text}");
         assert_eq!(text.contains("Flag undefined"), undef, "{model}: {text}");
+        for command in ["outcomes", "check"] {
+            let out = Command::new(env!("CARGO_BIN_EXE_nemos"))
+                .current_dir(&root)
+                .args([command, "--model", model, "--format", "herd", test])
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(
+                text.contains("\nUndef\n"),
+                undef,
+                "{command} {model}: {text}"
+            );
+        }
+        // The races query lists the model's races: exit 1 exactly when there is one.
+        let out = Command::new(env!("CARGO_BIN_EXE_nemos"))
+            .current_dir(&root)
+            .args(["races", "--model", model, test])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(i32::from(undef)), "{model}: {text}");
+        assert_eq!(text.contains("Race 1 on y"), undef, "{model}: {text}");
     }
 }

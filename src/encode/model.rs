@@ -41,6 +41,10 @@ pub struct CompiledModel {
     /// The orders of the acyclicity checks: with lazy acyclicity, the queries cut the
     /// cycles a model leaves in them.
     pub orders: Vec<Order>,
+    /// The model's relation `race`, when it defines one and flags it (the C11 models): the
+    /// pairs of events whose race makes the behaviour undefined. The races query lists
+    /// them instead of its own SC notion of a race.
+    pub race: Option<Relation>,
 }
 
 impl CompiledModel {
@@ -117,6 +121,12 @@ pub fn encode_model<S: ClauseSink>(
         compiler.require(sink, check.kind, check.negated, &check.expr, selector);
     }
     compiled.orders = std::mem::take(&mut compiler.orders);
+    if let Some(id) = model.defs.iter().rposition(|(n, _, _)| n == "race") {
+        // Already built when a flag uses it: the definitions are cached.
+        if let Val::Rel(r) = compiler.eval(sink, &TExpr::Def(id), None).as_ref() {
+            compiled.race = Some(r.clone());
+        }
+    }
     compiled
 }
 
