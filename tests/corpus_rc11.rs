@@ -1,7 +1,8 @@
 //! Conformance with herd7 and Dartagnan under RC11: on every corpus test herd7 runs, the
-//! reachable final states and the `Undef` flag must be herd's; on every row of Dartagnan's
-//! `RC11-expected.csv`, the reachability of the `exists` condition must be Dartagnan's. The
-//! races query lists a racing pair exactly where herd says `Undef`.
+//! reachable final states, the `Undef` flag and the execution counts must be herd's; on
+//! every row of Dartagnan's `RC11-expected.csv`, the reachability of the `exists`
+//! condition must be Dartagnan's. The races query lists a racing pair exactly where herd
+//! says `Undef`.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -42,6 +43,9 @@ struct Verdict {
     undef: bool,
     /// `races` lists some racing pair.
     races: bool,
+    /// herd's Positive and Negative: distinct allowed executions (rf, co) satisfying and
+    /// falsifying the condition.
+    counts: (u64, u64),
     /// The condition is reachable (herd's `Ok` for `exists`, Dartagnan's `1`).
     reachable: bool,
 }
@@ -57,6 +61,7 @@ fn run(dir: &Path, path: &str, options: &AnalysisOptions) -> Result<Verdict, Str
     let mut session = Session::new(&program, &events, options).unwrap();
     let result = session.check().unwrap();
     let states = session.outcomes().unwrap();
+    let counts = session.count_executions().unwrap();
     let mut fresh = Session::new(&program, &events, options).unwrap();
     let races = fresh.model_races().unwrap().unwrap();
     Ok(Verdict {
@@ -66,12 +71,13 @@ fn run(dir: &Path, path: &str, options: &AnalysisOptions) -> Result<Verdict, Str
             .collect(),
         undef: result.flags.iter().any(|f| f == "undefined"),
         races: !races.races.is_empty(),
+        counts,
         reachable: states.iter().any(|s| s.satisfies),
     })
 }
 
 #[test]
-fn rc11_states_and_undef_match_herd() {
+fn rc11_states_undef_and_counts_match_herd() {
     let Some(dir) = corpus() else {
         eprintln!("skipping: ../shared/corpus not found");
         return;
@@ -109,6 +115,16 @@ fn rc11_states_and_undef_match_herd() {
             ));
         }
         undef += usize::from(herd_undef);
+        let herd_counts = (
+            herd["positive"].as_u64().unwrap(),
+            herd["negative"].as_u64().unwrap(),
+        );
+        if mine.counts != herd_counts {
+            failures.push(format!(
+                "{path}: counts {:?}, herd {herd_counts:?}",
+                mine.counts
+            ));
+        }
         checked += 1;
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
