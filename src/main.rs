@@ -783,7 +783,10 @@ fn defects_one(
                 Ok::<_, nemos::analysis::AnalysisError>((result.violated(), result.bound_hit))
             }
             _ => {
-                let result = session.races()?;
+                let result = match session.model_races() {
+                    Some(result) => result?,
+                    None => session.races()?,
+                };
                 let report = report::RacesReport {
                     file,
                     model: &args.model,

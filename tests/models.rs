@@ -329,9 +329,8 @@ fn cli_explain_and_skip() {
 
     let out = nemos(&["check", "litmus/SB.litmus", "--model", "nonesuch"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("shipped models: sc, tso, pso, coherence")
-    );
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("shipped models: sc, tso, pso, coherence, rc11, c11"));
 }
 
 #[test]

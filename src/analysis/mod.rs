@@ -8,6 +8,7 @@
 
 pub mod atomicity;
 pub mod explain;
+pub mod model_races;
 pub mod races;
 
 use std::collections::BTreeMap;

@@ -36,6 +36,8 @@ pub const SHIPPED: &[(&str, &str, &str)] = &[
         "coherence.cat",
         include_str!("../../models/coherence.cat"),
     ),
+    ("rc11", "rc11.cat", include_str!("../../models/rc11.cat")),
+    ("c11", "c11.cat", include_str!("../../models/c11.cat")),
 ];
 
 /// The text of a shipped model by its name (`sc`) or file name (`sc.cat`).

@@ -41,6 +41,10 @@ pub struct CompiledModel {
     /// The orders of the acyclicity checks: with lazy acyclicity, the queries cut the
     /// cycles a model leaves in them.
     pub orders: Vec<Order>,
+    /// The model's relation `race`, when it defines one and flags it (the C11 models): the
+    /// pairs of events whose race makes the behaviour undefined. The races query lists
+    /// them instead of its own SC notion of a race.
+    pub race: Option<Relation>,
 }
 
 impl CompiledModel {
@@ -117,6 +121,12 @@ pub fn encode_model<S: ClauseSink>(
         compiler.require(sink, check.kind, check.negated, &check.expr, selector);
     }
     compiled.orders = std::mem::take(&mut compiler.orders);
+    if let Some(id) = model.defs.iter().rposition(|(n, _, _)| n == "race") {
+        // Already built when a flag uses it: the definitions are cached.
+        if let Val::Rel(r) = compiler.eval(sink, &TExpr::Def(id), None).as_ref() {
+            compiled.race = Some(r.clone());
+        }
+    }
     compiled
 }
 
@@ -476,7 +486,6 @@ impl Compiler<'_, '_> {
                     .collect(),
             )
         };
-        let ordered = |e: &crate::events::Event| e.is_memory() || e.kind == EventKind::Fence;
         let external = |a: EventId, b: EventId| events.events[a].thread != events.events[b].thread;
         let filtered = |r: &Relation, keep: &dyn Fn(EventId, EventId) -> bool| {
             let mut out = Relation::new();
@@ -505,13 +514,14 @@ impl Compiler<'_, '_> {
             Base::M => set(&|e| e.is_memory()),
             Base::IW => set(&|e| e.kind == EventKind::Init),
             Base::X => set(&|e| e.is_memory() && e.rmw.is_some()),
-            Base::Rlx => set(&|e| ordered(e) && e.order == MemOrder::Relaxed),
+            Base::Rlx => self.by_order(sink, |o| o == MemOrder::Relaxed),
+            // consume is acquire, as in every compiler (and C11Tester's fragment).
             Base::Acq => {
-                set(&|e| ordered(e) && matches!(e.order, MemOrder::Acquire | MemOrder::Consume))
+                self.by_order(sink, |o| matches!(o, MemOrder::Acquire | MemOrder::Consume))
             }
-            Base::Rel => set(&|e| ordered(e) && e.order == MemOrder::Release),
-            Base::AcqRel => set(&|e| ordered(e) && e.order == MemOrder::AcqRel),
-            Base::Sc => set(&|e| ordered(e) && e.order == MemOrder::SeqCst),
+            Base::Rel => self.by_order(sink, |o| o == MemOrder::Release),
+            Base::AcqRel => self.by_order(sink, |o| o == MemOrder::AcqRel),
+            Base::Sc => self.by_order(sink, |o| o == MemOrder::SeqCst),
             Base::Na => set(&|e| e.is_memory() && e.order == MemOrder::NonAtomic),
             Base::A => set(&|e| e.is_memory() && e.order != MemOrder::NonAtomic),
             Base::Po => {
@@ -568,6 +578,37 @@ impl Compiler<'_, '_> {
                 Val::Rel(out)
             }
         }
+    }
+}
+
+impl Compiler<'_, '_> {
+    /// The accesses and fences whose memory order satisfies `pred`. A compare-exchange read
+    /// has its success order when the exchange happens (its write executes) and its failure
+    /// order otherwise, when it is a read only.
+    fn by_order<S: ClauseSink>(&self, sink: &mut S, pred: impl Fn(MemOrder) -> bool) -> Val {
+        let events = self.enc.events;
+        let fb = &self.enc.feasible;
+        let members = events
+            .events
+            .iter()
+            .map(|e| {
+                if !(e.is_memory() || e.kind == EventKind::Fence) {
+                    return Bool::FALSE;
+                }
+                match (e.failure_order, e.rmw) {
+                    (Some(failure), Some(write)) if pred(e.order) != pred(failure) => {
+                        if pred(e.order) {
+                            sink.and2(fb[e.id], fb[write])
+                        } else {
+                            sink.and2(fb[e.id], !fb[write])
+                        }
+                    }
+                    _ if pred(e.order) => fb[e.id],
+                    _ => Bool::FALSE,
+                }
+            })
+            .collect();
+        Val::Set(members)
     }
 }
 

@@ -1,0 +1,60 @@
+//! Data races as the memory model defines them.
+//!
+//! A model that defines a relation `race` (the C11 models: conflicting accesses, one of
+//! them non-atomic, of different threads, that the model's happens-before orders neither
+//! way) says itself which pairs make the behaviour undefined. The races query then lists
+//! those pairs over the executions the model allows, rather than the SC races of
+//! `races.rs` (program order and locks), which ignore release/acquire synchronisation.
+
+use std::collections::BTreeMap;
+
+use super::races::{Race, RaceResult, Statement, StatementPair};
+use super::{AnalysisError, Candidates, Session};
+use crate::encode::cnf::Gates;
+use crate::events::EventId;
+
+impl Session<'_> {
+    /// Every pair of statements the model's `race` relates in some allowed execution, each
+    /// once with a witness; `None` when the model defines no `race`.
+    pub fn model_races(&mut self) -> Option<Result<RaceResult, AnalysisError>> {
+        let race = self.compiled.race.clone()?;
+        let events = self.encoding.events;
+        let program = self.encoding.program;
+        // `race` may hold both ways for a pair: one candidate per unordered pair.
+        let mut pairs: BTreeMap<(EventId, EventId), Vec<_>> = BTreeMap::new();
+        for (a, b, lit) in race.iter().filter(|(a, b, l)| a != b && !l.is_false()) {
+            pairs.entry((a.min(b), a.max(b))).or_default().push(lit);
+        }
+        let mut by_statement: Candidates<StatementPair, (EventId, EventId)> = BTreeMap::new();
+        for ((a, b), lits) in pairs {
+            let lit = self.solver.or(&lits);
+            let (sa, sb) = (Statement::of(events, a), Statement::of(events, b));
+            let key = if sa <= sb { (sa, sb) } else { (sb, sa) };
+            by_statement.entry(key).or_default().push(((a, b), lit));
+        }
+        let result = (|| {
+            let mut races: Vec<Race> = self
+                .each_distinct(by_statement, false)?
+                .into_iter()
+                .map(|found| {
+                    let (a, b) = found.instance;
+                    let location = events.events[a]
+                        .location
+                        .map(|l| program.locations[l].name.clone())
+                        .unwrap_or_default();
+                    Race {
+                        first: found.key.0,
+                        second: found.key.1,
+                        events: (a, b),
+                        location,
+                        witness: found.witness,
+                    }
+                })
+                .collect();
+            races.sort_by_key(|r| (r.first, r.second));
+            let bound_hit = self.bound_reachable()?;
+            Ok(RaceResult { races, bound_hit })
+        })();
+        Some(result)
+    }
+}

@@ -1,0 +1,281 @@
+//! The C11 models (`rc11.cat`, `c11.cat`) on the classic shapes, their difference, the
+//! failure order of a compare-exchange, and herd's `Undef` for data races.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::Arc;
+
+use nemos::analysis::{AnalysisOptions, Observation, Session};
+use nemos::diagnostics::SourceFile;
+use nemos::events::{unroll, UnrollOptions};
+
+const MODELS: [&str; 2] = ["rc11", "c11"];
+
+fn options(model: &str, skip: &[&str]) -> AnalysisOptions {
+    AnalysisOptions {
+        model: Arc::new(nemos::cat::load_shipped(model).unwrap().unwrap()),
+        skip: skip.iter().map(|s| s.to_string()).collect(),
+        ..AnalysisOptions::default()
+    }
+}
+
+/// Whether `exists` is reachable, and whether the flag `undefined` is raised.
+fn run(text: &str, model: &str, skip: &[&str]) -> (bool, bool) {
+    let file = SourceFile::new("test.litmus", text);
+    let test = nemos::syntax::parse(&file).unwrap_or_else(|e| panic!("{}", e.short()));
+    let program = nemos::program::lower(&test, &file).unwrap_or_else(|e| panic!("{}", e.short()));
+    let events = unroll(&program, UnrollOptions::default()).unwrap();
+    let mut session = Session::new(&program, &events, &options(model, skip)).unwrap();
+    let result = session.check().unwrap();
+    (
+        result.observation != Observation::Never,
+        result.flags.iter().any(|f| f == "undefined"),
+    )
+}
+
+fn reachable(text: &str, model: &str) -> bool {
+    run(text, model, &[]).0
+}
+
+/// Message passing with the given orders for the flag's store and load (data relaxed).
+fn mp(store: &str, load: &str) -> String {
+    format!(
+        "C MP\n{{}}\n\
+         P0 (atomic_int* x, atomic_int* y) {{\n\
+           atomic_store_explicit(x, 1, memory_order_relaxed);\n\
+           atomic_store_explicit(y, 1, memory_order_{store});\n}}\n\
+         P1 (atomic_int* x, atomic_int* y) {{\n\
+           int r0 = atomic_load_explicit(y, memory_order_{load});\n\
+           int r1 = atomic_load_explicit(x, memory_order_relaxed);\n}}\n\
+         exists (1:r0=1 /\\ 1:r1=0)\n"
+    )
+}
+
+fn sb(store: &str, load: &str) -> String {
+    format!(
+        "C SB\n{{}}\n\
+         P0 (atomic_int* x, atomic_int* y) {{\n\
+           atomic_store_explicit(x, 1, memory_order_{store});\n\
+           int r0 = atomic_load_explicit(y, memory_order_{load});\n}}\n\
+         P1 (atomic_int* x, atomic_int* y) {{\n\
+           atomic_store_explicit(y, 1, memory_order_{store});\n\
+           int r0 = atomic_load_explicit(x, memory_order_{load});\n}}\n\
+         exists (0:r0=0 /\\ 1:r0=0)\n"
+    )
+}
+
+#[test]
+fn message_passing_needs_release_and_acquire() {
+    for model in MODELS {
+        assert!(!reachable(&mp("release", "acquire"), model), "{model}");
+        assert!(!reachable(&mp("seq_cst", "seq_cst"), model), "{model}");
+        // consume is acquire.
+        assert!(!reachable(&mp("release", "consume"), model), "{model}");
+        assert!(reachable(&mp("relaxed", "relaxed"), model), "{model}");
+        assert!(reachable(&mp("release", "relaxed"), model), "{model}");
+        assert!(reachable(&mp("relaxed", "acquire"), model), "{model}");
+    }
+}
+
+#[test]
+fn message_passing_through_fences() {
+    let text = "C MP+fences\n{}\n\
+        P0 (atomic_int* x, atomic_int* y) {\n\
+          atomic_store_explicit(x, 1, memory_order_relaxed);\n\
+          atomic_thread_fence(memory_order_release);\n\
+          atomic_store_explicit(y, 1, memory_order_relaxed);\n}\n\
+        P1 (atomic_int* x, atomic_int* y) {\n\
+          int r0 = atomic_load_explicit(y, memory_order_relaxed);\n\
+          atomic_thread_fence(memory_order_acquire);\n\
+          int r1 = atomic_load_explicit(x, memory_order_relaxed);\n}\n\
+        exists (1:r0=1 /\\ 1:r1=0)\n";
+    for model in MODELS {
+        assert!(!reachable(text, model), "{model}");
+    }
+}
+
+#[test]
+fn store_buffering_needs_seq_cst() {
+    for model in MODELS {
+        assert!(!reachable(&sb("seq_cst", "seq_cst"), model), "{model}");
+        assert!(reachable(&sb("release", "acquire"), model), "{model}");
+        assert!(reachable(&sb("relaxed", "relaxed"), model), "{model}");
+    }
+    // Relaxed accesses with seq_cst fences between them.
+    let fenced = "C SB+fences\n{}\n\
+        P0 (atomic_int* x, atomic_int* y) {\n\
+          atomic_store_explicit(x, 1, memory_order_relaxed);\n\
+          atomic_thread_fence(memory_order_seq_cst);\n\
+          int r0 = atomic_load_explicit(y, memory_order_relaxed);\n}\n\
+        P1 (atomic_int* x, atomic_int* y) {\n\
+          atomic_store_explicit(y, 1, memory_order_relaxed);\n\
+          atomic_thread_fence(memory_order_seq_cst);\n\
+          int r0 = atomic_load_explicit(x, memory_order_relaxed);\n}\n\
+        exists (0:r0=0 /\\ 1:r0=0)\n";
+    for model in MODELS {
+        assert!(!reachable(fenced, model), "{model}");
+    }
+}
+
+fn iriw(order: &str) -> String {
+    format!(
+        "C IRIW\n{{}}\n\
+         P0 (atomic_int* x) {{ atomic_store_explicit(x, 1, memory_order_{order}); }}\n\
+         P1 (atomic_int* y) {{ atomic_store_explicit(y, 1, memory_order_{order}); }}\n\
+         P2 (atomic_int* x, atomic_int* y) {{\n\
+           int r0 = atomic_load_explicit(x, memory_order_{order});\n\
+           int r1 = atomic_load_explicit(y, memory_order_{order});\n}}\n\
+         P3 (atomic_int* x, atomic_int* y) {{\n\
+           int r0 = atomic_load_explicit(y, memory_order_{order});\n\
+           int r1 = atomic_load_explicit(x, memory_order_{order});\n}}\n\
+         exists (2:r0=1 /\\ 2:r1=0 /\\ 3:r0=1 /\\ 3:r1=0)\n"
+    )
+}
+
+#[test]
+fn iriw_is_forbidden_with_seq_cst_only() {
+    for model in MODELS {
+        assert!(!reachable(&iriw("seq_cst"), model), "{model}");
+        assert!(
+            reachable(
+                &iriw("acquire")
+                    .replace(
+                        "store_explicit(x, 1, memory_order_acquire)",
+                        "store_explicit(x, 1, memory_order_release)"
+                    )
+                    .replace(
+                        "store_explicit(y, 1, memory_order_acquire)",
+                        "store_explicit(y, 1, memory_order_release)"
+                    ),
+                model
+            ),
+            "{model}"
+        );
+    }
+}
+
+const LB: &str = "C LB\n{}\n\
+    P0 (atomic_int* x, atomic_int* y) {\n\
+      int r0 = atomic_load_explicit(x, memory_order_relaxed);\n\
+      atomic_store_explicit(y, 1, memory_order_relaxed);\n}\n\
+    P1 (atomic_int* x, atomic_int* y) {\n\
+      int r0 = atomic_load_explicit(y, memory_order_relaxed);\n\
+      atomic_store_explicit(x, 1, memory_order_relaxed);\n}\n\
+    exists (0:r0=1 /\\ 1:r0=1)\n";
+
+#[test]
+fn load_buffering_is_forbidden_only_by_no_thin_air() {
+    for model in MODELS {
+        assert!(!reachable(LB, model), "{model}");
+        assert!(run(LB, model, &["no-thin-air"]).0, "{model}");
+    }
+}
+
+#[test]
+fn corr_is_forbidden_under_every_model() {
+    let text = "C CoRR\n{}\n\
+        P0 (atomic_int* x) { atomic_store_explicit(x, 1, memory_order_relaxed); }\n\
+        P1 (atomic_int* x) {\n\
+          int r0 = atomic_load_explicit(x, memory_order_relaxed);\n\
+          int r1 = atomic_load_explicit(x, memory_order_relaxed);\n}\n\
+        exists (1:r0=1 /\\ 1:r1=0)\n";
+    for model in MODELS {
+        assert!(!reachable(text, model), "{model}");
+        assert!(!run(text, model, &["no-thin-air", "sc"]).0, "{model}");
+    }
+}
+
+/// The shipped litmus test that tells the models apart: C++20 release sequences (c11)
+/// against the paper's (rc11).
+#[test]
+fn release_sequences_tell_c11_from_rc11() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("litmus/c11-rseq.litmus");
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(!reachable(&text, "rc11"));
+    assert!(reachable(&text, "c11"));
+}
+
+/// A failed compare-exchange is a read with the failure order: with a relaxed failure
+/// order it does not synchronise, with an acquire one it does.
+#[test]
+fn failed_compare_exchange_reads_with_the_failure_order() {
+    let text = |failure: &str| {
+        format!(
+            "C MP+cas\n{{}}\n\
+             P0 (atomic_int* x, atomic_int* y) {{\n\
+               atomic_store_explicit(x, 1, memory_order_relaxed);\n\
+               atomic_store_explicit(y, 1, memory_order_release);\n}}\n\
+             P1 (atomic_int* x, atomic_int* y) {{\n\
+               int e = 2;\n\
+               int r0 = atomic_compare_exchange_strong_explicit(y, &e, 3, memory_order_acquire, memory_order_{failure});\n\
+               int r1 = atomic_load_explicit(x, memory_order_relaxed);\n}}\n\
+             exists (1:r0=0 /\\ 1:e=1 /\\ 1:r1=0)\n"
+        )
+    };
+    for model in MODELS {
+        assert!(reachable(&text("relaxed"), model), "{model}");
+        assert!(!reachable(&text("acquire"), model), "{model}");
+    }
+}
+
+/// Racing non-atomic accesses raise `undefined`, synchronised ones do not.
+#[test]
+fn data_races_are_undefined() {
+    let racy = "C MP+na\n{}\n\
+        P0 (int* x, atomic_int* y) {\n\
+          *x = 1;\n\
+          atomic_store_explicit(y, 1, memory_order_relaxed);\n}\n\
+        P1 (int* x, atomic_int* y) {\n\
+          int r0 = atomic_load_explicit(y, memory_order_relaxed);\n\
+          if (r0 == 1) { int r1 = *x; }\n}\n\
+        exists (1:r0=1)\n";
+    let synchronised = racy.replace("memory_order_relaxed", "memory_order_seq_cst");
+    for model in MODELS {
+        assert!(run(racy, model, &[]).1, "{model}");
+        assert!(!run(&synchronised, model, &[]).1, "{model}");
+    }
+}
+
+/// herd's layout: `Undef` and `Flag undefined` when some allowed execution races. The
+/// corpus test rseq_weak races only with C++20 release sequences.
+#[test]
+fn herd_format_reports_undef() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let test = "../shared/corpus/herd-c11popl15/rseq_weak.litmus";
+    if !root.join(test).exists() {
+        eprintln!("skipping: ../shared/corpus not found");
+        return;
+    }
+    for (model, undef) in [("rc11", false), ("c11", true)] {
+        let out = Command::new(env!("CARGO_BIN_EXE_nemos"))
+            .current_dir(&root)
+            .args(["check", "--model", model, "--format", "herd", test])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(text.contains("\nUndef\n"), undef, "{model}: {text}");
+        assert_eq!(text.contains("Flag undefined"), undef, "{model}: {text}");
+        for command in ["outcomes", "check"] {
+            let out = Command::new(env!("CARGO_BIN_EXE_nemos"))
+                .current_dir(&root)
+                .args([command, "--model", model, "--format", "herd", test])
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(
+                text.contains("\nUndef\n"),
+                undef,
+                "{command} {model}: {text}"
+            );
+        }
+        // The races query lists the model's races: exit 1 exactly when there is one.
+        let out = Command::new(env!("CARGO_BIN_EXE_nemos"))
+            .current_dir(&root)
+            .args(["races", "--model", model, test])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(i32::from(undef)), "{model}: {text}");
+        assert_eq!(text.contains("Race 1 on y"), undef, "{model}: {text}");
+    }
+}
