@@ -186,3 +186,23 @@ fn a_program_without_blocks_has_nothing_to_violate() {
     assert_eq!(code, 0);
     assert_eq!(json["blocks"], 0);
 }
+
+#[test]
+fn locks_synchronise_under_the_c11_models() {
+    // A mutex's lock order joins happens-before in rc11 and c11, so the locked counter has
+    // no data race there either, and the unlocked one has the same three.
+    for model in ["rc11", "c11"] {
+        let (code, json) = run(&["races", "--model", model, "litmus/counter-locked.litmus"]);
+        assert_eq!(
+            (code, json["races"].as_array().map(Vec::len)),
+            (0, Some(0)),
+            "{model}"
+        );
+        let (code, json) = run(&["races", "--model", model, "litmus/counter-racy.litmus"]);
+        assert_eq!(
+            (code, json["races"].as_array().map(Vec::len)),
+            (1, Some(3)),
+            "{model}"
+        );
+    }
+}
