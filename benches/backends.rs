@@ -14,37 +14,13 @@
 
 use std::time::Duration;
 
+#[path = "families.rs"]
+mod families;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
 use nemos::analysis::{AnalysisOptions, Observation, Session};
-use nemos::diagnostics::SourceFile;
-use nemos::events::{unroll, Events, UnrollOptions};
-use nemos::program::Program;
 use nemos::solver::{Backend, SolverOptions};
-
-fn litmus(n: usize, forbidden: bool) -> String {
-    let mut text = format!("C scaling{n}\n{{ x = 0; y = 0; }}\n\n");
-    for i in 0..n {
-        let v = i + 1;
-        text.push_str(&format!(
-            "P{i} (int* x, int* y) {{\n  *x = {v};\n  *y = {v};\n  int r = *y;\n  int s = *x;\n}}\n\n"
-        ));
-    }
-    let mut atoms: Vec<String> = (0..n).map(|i| format!("{i}:r={}", i + 1)).collect();
-    if forbidden {
-        atoms.push("0:s=0".into());
-    }
-    text.push_str(&format!("exists ({})\n", atoms.join(" /\\ ")));
-    text
-}
-
-fn load(text: String) -> (Program, Events) {
-    let file = SourceFile::new("scaling.litmus", text);
-    let test = nemos::syntax::parse(&file).expect("generated test parses");
-    let program = nemos::program::lower(&test, &file).expect("generated test lowers");
-    let events = unroll(&program, UnrollOptions::default()).expect("generated test unrolls");
-    (program, events)
-}
 
 fn options(backend: Backend) -> AnalysisOptions {
     AnalysisOptions {
@@ -77,7 +53,7 @@ fn check(c: &mut Criterion) {
     ] {
         let mut group = c.benchmark_group(format!("sc_scaling_check_{query}"));
         for n in [4usize, 6, 8] {
-            let (program, events) = load(litmus(n, forbidden));
+            let (program, events) = families::load(&families::scaling(n, forbidden), 2);
             for &backend in &backends {
                 let opts = options(backend);
                 group.bench_with_input(BenchmarkId::new(backend.name(), n), &n, |b, _| {
@@ -96,7 +72,7 @@ fn check(c: &mut Criterion) {
 
 fn outcomes(c: &mut Criterion) {
     let mut group = c.benchmark_group("sc_scaling_outcomes");
-    let (program, events) = load(litmus(4, false));
+    let (program, events) = families::load(&families::scaling(4, false), 2);
     for backend in backends() {
         let opts = options(backend);
         group.bench_function(BenchmarkId::new(backend.name(), 4), |b| {

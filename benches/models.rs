@@ -11,6 +11,9 @@
 
 use std::time::{Duration, Instant};
 
+#[path = "families.rs"]
+mod families;
+
 use nemos::cat::Model;
 use nemos::diagnostics::SourceFile;
 use nemos::encode::acyclic::AcyclicStrategy;
@@ -20,30 +23,6 @@ use nemos::encode::{sc, Encoding};
 use nemos::events::{unroll, Events, UnrollOptions};
 use nemos::program::Program;
 use nemos::solver::{solve_under, SolveOutcome, VarisatSolver};
-
-fn scaling_test(n: usize, forbidden: bool) -> String {
-    let mut text = String::from("C scale\n{ x = 0; y = 0; }\n");
-    for i in 0..n {
-        let v = i + 1;
-        text.push_str(&format!(
-            "P{i} (int* x, int* y) {{ *x = {v}; *y = {v}; int r = *y; int s = *x; }}\n"
-        ));
-    }
-    let mut atoms: Vec<String> = (0..n).map(|i| format!("{i}:r={}", i + 1)).collect();
-    if forbidden {
-        atoms.push("0:s=0".to_string());
-    }
-    text.push_str(&format!("exists ({})\n", atoms.join(" /\\ ")));
-    text
-}
-
-fn load(text: &str) -> (Program, Events) {
-    let file = SourceFile::new("scale.litmus", text);
-    let test = nemos::syntax::parse(&file).expect("generated test parses");
-    let program = nemos::program::lower(&test, &file).expect("generated test lowers");
-    let events = unroll(&program, UnrollOptions::default()).expect("generated test unrolls");
-    (program, events)
-}
 
 /// Encode under one of the two SC encodings into `sink`; the assumptions to solve under.
 fn encode<S: ClauseSink>(
@@ -195,7 +174,7 @@ fn main() {
     );
     for &n in &sizes {
         for forbidden in [false, true] {
-            let (program, events) = load(&scaling_test(n, forbidden));
+            let (program, events) = families::load(&families::scaling(n, forbidden), 2);
             let mut cnf_hand = Cnf::default();
             encode(&mut cnf_hand, &program, &events, None);
             let mut cnf_cat = Cnf::default();

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use super::races::{Race, RaceResult, Statement, StatementPair};
+use super::races::{add_candidate, RaceResult, StatementPair};
 use super::{AnalysisError, Candidates, Session};
 use crate::encode::cnf::Gates;
 use crate::events::EventId;
@@ -19,7 +19,6 @@ impl Session<'_> {
     pub fn model_races(&mut self) -> Option<Result<RaceResult, AnalysisError>> {
         let race = self.compiled.race.clone()?;
         let events = self.encoding.events;
-        let program = self.encoding.program;
         // `race` may hold both ways for a pair: one candidate per unordered pair.
         let mut pairs: BTreeMap<(EventId, EventId), Vec<_>> = BTreeMap::new();
         for (a, b, lit) in race.iter().filter(|(a, b, l)| a != b && !l.is_false()) {
@@ -28,33 +27,9 @@ impl Session<'_> {
         let mut by_statement: Candidates<StatementPair, (EventId, EventId)> = BTreeMap::new();
         for ((a, b), lits) in pairs {
             let lit = self.solver.or(&lits);
-            let (sa, sb) = (Statement::of(events, a), Statement::of(events, b));
-            let key = if sa <= sb { (sa, sb) } else { (sb, sa) };
-            by_statement.entry(key).or_default().push(((a, b), lit));
+            add_candidate(&mut by_statement, events, (a, b), lit);
         }
-        let result = (|| {
-            let mut races: Vec<Race> = self
-                .each_distinct(by_statement, false)?
-                .into_iter()
-                .map(|found| {
-                    let (a, b) = found.instance;
-                    let location = events.events[a]
-                        .location
-                        .map(|l| program.locations[l].name.clone())
-                        .unwrap_or_default();
-                    Race {
-                        first: found.key.0,
-                        second: found.key.1,
-                        events: (a, b),
-                        location,
-                        witness: found.witness,
-                    }
-                })
-                .collect();
-            races.sort_by_key(|r| (r.first, r.second));
-            let bound_hit = self.bound_reachable()?;
-            Ok(RaceResult { races, bound_hit })
-        })();
+        let result = self.distinct_races(by_statement);
         Some(result)
     }
 }

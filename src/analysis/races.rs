@@ -106,6 +106,18 @@ fn candidate_pairs(program: &Program, events: &Events) -> Vec<(EventId, EventId)
     pairs
 }
 
+/// Record that events `pair` race under `lit`, keyed by their statements in a stable order.
+pub(super) fn add_candidate(
+    by_statement: &mut Candidates<StatementPair, (EventId, EventId)>,
+    events: &Events,
+    pair: (EventId, EventId),
+    lit: Bool,
+) {
+    let (sa, sb) = (Statement::of(events, pair.0), Statement::of(events, pair.1));
+    let key = if sa <= sb { (sa, sb) } else { (sb, sa) };
+    by_statement.entry(key).or_default().push((pair, lit));
+}
+
 /// The last lock acquisition of `e`'s thread before `e`, or `e` itself when it is one.
 fn last_lock_before(events: &Events, e: EventId) -> Option<EventId> {
     let thread = events.events[e].thread?;
@@ -234,10 +246,19 @@ impl Session<'_> {
             if race.is_false() {
                 continue;
             }
-            let (sa, sb) = (Statement::of(events, a), Statement::of(events, b));
-            let key = if sa <= sb { (sa, sb) } else { (sb, sa) };
-            by_statement.entry(key).or_default().push(((a, b), race));
+            add_candidate(&mut by_statement, events, (a, b), race);
         }
+        self.distinct_races(by_statement)
+    }
+
+    /// One witness per racing statement pair among the candidates, sorted, with whether the
+    /// unrolling bound cut some executions.
+    pub(super) fn distinct_races(
+        &mut self,
+        by_statement: Candidates<StatementPair, (EventId, EventId)>,
+    ) -> Result<RaceResult, AnalysisError> {
+        let program = self.encoding.program;
+        let events = self.encoding.events;
         let mut races: Vec<Race> = self
             .each_distinct(by_statement, false)?
             .into_iter()
