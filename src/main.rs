@@ -145,7 +145,7 @@ struct AnalysisArgs {
     #[arg(long)]
     count: bool,
     /// How acyclicity is encoded.
-    #[arg(long, default_value = "ranks", value_parser = parse_strategy)]
+    #[arg(long, default_value = "lazy", value_parser = parse_strategy)]
     acyclicity: AcyclicStrategy,
     /// The solver: varisat (embedded), or z3 or cvc5 run as a process (installed separately).
     #[arg(long, default_value = "varisat", value_parser = parse_backend)]
