@@ -146,3 +146,21 @@ fn a_test_past_its_timeout_is_abandoned() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("timeout after 1 s"), "{stdout}");
 }
+
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    // The reading end is closed before nemos has written anything (`nemos ... | head -1`
+    // that has already exited), so every write meets a broken pipe.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nemos"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["check", "litmus/SB.litmus", "litmus/MP.litmus"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("nemos starts");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("nemos runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+}
