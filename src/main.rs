@@ -76,6 +76,10 @@ enum Command {
         /// "certified" for a forbidden (or always-reached) outcome.
         #[arg(long)]
         certify: bool,
+        /// Write the witness execution as a Graphviz graph to FILE; for several tests, FILE
+        /// is a directory that receives one `.dot` file per test.
+        #[arg(long, value_name = "FILE")]
+        dot: Option<PathBuf>,
     },
     /// List every reachable final state over the registers and locations the condition and
     /// the `locations` clause name.
@@ -178,6 +182,39 @@ struct AnalysisArgs {
     max_events: Option<usize>,
     #[command(flatten)]
     batch: BatchArgs,
+    /// Where `check --dot` writes the witness graphs.
+    #[arg(skip)]
+    dot: Option<DotTarget>,
+}
+
+#[derive(Clone)]
+enum DotTarget {
+    File(PathBuf),
+    Dir(PathBuf),
+}
+
+impl DotTarget {
+    /// One test writes the file given; in a directory, each test's file is named after its
+    /// path (`litmus/SB.litmus` to `litmus_SB.dot`) so that equal names in different
+    /// directories do not collide.
+    fn file_for(&self, test: &Path) -> PathBuf {
+        match self {
+            DotTarget::File(file) => file.clone(),
+            DotTarget::Dir(dir) => {
+                let parts: Vec<String> = test
+                    .with_extension("dot")
+                    .components()
+                    .filter_map(|c| match c {
+                        std::path::Component::Normal(part) => {
+                            Some(part.to_string_lossy().into_owned())
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                dir.join(parts.join("_"))
+            }
+        }
+    }
 }
 
 fn parse_timeout(s: &str) -> Result<Duration, String> {
@@ -458,11 +495,21 @@ fn run(command: Command) -> Status {
         }
         Command::Check {
             paths,
-            common,
+            mut common,
             matrix,
             states,
             certify,
+            dot,
         } => {
+            if let Some(target) = dot {
+                match dot_target(&paths, target) {
+                    Ok(target) => common.dot = Some(target),
+                    Err(message) => {
+                        eprintln!("error: {message}");
+                        return Status::BadInput;
+                    }
+                }
+            }
             let query = Query::Check {
                 matrix,
                 states,
@@ -486,6 +533,23 @@ fn run(command: Command) -> Status {
         }
         Command::Explain { paths, common } => analyse(&paths, common, Query::Explain),
         Command::Models { name } => models_command(name.as_deref()),
+    }
+}
+
+/// A directory for a batch (created if need be) or an existing directory, else one file.
+fn dot_target(paths: &[PathBuf], target: PathBuf) -> Result<DotTarget, String> {
+    let mut tests = 0;
+    for path in paths {
+        tests += collect_files(path).map_or(1, |files| files.len());
+    }
+    if tests > 1 {
+        std::fs::create_dir_all(&target)
+            .map_err(|e| format!("cannot create the directory {}: {e}", target.display()))?;
+        Ok(DotTarget::Dir(target))
+    } else if target.is_dir() {
+        Ok(DotTarget::Dir(target))
+    } else {
+        Ok(DotTarget::File(target))
     }
 }
 
@@ -1052,6 +1116,18 @@ fn analyse_one(t: &mut TestRun, path: &Path, args: &AnalysisArgs, query: Query) 
             }
         }
         (Format::Text, _) => owrite!(t, "{}", outcomes_text(&report)),
+    }
+    if let (Query::Check { .. }, Some(target)) = (query, &args.dot) {
+        match report.dot() {
+            Some(graph) => {
+                let file = target.file_for(path);
+                if let Err(e) = std::fs::write(&file, graph) {
+                    ewriteln!(t, "error: cannot write {}: {e}", file.display());
+                    return Status::BadInput;
+                }
+            }
+            None => ewriteln!(t, "note: {}: no witness execution to draw", path.display()),
+        }
     }
     t.tally.allowed = Some(result.observation != Observation::Never);
     t.tally.assertion_failed = result.assertion_failure.is_some();
