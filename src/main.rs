@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use rayon::prelude::*;
 
 use nemos::analysis::atomicity::AtomicityMode;
@@ -124,6 +124,12 @@ enum Command {
     Models {
         /// A shipped model name (`sc`) or a path to a `.cat` file.
         name: Option<String>,
+    },
+    /// Print a completion script for a shell (e.g. `nemos completions bash >
+    /// ~/.local/share/bash-completion/completions/nemos`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
     },
 }
 
@@ -438,7 +444,10 @@ fn run(command: Command) -> Status {
         | Command::Races { paths, common }
         | Command::Atomicity { paths, common, .. }
         | Command::Explain { paths, common } => Some((paths, common)),
-        Command::Parse { .. } | Command::Events { .. } | Command::Models { .. } => None,
+        Command::Parse { .. }
+        | Command::Events { .. }
+        | Command::Models { .. }
+        | Command::Completions { .. } => None,
     };
     if let Some((paths, common)) = analysis {
         if let Err(message) = common.validate(paths) {
@@ -533,6 +542,12 @@ fn run(command: Command) -> Status {
         }
         Command::Explain { paths, common } => analyse(&paths, common, Query::Explain),
         Command::Models { name } => models_command(name.as_deref()),
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "nemos", &mut script);
+            Stdout::new().write(&String::from_utf8_lossy(&script));
+            Status::Clean
+        }
     }
 }
 

@@ -164,3 +164,17 @@ fn a_closed_pipe_ends_the_output_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(output.status.code(), Some(0), "{stderr}");
 }
+
+#[test]
+fn bash_completions_know_the_commands() {
+    let output = nemos()
+        .args(["completions", "bash"])
+        .output()
+        .expect("nemos runs");
+    assert_eq!(output.status.code(), Some(0));
+    let script = String::from_utf8_lossy(&output.stdout);
+    assert!(script.contains("check"), "{script}");
+    for shell in ["zsh", "fish"] {
+        nemos().args(["completions", shell]).assert().success();
+    }
+}
