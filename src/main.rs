@@ -581,14 +581,30 @@ fn run_batch(paths: &[PathBuf], options: BatchOptions, work: Work) -> Status {
     }
     items.sort();
     items.dedup();
-    let one = |(path, problem): &(PathBuf, Option<String>)| match problem {
-        Some(message) => {
-            let mut t = TestRun::new(path);
-            ewriteln!(t, "error: {message}");
-            t.status = Status::BadInput;
-            t
+    // Only for a person watching: a pipe or a file (tests, CI) gets no progress lines.
+    let progress = (items.len() > 1 && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(items.len() as u64);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} tests, {elapsed} elapsed, {eta} left",
+        ) {
+            bar.set_style(style);
         }
-        None => run_test(path, &work, options.timeout),
+        bar
+    });
+    let one = |(path, problem): &(PathBuf, Option<String>)| {
+        let t = match problem {
+            Some(message) => {
+                let mut t = TestRun::new(path);
+                ewriteln!(t, "error: {message}");
+                t.status = Status::BadInput;
+                t
+            }
+            None => run_test(path, &work, options.timeout),
+        };
+        if let Some(bar) = &progress {
+            bar.inc(1);
+        }
+        t
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.unwrap_or(0))
@@ -598,6 +614,9 @@ fn run_batch(paths: &[PathBuf], options: BatchOptions, work: Work) -> Status {
         Ok(pool) => pool.install(|| items.par_iter().map(one).collect()),
         Err(_) => items.iter().map(one).collect(),
     };
+    if let Some(bar) = &progress {
+        bar.finish_and_clear();
+    }
     let wall = start.elapsed();
     print_batch(&runs, options.format, wall)
 }

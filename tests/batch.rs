@@ -178,3 +178,17 @@ fn bash_completions_know_the_commands() {
         nemos().args(["completions", shell]).assert().success();
     }
 }
+
+#[test]
+fn a_batch_shows_no_progress_when_stderr_is_not_a_terminal() {
+    let output = nemos()
+        .args(["check", "litmus/SB.litmus", "litmus/MP.litmus"])
+        .output()
+        .expect("nemos runs");
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
