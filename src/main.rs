@@ -1,14 +1,17 @@
 //! The `nemos` command: argument handling and glue. The work lives in the library.
 
-use std::io::IsTerminal;
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use rayon::prelude::*;
 
 use nemos::analysis::atomicity::AtomicityMode;
-use nemos::analysis::{observation_of, AnalysisOptions, Session};
+use nemos::analysis::{observation_of, AnalysisOptions, Observation, Session};
 use nemos::diagnostics::{InputError, SourceFile};
 use nemos::encode::acyclic::AcyclicStrategy;
 use nemos::events::{self, Events, UnrollOptions};
@@ -18,7 +21,8 @@ use nemos::solver::{Backend, EmitFormat, Recording, SolverOptions};
 use nemos::syntax;
 
 const EXIT_CODES: &str = "Exit codes: 0 ran and found no defect; 1 a defect (a race, an atomicity violation, a failed assertion); \
-2 bad input or usage; 3 a limit was hit (executions cut by the unrolling bound).";
+2 bad input or usage; 3 a limit was hit (executions cut by the unrolling bound, --timeout, --max-events). \
+A batch exits with the worst status of its tests: bad input, then a defect, then a limit.";
 
 #[derive(Parser)]
 #[command(
@@ -41,6 +45,8 @@ enum Command {
         paths: Vec<PathBuf>,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        #[command(flatten)]
+        batch: BatchArgs,
     },
     /// Print the events a test unrolls into (seed 004, Figure 4).
     Events {
@@ -50,6 +56,8 @@ enum Command {
         unroll: UnrollArgs,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        #[command(flatten)]
+        batch: BatchArgs,
     },
     /// Decide each test's final condition and show a witness execution.
     #[command(after_help = EXIT_CODES)]
@@ -68,6 +76,10 @@ enum Command {
         /// "certified" for a forbidden (or always-reached) outcome.
         #[arg(long)]
         certify: bool,
+        /// Write the witness execution as a Graphviz graph to FILE; for several tests, FILE
+        /// is a directory that receives one `.dot` file per test.
+        #[arg(long, value_name = "FILE")]
+        dot: Option<PathBuf>,
     },
     /// List every reachable final state over the registers and locations the condition and
     /// the `locations` clause name.
@@ -113,6 +125,12 @@ enum Command {
         /// A shipped model name (`sc`) or a path to a `.cat` file.
         name: Option<String>,
     },
+    /// Print a completion script for a shell (e.g. `nemos completions bash >
+    /// ~/.local/share/bash-completion/completions/nemos`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -127,6 +145,13 @@ struct UnrollArgs {
     /// Loop iterations to unroll; executions needing more are reported, not analysed.
     #[arg(long, default_value_t = 2)]
     unroll: u32,
+}
+
+#[derive(Args, Clone, Copy)]
+struct BatchArgs {
+    /// Tests run in parallel on N threads (default: all cores).
+    #[arg(short = 'j', long = "jobs", value_name = "N")]
+    jobs: Option<usize>,
 }
 
 #[derive(Args, Clone)]
@@ -154,6 +179,55 @@ struct AnalysisArgs {
     /// `smt2`, with comments naming the variables (`c 17 rf(e3,e7)`); one test only.
     #[arg(long, num_args = 2, value_names = ["FORMAT", "FILE"])]
     emit: Option<Vec<String>>,
+    /// Give up on a test after SECONDS and report it as a limit hit (exit 3), not a verdict.
+    /// The abandoned solve keeps its core busy until nemos exits.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    timeout: Option<Duration>,
+    /// Do not analyse a test that unrolls into more than N events; report it as a limit hit.
+    #[arg(long, value_name = "N")]
+    max_events: Option<usize>,
+    #[command(flatten)]
+    batch: BatchArgs,
+    /// Where `check --dot` writes the witness graphs.
+    #[arg(skip)]
+    dot: Option<DotTarget>,
+}
+
+#[derive(Clone)]
+enum DotTarget {
+    File(PathBuf),
+    Dir(PathBuf),
+}
+
+impl DotTarget {
+    /// One test writes the file given; in a directory, each test's file is named after its
+    /// path (`litmus/SB.litmus` to `litmus_SB.dot`) so that equal names in different
+    /// directories do not collide.
+    fn file_for(&self, test: &Path) -> PathBuf {
+        match self {
+            DotTarget::File(file) => file.clone(),
+            DotTarget::Dir(dir) => {
+                let parts: Vec<String> = test
+                    .with_extension("dot")
+                    .components()
+                    .filter_map(|c| match c {
+                        std::path::Component::Normal(part) => {
+                            Some(part.to_string_lossy().into_owned())
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                dir.join(parts.join("_"))
+            }
+        }
+    }
+}
+
+fn parse_timeout(s: &str) -> Result<Duration, String> {
+    let seconds: f64 = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    Duration::try_from_secs_f64(seconds).map_err(|_| format!("`{s}` is not a duration"))
 }
 
 impl AnalysisArgs {
@@ -235,6 +309,134 @@ fn main() -> ExitCode {
     ExitCode::from(status as u8)
 }
 
+// Each test writes into its own buffers, so that parallel tests never interleave.
+macro_rules! owrite {
+    ($t:expr, $($arg:tt)*) => {{
+        let _ = write!($t.out, $($arg)*);
+    }};
+}
+macro_rules! owriteln {
+    ($t:expr, $($arg:tt)*) => {{
+        let _ = writeln!($t.out, $($arg)*);
+    }};
+}
+macro_rules! ewriteln {
+    ($t:expr, $($arg:tt)*) => {{
+        let _ = writeln!($t.err, $($arg)*);
+    }};
+}
+
+/// Standard output through one lock; a closed pipe (`nemos ... | head`) ends the output
+/// quietly instead of panicking as `print!` does.
+struct Stdout {
+    lock: std::io::StdoutLock<'static>,
+    closed: bool,
+}
+
+impl Stdout {
+    fn new() -> Stdout {
+        Stdout {
+            lock: std::io::stdout().lock(),
+            closed: false,
+        }
+    }
+
+    fn write(&mut self, text: &str) {
+        if self.closed {
+            return;
+        }
+        if let Err(e) = self.lock.write_all(text.as_bytes()) {
+            self.fail(e);
+        }
+    }
+
+    fn fail(&mut self, e: std::io::Error) {
+        self.closed = true;
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: cannot write the output: {e}");
+        }
+    }
+}
+
+impl Drop for Stdout {
+    fn drop(&mut self) {
+        if !self.closed {
+            if let Err(e) = self.lock.flush() {
+                self.fail(e);
+            }
+        }
+    }
+}
+
+/// What one test found, counted in the batch summary.
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    /// The condition's outcome is reachable (`Some(true)`) or not (`Some(false)`).
+    allowed: Option<bool>,
+    races: usize,
+    violated: bool,
+    assertion_failed: bool,
+    bound_hit: bool,
+}
+
+/// One test's buffered result, printed in path order once the batch is done.
+struct TestRun {
+    path: PathBuf,
+    status: Status,
+    out: String,
+    err: String,
+    json: Option<serde_json::Value>,
+    /// A limit that stopped the analysis before any verdict (timeout, --max-events).
+    limit: Option<String>,
+    tally: Tally,
+}
+
+impl TestRun {
+    fn new(path: &Path) -> TestRun {
+        TestRun {
+            path: path.to_path_buf(),
+            status: Status::Clean,
+            out: String::new(),
+            err: String::new(),
+            json: None,
+            limit: None,
+            tally: Tally::default(),
+        }
+    }
+
+    fn status_name(&self) -> &'static str {
+        match self.status {
+            Status::Clean => "clean",
+            Status::Defect => "defect",
+            Status::BadInput => "error",
+            Status::LimitHit => "limit",
+        }
+    }
+
+    fn entry_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "path": self.path.display().to_string(),
+            "status": self.status_name(),
+            "result": self.json,
+            "limit": self.limit,
+            "error": (!self.err.is_empty()).then_some(&self.err),
+        })
+    }
+}
+
+type Work = Arc<dyn Fn(&mut TestRun, &Path) -> Status + Send + Sync>;
+
+/// Threads of their own: the parser and the encoder recurse, and the default stack of a
+/// spawned thread (2 MiB) is smaller than the main thread's.
+const STACK_SIZE: usize = 64 << 20;
+
+#[derive(Clone, Copy)]
+struct BatchOptions {
+    format: Format,
+    jobs: Option<usize>,
+    timeout: Option<Duration>,
+}
+
 fn run(command: Command) -> Status {
     let analysis = match &command {
         Command::Check { paths, common, .. }
@@ -242,41 +444,90 @@ fn run(command: Command) -> Status {
         | Command::Races { paths, common }
         | Command::Atomicity { paths, common, .. }
         | Command::Explain { paths, common } => Some((paths, common)),
-        Command::Parse { .. } | Command::Events { .. } | Command::Models { .. } => None,
+        Command::Parse { .. }
+        | Command::Events { .. }
+        | Command::Models { .. }
+        | Command::Completions { .. } => None,
     };
     if let Some((paths, common)) = analysis {
         if let Err(message) = common.validate(paths) {
             eprintln!("error: {message}");
             return Status::BadInput;
         }
+        // Loaded before the batch starts, so that a bad model is reported once.
+        if let Err(status) = load_model(&common.model) {
+            return status;
+        }
     }
+    let analyse = |paths: &[PathBuf], common: AnalysisArgs, query: Query| {
+        let options = BatchOptions {
+            format: common.format,
+            jobs: common.batch.jobs,
+            timeout: common.timeout,
+        };
+        let work: Work = Arc::new(move |t, path| analyse_one(t, path, &common, query));
+        run_batch(paths, options, work)
+    };
     match command {
-        Command::Parse { paths, format } => for_each_file(&paths, |path| parse_one(path, format)),
+        Command::Parse {
+            paths,
+            format,
+            batch,
+        } => {
+            let options = BatchOptions {
+                format,
+                jobs: batch.jobs,
+                timeout: None,
+            };
+            run_batch(
+                &paths,
+                options,
+                Arc::new(move |t, path| parse_one(t, path, format)),
+            )
+        }
         Command::Events {
             paths,
             unroll,
             format,
-        } => for_each_file(&paths, |path| events_one(path, unroll, format)),
+            batch,
+        } => {
+            let options = BatchOptions {
+                format,
+                jobs: batch.jobs,
+                timeout: None,
+            };
+            run_batch(
+                &paths,
+                options,
+                Arc::new(move |t, path| events_one(t, path, unroll, format)),
+            )
+        }
         Command::Check {
             paths,
-            common,
+            mut common,
             matrix,
             states,
             certify,
-        } => for_each_file(&paths, |path| {
+            dot,
+        } => {
+            if let Some(target) = dot {
+                match dot_target(&paths, target) {
+                    Ok(target) => common.dot = Some(target),
+                    Err(message) => {
+                        eprintln!("error: {message}");
+                        return Status::BadInput;
+                    }
+                }
+            }
             let query = Query::Check {
                 matrix,
                 states,
                 certify,
             };
-            analyse_one(path, &common, query)
-        }),
-        Command::Outcomes { paths, common } => {
-            for_each_file(&paths, |path| analyse_one(path, &common, Query::Outcomes))
+            analyse(&paths, common, query)
         }
-        Command::Races { paths, common } => {
-            for_each_file(&paths, |path| analyse_one(path, &common, Query::Races))
-        }
+        Command::Outcomes { paths, common } => analyse(&paths, common, Query::Outcomes),
+        Command::Races { paths, common } => analyse(&paths, common, Query::Races),
         Command::Atomicity {
             paths,
             common,
@@ -287,15 +538,252 @@ fn run(command: Command) -> Status {
                 ModeArg::Window => AtomicityMode::Window,
                 ModeArg::Serial => AtomicityMode::Serial,
             };
-            for_each_file(&paths, |path| {
-                analyse_one(path, &common, Query::Atomicity(mode))
-            })
+            analyse(&paths, common, Query::Atomicity(mode))
         }
-        Command::Explain { paths, common } => {
-            for_each_file(&paths, |path| analyse_one(path, &common, Query::Explain))
-        }
+        Command::Explain { paths, common } => analyse(&paths, common, Query::Explain),
         Command::Models { name } => models_command(name.as_deref()),
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "nemos", &mut script);
+            Stdout::new().write(&String::from_utf8_lossy(&script));
+            Status::Clean
+        }
     }
+}
+
+/// A directory for a batch (created if need be) or an existing directory, else one file.
+fn dot_target(paths: &[PathBuf], target: PathBuf) -> Result<DotTarget, String> {
+    let mut tests = 0;
+    for path in paths {
+        tests += collect_files(path).map_or(1, |files| files.len());
+    }
+    if tests > 1 {
+        std::fs::create_dir_all(&target)
+            .map_err(|e| format!("cannot create the directory {}: {e}", target.display()))?;
+        Ok(DotTarget::Dir(target))
+    } else if target.is_dir() {
+        Ok(DotTarget::Dir(target))
+    } else {
+        Ok(DotTarget::File(target))
+    }
+}
+
+/// Run `work` on every litmus file under `paths`, in parallel, and print the results in
+/// path order; one bad file never stops the others.
+fn run_batch(paths: &[PathBuf], options: BatchOptions, work: Work) -> Status {
+    let start = Instant::now();
+    let mut items: Vec<(PathBuf, Option<String>)> = Vec::new();
+    for path in paths {
+        match collect_files(path) {
+            Ok(files) => items.extend(files.into_iter().map(|f| (f, None))),
+            Err(message) => items.push((path.clone(), Some(message))),
+        }
+    }
+    items.sort();
+    items.dedup();
+    // Only for a person watching: a pipe or a file (tests, CI) gets no progress lines.
+    let progress = (items.len() > 1 && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(items.len() as u64);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} tests, {elapsed} elapsed, {eta} left",
+        ) {
+            bar.set_style(style);
+        }
+        bar
+    });
+    let one = |(path, problem): &(PathBuf, Option<String>)| {
+        let t = match problem {
+            Some(message) => {
+                let mut t = TestRun::new(path);
+                ewriteln!(t, "error: {message}");
+                t.status = Status::BadInput;
+                t
+            }
+            None => run_test(path, &work, options.timeout),
+        };
+        if let Some(bar) = &progress {
+            bar.inc(1);
+        }
+        t
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.jobs.unwrap_or(0))
+        .stack_size(STACK_SIZE)
+        .build();
+    let runs: Vec<TestRun> = match pool {
+        Ok(pool) => pool.install(|| items.par_iter().map(one).collect()),
+        Err(_) => items.iter().map(one).collect(),
+    };
+    if let Some(bar) = &progress {
+        bar.finish_and_clear();
+    }
+    let wall = start.elapsed();
+    print_batch(&runs, options.format, wall)
+}
+
+/// One test, on a thread of its own when it has a deadline: a SAT solve cannot be
+/// interrupted, so a test past its deadline is abandoned, and its thread keeps running
+/// (and its core busy) until the process exits.
+fn run_test(path: &Path, work: &Work, timeout: Option<Duration>) -> TestRun {
+    let guarded = |work: &Work, path: &Path| {
+        let mut t = TestRun::new(path);
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&mut t, path)));
+        t.status = match result {
+            Ok(status) => status,
+            Err(_) => {
+                ewriteln!(
+                    t,
+                    "error: {}: internal error: nemos panicked on this test; please report it with the test file",
+                    path.display()
+                );
+                Status::BadInput
+            }
+        };
+        t
+    };
+    let Some(limit) = timeout else {
+        return guarded(work, path);
+    };
+    let (send, receive) = mpsc::channel();
+    let owned_work = Arc::clone(work);
+    let owned_path = path.to_path_buf();
+    let spawned = std::thread::Builder::new()
+        .stack_size(STACK_SIZE)
+        .spawn(move || {
+            let _ = send.send(guarded(&owned_work, &owned_path));
+        });
+    let mut t = TestRun::new(path);
+    match spawned {
+        Err(e) => {
+            ewriteln!(t, "error: {}: cannot start a thread: {e}", path.display());
+            t.status = Status::BadInput;
+        }
+        Ok(_detached) => match receive.recv_timeout(limit) {
+            Ok(done) => return done,
+            Err(_) => {
+                t.limit = Some(format!("timeout after {} s", limit.as_secs_f64()));
+                t.status = Status::LimitHit;
+            }
+        },
+    }
+    t
+}
+
+#[derive(serde::Serialize)]
+struct Summary {
+    tests: usize,
+    allowed: usize,
+    forbidden: usize,
+    racy: usize,
+    violated: usize,
+    assertion_failures: usize,
+    errors: usize,
+    limits: usize,
+    wall_seconds: f64,
+}
+
+impl Summary {
+    fn of(runs: &[TestRun], wall: Duration) -> Summary {
+        let count = |f: &dyn Fn(&TestRun) -> bool| runs.iter().filter(|t| f(t)).count();
+        Summary {
+            tests: runs.len(),
+            allowed: count(&|t| t.tally.allowed == Some(true)),
+            forbidden: count(&|t| t.tally.allowed == Some(false)),
+            racy: count(&|t| t.tally.races > 0),
+            violated: count(&|t| t.tally.violated),
+            assertion_failures: count(&|t| t.tally.assertion_failed),
+            errors: count(&|t| t.status == Status::BadInput),
+            limits: count(&|t| t.limit.is_some() || t.tally.bound_hit),
+            wall_seconds: (wall.as_secs_f64() * 1000.0).round() / 1000.0,
+        }
+    }
+
+    fn table(&self) -> String {
+        use prettytable::{format, Table};
+        let mut table = Table::new();
+        table.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
+        table.set_titles(prettytable::row![
+            "tests",
+            "allowed",
+            "forbidden",
+            "racy",
+            "violated",
+            "assert failed",
+            "errors",
+            "limits",
+            "wall"
+        ]);
+        table.add_row(prettytable::row![
+            self.tests,
+            self.allowed,
+            self.forbidden,
+            self.racy,
+            self.violated,
+            self.assertion_failures,
+            self.errors,
+            self.limits,
+            format!("{:.2} s", self.wall_seconds)
+        ]);
+        table.to_string()
+    }
+}
+
+fn print_batch(runs: &[TestRun], format: Format, wall: Duration) -> Status {
+    let status = runs
+        .iter()
+        .fold(Status::Clean, |status, t| status.worst(t.status));
+    let mut stdout = Stdout::new();
+    if format == Format::Json && runs.len() > 1 {
+        let document = serde_json::json!({
+            "tests": runs.iter().map(TestRun::entry_json).collect::<Vec<_>>(),
+            "summary": Summary::of(runs, wall),
+        });
+        match serde_json::to_string_pretty(&document) {
+            Ok(text) => stdout.write(&format!("{text}\n")),
+            Err(e) => eprintln!("error: cannot serialise the result: {e}"),
+        }
+        for t in runs {
+            eprint!("{}", t.err);
+        }
+    } else {
+        for t in runs {
+            let mut out = t.out.clone();
+            if let Some(limit) = &t.limit {
+                if format == Format::Json {
+                    out = format!("{:#}\n", t.entry_json());
+                } else {
+                    let _ = writeln!(out, "{}: {limit}; no verdict", t.path.display());
+                }
+            } else if let Some(json) = &t.json {
+                out = format!("{json:#}\n");
+            }
+            stdout.write(&out);
+            if !t.err.is_empty() {
+                // Keep the two streams in step for a reader of the terminal.
+                if let Err(e) = stdout.lock.flush() {
+                    stdout.fail(e);
+                }
+                eprint!("{}", t.err);
+            }
+        }
+        if runs.len() > 1 && format == Format::Text {
+            stdout.write(&Summary::of(runs, wall).table());
+        }
+    }
+    drop(stdout);
+    let failed: Vec<String> = runs
+        .iter()
+        .filter(|t| t.status == Status::BadInput)
+        .map(|t| t.path.display().to_string())
+        .collect();
+    if !failed.is_empty() && runs.len() > 1 {
+        eprintln!(
+            "error: {} input(s) could not be processed: {}",
+            failed.len(),
+            failed.join(", ")
+        );
+    }
+    status
 }
 
 /// A shipped model by name, or a model file by path (its includes relative to it, then
@@ -321,7 +809,7 @@ fn load_model_uncached(spec: &str) -> Result<Arc<nemos::cat::Model>, Status> {
         return match nemos::cat::load_shipped(spec) {
             Some(Ok(model)) => Ok(Arc::new(model)),
             Some(Err(e)) => {
-                report_input_error(&e);
+                eprint!("{}", e.render(std::io::stderr().is_terminal()));
                 Err(Status::BadInput)
             }
             None => {
@@ -356,7 +844,7 @@ fn load_model_uncached(spec: &str) -> Result<Arc<nemos::cat::Model>, Status> {
     nemos::cat::load(&file, &name, &mut resolve)
         .map(Arc::new)
         .map_err(|e| {
-            report_input_error(&e);
+            eprint!("{}", e.render(std::io::stderr().is_terminal()));
             Status::BadInput
         })
 }
@@ -365,12 +853,12 @@ fn models_command(name: Option<&str>) -> Status {
     match name {
         Some(spec) => {
             if let Some(file) = nemos::cat::shipped(spec) {
-                print!("{}", file.text);
+                Stdout::new().write(&file.text);
                 return Status::Clean;
             }
             match std::fs::read_to_string(spec) {
                 Ok(text) => {
-                    print!("{text}");
+                    Stdout::new().write(&text);
                     Status::Clean
                 }
                 Err(_) => {
@@ -380,6 +868,7 @@ fn models_command(name: Option<&str>) -> Status {
             }
         }
         None => {
+            let mut out = String::new();
             for (name, file, _) in nemos::cat::SHIPPED {
                 let model = match load_model(name) {
                     Ok(m) => m,
@@ -394,43 +883,12 @@ fn models_command(name: Option<&str>) -> Status {
                 if !flags.is_empty() {
                     line.push_str(&format!("; flags: {}", flags.join(", ")));
                 }
-                println!("{line}");
+                let _ = writeln!(out, "{line}");
             }
+            Stdout::new().write(&out);
             Status::Clean
         }
     }
-}
-
-/// Run `work` on every litmus file under `paths`; one bad file never stops the others.
-fn for_each_file(paths: &[PathBuf], mut work: impl FnMut(&Path) -> Status) -> Status {
-    let mut status = Status::Clean;
-    let mut failed = Vec::new();
-    for path in paths {
-        match collect_files(path) {
-            Ok(files) => {
-                for file in files {
-                    let s = work(&file);
-                    if s == Status::BadInput {
-                        failed.push(file.display().to_string());
-                    }
-                    status = status.worst(s);
-                }
-            }
-            Err(message) => {
-                eprintln!("error: {message}");
-                failed.push(path.display().to_string());
-                status = status.worst(Status::BadInput);
-            }
-        }
-    }
-    if !failed.is_empty() && failed.len() + usize::from(status == Status::Clean) > 1 {
-        eprintln!(
-            "error: {} input(s) could not be processed: {}",
-            failed.len(),
-            failed.join(", ")
-        );
-    }
-    status
 }
 
 fn collect_files(path: &Path) -> Result<Vec<PathBuf>, String> {
@@ -458,29 +916,35 @@ fn collect_files(path: &Path) -> Result<Vec<PathBuf>, String> {
     }
 }
 
-fn report_input_error(error: &InputError) {
-    eprint!("{}", error.render(std::io::stderr().is_terminal()));
+fn report_input_error(t: &mut TestRun, error: &InputError) {
+    t.err
+        .push_str(&error.render(std::io::stderr().is_terminal()));
 }
 
 /// Read, parse and lower one file.
-fn load(path: &Path) -> Result<(SourceFile, Program), Status> {
+fn load(t: &mut TestRun, path: &Path) -> Result<(SourceFile, Program), Status> {
     let text = std::fs::read_to_string(path).map_err(|e| {
-        eprintln!("error: cannot read {}: {e}", path.display());
+        ewriteln!(t, "error: cannot read {}: {e}", path.display());
         Status::BadInput
     })?;
     let file = SourceFile::new(path.display().to_string(), text);
     let test = syntax::parse(&file).map_err(|e| {
-        report_input_error(&e);
+        report_input_error(t, &e);
         Status::BadInput
     })?;
     let program = program::lower(&test, &file).map_err(|e| {
-        report_input_error(&e);
+        report_input_error(t, &e);
         Status::BadInput
     })?;
     Ok((file, program))
 }
 
-fn unroll(file: &SourceFile, program: &Program, args: UnrollArgs) -> Result<Events, Status> {
+fn unroll(
+    t: &mut TestRun,
+    file: &SourceFile,
+    program: &Program,
+    args: UnrollArgs,
+) -> Result<Events, Status> {
     events::unroll(
         program,
         UnrollOptions {
@@ -488,23 +952,23 @@ fn unroll(file: &SourceFile, program: &Program, args: UnrollArgs) -> Result<Even
         },
     )
     .map_err(|diagnostics| {
-        report_input_error(&InputError::new(file, diagnostics));
+        report_input_error(t, &InputError::new(file, diagnostics));
         Status::BadInput
     })
 }
 
-fn print_json(value: &impl serde::Serialize) {
-    match serde_json::to_string_pretty(value) {
-        Ok(text) => println!("{text}"),
-        Err(e) => eprintln!("error: cannot serialise the result: {e}"),
+fn print_json(t: &mut TestRun, value: &impl serde::Serialize) {
+    match serde_json::to_value(value) {
+        Ok(value) => t.json = Some(value),
+        Err(e) => ewriteln!(t, "error: cannot serialise the result: {e}"),
     }
 }
 
-fn parse_one(path: &Path, format: Format) -> Status {
+fn parse_one(t: &mut TestRun, path: &Path, format: Format) -> Status {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: cannot read {}: {e}", path.display());
+            ewriteln!(t, "error: cannot read {}: {e}", path.display());
             return Status::BadInput;
         }
     };
@@ -512,7 +976,7 @@ fn parse_one(path: &Path, format: Format) -> Status {
     match syntax::parse(&file) {
         Ok(test) => {
             if format == Format::Json {
-                print_json(&test);
+                print_json(t, &test);
             } else {
                 let threads: Vec<String> =
                     test.threads.iter().map(|t| t.name.name.clone()).collect();
@@ -520,7 +984,8 @@ fn parse_one(path: &Path, format: Format) -> Status {
                     .condition
                     .as_ref()
                     .map_or(String::new(), |c| file.snippet(c.span).to_string());
-                println!(
+                owriteln!(
+                    t,
                     "{}: test {} with {} thread(s) ({}); condition {}",
                     path.display(),
                     test.name.name,
@@ -532,24 +997,24 @@ fn parse_one(path: &Path, format: Format) -> Status {
             Status::Clean
         }
         Err(e) => {
-            report_input_error(&e);
+            report_input_error(t, &e);
             Status::BadInput
         }
     }
 }
 
-fn events_one(path: &Path, args: UnrollArgs, format: Format) -> Status {
-    let (file, program) = match load(path) {
+fn events_one(t: &mut TestRun, path: &Path, args: UnrollArgs, format: Format) -> Status {
+    let (file, program) = match load(t, path) {
         Ok(x) => x,
         Err(s) => return s,
     };
-    let events = match unroll(&file, &program, args) {
+    let events = match unroll(t, &file, &program, args) {
         Ok(e) => e,
         Err(s) => return s,
     };
     match format {
-        Format::Json => print_json(&report::events_json(&program, &events)),
-        _ => print!("{}", report::events_table(&program, &events)),
+        Format::Json => print_json(t, &report::events_json(&program, &events)),
+        _ => owrite!(t, "{}", report::events_table(&program, &events)),
     }
     Status::Clean
 }
@@ -567,29 +1032,41 @@ enum Query {
     Explain,
 }
 
-fn analyse_one(path: &Path, args: &AnalysisArgs, query: Query) -> Status {
+fn analyse_one(t: &mut TestRun, path: &Path, args: &AnalysisArgs, query: Query) -> Status {
     let model = match load_model(&args.model) {
         Ok(m) => m,
         Err(s) => return s,
     };
-    let (file, program) = match load(path) {
+    let (file, program) = match load(t, path) {
         Ok(x) => x,
         Err(s) => return s,
     };
-    let events = match unroll(&file, &program, args.unroll) {
+    let events = match unroll(t, &file, &program, args.unroll) {
         Ok(e) => e,
         Err(s) => return s,
     };
+    if let Some(max) = args.max_events {
+        let count = events.events.len();
+        if count > max {
+            t.limit = Some(format!("{count} events exceed --max-events {max}"));
+            return Status::LimitHit;
+        }
+    }
     let emit = match args.emit() {
         Ok(e) => e,
         Err(message) => {
-            eprintln!("error: {message}");
+            ewriteln!(t, "error: {message}");
             return Status::BadInput;
         }
     };
     let recording = emit.as_ref().map(|_| Recording::new());
     let options = AnalysisOptions {
-        strategy: args.acyclicity,
+        // An exported query must be the whole question: lazy acyclicity adds its
+        // transitivity clauses only between solves, so the file gets ranks instead.
+        strategy: match (&emit, args.acyclicity) {
+            (Some(_), AcyclicStrategy::Lazy) => AcyclicStrategy::Ranks,
+            (_, strategy) => strategy,
+        },
         skip: args.skip.clone(),
         model,
         certify: matches!(query, Query::Check { certify: true, .. }),
@@ -598,14 +1075,14 @@ fn analyse_one(path: &Path, args: &AnalysisArgs, query: Query) -> Status {
             record: recording.clone(),
         },
     };
-    let export = |status: Status, first_query: usize| match (&emit, &recording) {
+    let export = |t: &mut TestRun, status: Status, first_query: usize| match (&emit, &recording) {
         (Some((format, target)), Some(recording)) => {
             let header = emit_header(&file, &program, args, query);
             let text = recording.log().emit(*format, Some(first_query), &header);
             match std::fs::write(target, text) {
                 Ok(()) => status,
                 Err(e) => {
-                    eprintln!("error: cannot write {}: {e}", target.display());
+                    ewriteln!(t, "error: cannot write {}: {e}", target.display());
                     Status::BadInput
                 }
             }
@@ -613,15 +1090,15 @@ fn analyse_one(path: &Path, args: &AnalysisArgs, query: Query) -> Status {
         _ => status,
     };
     if let Query::Races | Query::Atomicity(_) = query {
-        let status = defects_one(path, &file, &program, &events, &options, args, query);
+        let status = defects_one(t, &file, &program, &events, &options, args, query);
         return if status == Status::BadInput {
             status
         } else {
-            export(status, 0)
+            export(t, status, 0)
         };
     }
     if let Query::Explain = query {
-        return explain_one(path, &file, &program, &events, &options, args);
+        return explain_one(t, path, &file, &program, &events, &options, args);
     }
     let mut first_query_of_outcomes = 0;
     let outcome = (|| {
@@ -649,7 +1126,7 @@ fn analyse_one(path: &Path, args: &AnalysisArgs, query: Query) -> Status {
     let (mut result, states, counts) = match outcome {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("error: {}: {e}", path.display());
+            ewriteln!(t, "error: {}: {e}", path.display());
             return Status::BadInput;
         }
     };
@@ -669,16 +1146,31 @@ fn analyse_one(path: &Path, args: &AnalysisArgs, query: Query) -> Status {
         matrix: matches!(query, Query::Check { matrix: true, .. }),
     };
     match (args.format, query) {
-        (Format::Json, _) => print_json(&report.json()),
-        (Format::Herd, _) => print!("{}", report.herd()),
+        (Format::Json, _) => print_json(t, &report.json()),
+        (Format::Herd, _) => owrite!(t, "{}", report.herd()),
         (Format::Text, Query::Check { certify, .. }) => {
-            print!("{}", report.text());
+            owrite!(t, "{}", report.text());
             if certify {
-                print!("{}", certified_text(&result));
+                owrite!(t, "{}", certified_text(&result));
             }
         }
-        (Format::Text, _) => print!("{}", outcomes_text(&report)),
+        (Format::Text, _) => owrite!(t, "{}", outcomes_text(&report)),
     }
+    if let (Query::Check { .. }, Some(target)) = (query, &args.dot) {
+        match report.dot() {
+            Some(graph) => {
+                let file = target.file_for(path);
+                if let Err(e) = std::fs::write(&file, graph) {
+                    ewriteln!(t, "error: cannot write {}: {e}", file.display());
+                    return Status::BadInput;
+                }
+            }
+            None => ewriteln!(t, "note: {}: no witness execution to draw", path.display()),
+        }
+    }
+    t.tally.allowed = Some(result.observation != Observation::Never);
+    t.tally.assertion_failed = result.assertion_failure.is_some();
+    t.tally.bound_hit = result.bound_hit;
     let status = if result.assertion_failure.is_some() {
         Status::Defect
     } else if result.bound_hit {
@@ -687,12 +1179,13 @@ fn analyse_one(path: &Path, args: &AnalysisArgs, query: Query) -> Status {
         Status::Clean
     };
     match query {
-        Query::Outcomes => export(status, first_query_of_outcomes),
-        _ => export(status, 0),
+        Query::Outcomes => export(t, status, first_query_of_outcomes),
+        _ => export(t, status, 0),
     }
 }
 
 fn explain_one(
+    t: &mut TestRun,
     path: &Path,
     file: &SourceFile,
     program: &Program,
@@ -711,13 +1204,13 @@ fn explain_one(
                 explanation: &explanation,
             };
             match args.format {
-                Format::Json => print_json(&report.json()),
-                _ => print!("{}", report.text()),
+                Format::Json => print_json(t, &report.json()),
+                _ => owrite!(t, "{}", report.text()),
             }
             Status::Clean
         }
         Err(e) => {
-            eprintln!("error: {}: {e}", path.display());
+            ewriteln!(t, "error: {}: {e}", path.display());
             Status::BadInput
         }
     }
@@ -757,7 +1250,7 @@ fn emit_header(file: &SourceFile, program: &Program, args: &AnalysisArgs, query:
 
 /// Races and atomicity: the queries whose findings are defects (exit code 1).
 fn defects_one(
-    path: &Path,
+    t: &mut TestRun,
     file: &SourceFile,
     program: &Program,
     events: &Events,
@@ -765,6 +1258,7 @@ fn defects_one(
     args: &AnalysisArgs,
     query: Query,
 ) -> Status {
+    let path = t.path.clone();
     let found = (|| {
         let mut session = Session::new(program, events, options)?;
         match query {
@@ -777,9 +1271,11 @@ fn defects_one(
                     result: &result,
                 };
                 match args.format {
-                    Format::Json => print_json(&report.json()),
-                    _ => print!("{}", report.text()),
+                    Format::Json => print_json(t, &report.json()),
+                    _ => owrite!(t, "{}", report.text()),
                 }
+                t.tally.violated = result.violated();
+                t.tally.bound_hit = result.bound_hit;
                 Ok::<_, nemos::analysis::AnalysisError>((result.violated(), result.bound_hit))
             }
             _ => {
@@ -795,10 +1291,12 @@ fn defects_one(
                     result: &result,
                 };
                 match args.format {
-                    Format::Json => print_json(&report.json()),
-                    Format::Herd => print!("{}", report.herd()),
-                    Format::Text => print!("{}", report.text()),
+                    Format::Json => print_json(t, &report.json()),
+                    Format::Herd => owrite!(t, "{}", report.herd()),
+                    Format::Text => owrite!(t, "{}", report.text()),
                 }
+                t.tally.races = result.races.len();
+                t.tally.bound_hit = result.bound_hit;
                 Ok((!result.races.is_empty(), result.bound_hit))
             }
         }
@@ -808,7 +1306,7 @@ fn defects_one(
         Ok((false, true)) => Status::LimitHit,
         Ok((false, false)) => Status::Clean,
         Err(e) => {
-            eprintln!("error: {}: {e}", path.display());
+            ewriteln!(t, "error: {}: {e}", path.display());
             Status::BadInput
         }
     }

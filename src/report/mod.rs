@@ -2,6 +2,8 @@
 //!
 //! The report sees programs, events and decoded executions, never solver literals.
 
+pub mod dot;
+
 use std::fmt::Write as _;
 
 use prettytable::{format, Cell, Row, Table};
@@ -266,6 +268,23 @@ impl CheckReport<'_> {
                 None => r.positive.as_ref().map(|e| ("Example", e)),
             },
         }
+    }
+
+    /// The witness as a Graphviz graph, when there is one to show.
+    pub fn dot(&self) -> Option<String> {
+        let (title, execution) = self.witness()?;
+        let caption = format!(
+            "{} (model {}): {title} for {}",
+            self.program.name,
+            self.model,
+            self.condition_text()
+        );
+        Some(dot::execution_dot(
+            self.program,
+            self.events,
+            execution,
+            &caption,
+        ))
     }
 
     pub fn text(&self) -> String {
