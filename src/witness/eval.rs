@@ -7,6 +7,8 @@
 //! the encoding documents (`encode/model.rs`), which are the ones to keep in step with.
 //! Nothing here imports `encode`: the two implementations share only the model.
 
+use std::collections::HashMap;
+
 use crate::cat::ast::{BinOp, CheckKind, UnOp};
 use crate::cat::{Base, Check, Model, TExpr, Type};
 use crate::events::{EventId, EventKind, Events};
@@ -100,12 +102,28 @@ impl BitRel {
         }
     }
 
+    /// The columns set in row `a`, by scanning words: most rows are sparse.
+    fn successors(&self, a: usize) -> impl Iterator<Item = usize> + '_ {
+        self.row(a).iter().enumerate().flat_map(|(i, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                if rest == 0 {
+                    return None;
+                }
+                let bit = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                Some(i * 64 + bit)
+            })
+        })
+    }
+
     fn seq(&self, other: &BitRel) -> BitRel {
         let mut out = BitRel::new(self.m);
         for a in 0..self.m {
-            for k in 0..self.m {
-                if self.get(a, k) {
-                    out.or_row(a, other.row(k));
+            let row = &mut out.bits[a * self.stride..(a + 1) * self.stride];
+            for k in self.successors(a) {
+                for (cell, &w) in row.iter_mut().zip(other.row(k)) {
+                    *cell |= w;
                 }
             }
         }
@@ -129,10 +147,8 @@ impl BitRel {
     fn inverse(&self) -> BitRel {
         let mut out = BitRel::new(self.m);
         for a in 0..self.m {
-            for b in 0..self.m {
-                if self.get(a, b) {
-                    out.set(b, a);
-                }
+            for b in self.successors(a) {
+                out.set(b, a);
             }
         }
         out
@@ -265,6 +281,7 @@ impl<'a> Explicit<'a> {
             x: self,
             model,
             defs: vec![None; model.defs.len()],
+            bases: HashMap::new(),
         }
     }
 
@@ -390,6 +407,7 @@ pub struct Evaluator<'m, 'a> {
     x: &'m Explicit<'a>,
     model: &'m Model,
     defs: Vec<Option<Dense>>,
+    bases: HashMap<Base, Dense>,
 }
 
 impl Evaluator<'_, '_> {
@@ -398,7 +416,10 @@ impl Evaluator<'_, '_> {
     pub fn eval(&mut self, e: &TExpr) -> Result<Dense, String> {
         let m = self.x.m();
         Ok(match e {
-            TExpr::Base(b) => self.x.base(*b),
+            TExpr::Base(b) => {
+                let x = self.x;
+                self.bases.entry(*b).or_insert_with(|| x.base(*b)).clone()
+            }
             TExpr::Def(id) => {
                 if let Some(Some(v)) = self.defs.get(*id) {
                     return Ok(v.clone());
