@@ -27,7 +27,7 @@ use crate::events::{EventId, Events};
 use crate::program::{Observable, Program, StateProp};
 use crate::solver::{solve_under, SolveOutcome, Solver, SolverError, SolverOptions, VarisatSolver};
 use crate::syntax::ast::Quantifier;
-use crate::witness::validate::{validate, ModelChecks};
+use crate::witness::validate::{validate, validate_model, ModelChecks};
 use crate::witness::Execution;
 
 #[derive(Clone, Debug)]
@@ -216,19 +216,26 @@ impl<'a> Session<'a> {
                 let solver = &self.solver;
                 let execution =
                     Execution::decode(&self.encoding, &|l: Lit| solver.value(l), &self.observed);
-                // Never print a verdict from a witness the model's definitions reject.
-                // SC's acyclicity holds when the model is SC with that check in force, or
-                // when a query restricted the session to executions with an interleaving.
-                let in_force = |name: &str| {
-                    self.compiled
-                        .selector(name)
-                        .is_some_and(|s| checks.contains(&s) && solver.value_of(s))
+                // Never print a verdict from a witness the model's definitions reject: the
+                // model's checks in force, evaluated on the execution itself. SC's
+                // acyclicity is required on top of them when a query restricted the session
+                // to executions with an interleaving (`order_before`).
+                let interleaved = ModelChecks {
+                    sc: self.order.is_some(),
+                    atomic: false,
                 };
-                let checks = ModelChecks {
-                    sc: self.order.is_some() || (self.model.name == "sc" && in_force("sc")),
-                    atomic: in_force("atomic"),
-                };
-                validate(&self.encoding, &|b| solver.value_of(b), &execution, checks)
+                let truth = |b: Bool| solver.value_of(b);
+                validate(&self.encoding, &truth, &execution, interleaved)
+                    .and_then(|()| {
+                        validate_model(
+                            &self.encoding,
+                            &truth,
+                            &execution,
+                            &self.model,
+                            &self.compiled,
+                            checks,
+                        )
+                    })
                     .map_err(|what| AnalysisError::InvalidWitness { what })?;
                 Ok(Some(execution))
             }

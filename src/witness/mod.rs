@@ -6,6 +6,7 @@
 //! `po | rf | co | fr` over the executed events, chosen by always running the lowest-numbered
 //! event that may run next, so that it reads like the paper's `1 2 6 7 8 3 4 5`.
 
+pub mod eval;
 pub mod validate;
 
 use std::cmp::Reverse;

@@ -21,8 +21,11 @@ use std::collections::HashSet;
 use petgraph::algo::is_cyclic_directed;
 use petgraph::graph::DiGraph;
 
+use super::eval::Explicit;
 use super::Execution;
+use crate::cat::{Check, Model};
 use crate::encode::cnf::{Bool, Lit};
+use crate::encode::model::CompiledModel;
 use crate::encode::Encoding;
 use crate::events::{EventId, EventKind, Guard};
 use crate::program::Observable;
@@ -295,6 +298,63 @@ pub fn validate(
     Ok(())
 }
 
+/// The model's checks in force in this solve (the unnamed ones, and the named ones whose
+/// selectors are among `selectors`) hold on the execution, evaluated on explicit relations
+/// by [`super::eval`], and each flag is raised exactly when the solver's flag literal says
+/// so. `Err` names the first check that fails or the first flag that disagrees. Call it
+/// after [`validate`]: the relations are only meaningful once `rf` and `co` are.
+pub fn validate_model(
+    enc: &Encoding,
+    truth: &dyn Fn(Bool) -> bool,
+    execution: &Execution,
+    model: &Model,
+    compiled: &CompiledModel,
+    selectors: &[Bool],
+) -> Result<(), String> {
+    let explicit = Explicit::of_execution(enc.events, &enc.mutexes, execution);
+    let mut evaluator = explicit.evaluator(model);
+    let in_force = |check: &Check| match &check.name {
+        None => true,
+        Some(name) => compiled
+            .selector(name)
+            .is_some_and(|s| selectors.contains(&s)),
+    };
+    let describe = |check: &Check| match &check.name {
+        Some(name) => format!("`{name}`"),
+        None => format!("`{} ...`", check.kind.keyword()),
+    };
+    for check in model.checks.iter().filter(|c| !c.flag && in_force(c)) {
+        let holds = evaluator
+            .holds(check)
+            .map_err(|why| format!("the model's check {}: {why}", describe(check)))?;
+        if !holds {
+            return Err(format!(
+                "the model's check {} of {} (evaluated on the execution)",
+                describe(check),
+                model.name
+            ));
+        }
+    }
+    let flags = model.checks.iter().filter(|c| c.flag);
+    for (check, (name, literal)) in flags.zip(&compiled.flags) {
+        let raised = evaluator
+            .holds(check)
+            .map_err(|why| format!("the model's flag `{name}`: {why}"))?;
+        if raised != truth(*literal) {
+            return Err(format!(
+                "the model's flag `{name}`: the solver {} it, the execution {}",
+                if truth(*literal) {
+                    "raises"
+                } else {
+                    "does not raise"
+                },
+                if raised { "raises it" } else { "does not" }
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The final state, failed assertions and bound hit the execution computes are the ones
 /// reported.
 fn computed_results(
@@ -356,12 +416,145 @@ mod tests {
     use crate::solver::Solver;
 
     fn session_for(text: &str, f: impl FnOnce(&mut Session, &Events)) {
+        session_under("sc", text, f);
+    }
+
+    fn session_under(model: &str, text: &str, f: impl FnOnce(&mut Session, &Events)) {
         let file = SourceFile::new("t.litmus".to_string(), text.to_string());
         let test = crate::syntax::parse(&file).unwrap();
         let program = crate::program::lower(&test, &file).unwrap();
         let events = unroll(&program, UnrollOptions::default()).unwrap();
-        let mut session = Session::new(&program, &events, &AnalysisOptions::default()).unwrap();
+        let options = AnalysisOptions {
+            model: std::sync::Arc::new(crate::cat::load_shipped(model).unwrap().unwrap()),
+            ..AnalysisOptions::default()
+        };
+        let mut session = Session::new(&program, &events, &options).unwrap();
         f(&mut session, &events);
+    }
+
+    /// The model's checks in force on `w`, as `find_under_checks` runs them.
+    fn model_verdict(session: &Session, w: &Execution) -> Result<(), String> {
+        let truth = |b: Bool| session.solver.value_of(b);
+        validate_model(
+            &session.encoding,
+            &truth,
+            w,
+            &session.model,
+            &session.compiled,
+            &session.enabled,
+        )
+    }
+
+    /// One thread writes x twice, then reads it back.
+    const OWN: &str =
+        "C OWN\n{ x = 0; }\nP0 (int* x) { *x = 1; *x = 2; int r0 = *x; }\nexists (0:r0=2)\n";
+
+    #[test]
+    fn the_model_accepts_real_witnesses() {
+        for model in ["sc", "rc11"] {
+            for text in [SB, OWN] {
+                session_under(model, text, |session, _| {
+                    let w = session.check().unwrap().positive.unwrap();
+                    assert_eq!(model_verdict(session, &w), Ok(()), "{model}");
+                });
+            }
+        }
+    }
+
+    #[test]
+    fn the_model_rejects_a_flipped_rf_edge() {
+        for (model, check) in [("sc", "`sc`"), ("rc11", "`coherence`")] {
+            session_under(model, OWN, |session, events| {
+                let mut w = session.check().unwrap().positive.unwrap();
+                let (first, read) = (events.threads[0][0], events.threads[0][2]);
+                // Reading the overwritten write: `fr` runs against program order.
+                w.rf.retain(|&(_, r)| r != read);
+                w.rf.push((first, read));
+                let error = model_verdict(session, &w).unwrap_err();
+                assert!(error.contains(check), "{model}: {error}");
+            });
+        }
+    }
+
+    #[test]
+    fn the_model_rejects_a_reversed_co_pair() {
+        for (model, check) in [("sc", "`sc`"), ("rc11", "`coherence`")] {
+            session_under(model, OWN, |session, _| {
+                let mut w = session.check().unwrap().positive.unwrap();
+                let chain = &mut w.co[0];
+                assert_eq!(chain.len(), 3);
+                chain.swap(1, 2);
+                let error = model_verdict(session, &w).unwrap_err();
+                assert!(error.contains(check), "{model}: {error}");
+                // The encoding's literals disagree too: the general validation says so.
+                let truth = |b: Bool| session.solver.value_of(b);
+                assert!(validate(&session.encoding, &truth, &w, checks()).is_err());
+            });
+        }
+    }
+
+    #[test]
+    fn the_model_rejects_the_sb_cycle_under_sc_only() {
+        // Both reads read the initial writes: SC's cycle, allowed by rc11 for these
+        // non-atomic accesses (which race, so rc11 raises its flag).
+        let sb = "C SB0\n{ x = 0; y = 0; }\nP0 (int* x, int* y) { *x = 1; int r0 = *y; }\nP1 (int* x, int* y) { *y = 1; int r0 = *x; }\nexists (0:r0=1 /\\ 1:r0=1)\n";
+        for model in ["sc", "rc11"] {
+            session_under(model, sb, |session, events| {
+                let mut w = session.check().unwrap().positive.unwrap();
+                let (p0_read, p1_read) = (events.threads[0][1], events.threads[1][1]);
+                w.rf.retain(|&(_, r)| r != p0_read && r != p1_read);
+                w.rf.push((events.init[1], p0_read));
+                w.rf.push((events.init[0], p1_read));
+                let verdict = model_verdict(session, &w);
+                if model == "sc" {
+                    let error = verdict.unwrap_err();
+                    assert!(error.contains("`sc`"), "{error}");
+                } else {
+                    assert_eq!(verdict, Ok(()));
+                }
+            });
+        }
+    }
+
+    #[test]
+    fn the_model_rejects_a_flag_the_solver_got_wrong() {
+        session_under("rc11", SB, |session, _| {
+            let w = witness(session);
+            let &(_, raised) = &session.compiled.flags[0];
+            // The racy SB raises `undefined`; a solver that said otherwise is caught.
+            assert!(session.solver.value_of(raised));
+            let lying = |b: Bool| session.solver.value_of(b) != (b == raised);
+            let error = validate_model(
+                &session.encoding,
+                &lying,
+                &w,
+                &session.model,
+                &session.compiled,
+                &session.enabled,
+            )
+            .unwrap_err();
+            assert!(error.contains("`undefined`"), "{error}");
+        });
+    }
+
+    #[test]
+    fn a_skipped_check_is_not_required() {
+        session_under("sc", OWN, |session, events| {
+            let mut w = session.check().unwrap().positive.unwrap();
+            let (first, read) = (events.threads[0][0], events.threads[0][2]);
+            w.rf.retain(|&(_, r)| r != read);
+            w.rf.push((first, read));
+            let truth = |b: Bool| session.solver.value_of(b);
+            let verdict = validate_model(
+                &session.encoding,
+                &truth,
+                &w,
+                &session.model,
+                &session.compiled,
+                &[],
+            );
+            assert_eq!(verdict, Ok(()));
+        });
     }
 
     const SB: &str = "C SB\n{ x = 0; y = 0; }\nP0 (int* x, int* y) { *x = 1; int r0 = *y; }\nP1 (int* x, int* y) { *y = 1; int r0 = *x; }\nexists (0:r0=0 /\\ 1:r0=1)\n";

@@ -1,0 +1,546 @@
+//! The model language evaluated on one explicit execution.
+//!
+//! `encode::model` compiles a model into clauses over every execution at once; this module
+//! computes the same sets and relations for one concrete execution, with dense bit
+//! matrices over its executed events, so that a witness can be checked against the model's
+//! definitions without trusting the encoding. The base relations follow the definitions
+//! the encoding documents (`encode/model.rs`), which are the ones to keep in step with.
+//! Nothing here imports `encode`: the two implementations share only the model.
+
+use std::collections::HashMap;
+
+use crate::cat::ast::{BinOp, CheckKind, UnOp};
+use crate::cat::{Base, Check, Model, TExpr, Type};
+use crate::events::{EventId, EventKind, Events};
+use crate::program::MemOrder;
+
+use super::Execution;
+
+/// A set of the executed events, one bit each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BitSet {
+    words: Vec<u64>,
+}
+
+impl BitSet {
+    fn new(m: usize) -> BitSet {
+        BitSet {
+            words: vec![0; m.div_ceil(64)],
+        }
+    }
+
+    fn get(&self, i: usize) -> bool {
+        self.words[i / 64] >> (i % 64) & 1 == 1
+    }
+
+    fn set(&mut self, i: usize) {
+        self.words[i / 64] |= 1 << (i % 64);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.words.iter().all(|&w| w == 0)
+    }
+}
+
+/// A relation between the executed events: row `a` holds the bits of the `b` with `a r b`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BitRel {
+    m: usize,
+    stride: usize,
+    bits: Vec<u64>,
+}
+
+impl BitRel {
+    fn new(m: usize) -> BitRel {
+        let stride = m.div_ceil(64);
+        BitRel {
+            m,
+            stride,
+            bits: vec![0; m * stride],
+        }
+    }
+
+    fn get(&self, a: usize, b: usize) -> bool {
+        self.bits[a * self.stride + b / 64] >> (b % 64) & 1 == 1
+    }
+
+    fn set(&mut self, a: usize, b: usize) {
+        self.bits[a * self.stride + b / 64] |= 1 << (b % 64);
+    }
+
+    fn row(&self, a: usize) -> &[u64] {
+        &self.bits[a * self.stride..(a + 1) * self.stride]
+    }
+
+    fn or_row(&mut self, a: usize, row: &[u64]) {
+        for (cell, &w) in self.bits[a * self.stride..(a + 1) * self.stride]
+            .iter_mut()
+            .zip(row)
+        {
+            *cell |= w;
+        }
+    }
+
+    fn identity(m: usize) -> BitRel {
+        let mut r = BitRel::new(m);
+        for i in 0..m {
+            r.set(i, i);
+        }
+        r
+    }
+
+    fn zip(&self, other: &BitRel, f: impl Fn(u64, u64) -> u64) -> BitRel {
+        BitRel {
+            m: self.m,
+            stride: self.stride,
+            bits: self
+                .bits
+                .iter()
+                .zip(&other.bits)
+                .map(|(&x, &y)| f(x, y))
+                .collect(),
+        }
+    }
+
+    /// The columns set in row `a`, by scanning words: most rows are sparse.
+    fn successors(&self, a: usize) -> impl Iterator<Item = usize> + '_ {
+        self.row(a).iter().enumerate().flat_map(|(i, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                if rest == 0 {
+                    return None;
+                }
+                let bit = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                Some(i * 64 + bit)
+            })
+        })
+    }
+
+    fn seq(&self, other: &BitRel) -> BitRel {
+        let mut out = BitRel::new(self.m);
+        for a in 0..self.m {
+            let row = &mut out.bits[a * self.stride..(a + 1) * self.stride];
+            for k in self.successors(a) {
+                for (cell, &w) in row.iter_mut().zip(other.row(k)) {
+                    *cell |= w;
+                }
+            }
+        }
+        out
+    }
+
+    /// `r+` by Warshall: after round `k`, the paths through events `0..=k` are closed.
+    fn closure(&self) -> BitRel {
+        let mut c = self.clone();
+        for k in 0..self.m {
+            let through = c.row(k).to_vec();
+            for a in 0..self.m {
+                if c.get(a, k) {
+                    c.or_row(a, &through);
+                }
+            }
+        }
+        c
+    }
+
+    fn inverse(&self) -> BitRel {
+        let mut out = BitRel::new(self.m);
+        for a in 0..self.m {
+            for b in self.successors(a) {
+                out.set(b, a);
+            }
+        }
+        out
+    }
+
+    fn is_empty(&self) -> bool {
+        self.bits.iter().all(|&w| w == 0)
+    }
+
+    fn reflexive(&self) -> bool {
+        (0..self.m).any(|i| self.get(i, i))
+    }
+}
+
+/// The value of an expression on one execution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dense {
+    Set(BitSet),
+    Rel(BitRel),
+}
+
+/// One execution's events and its `rf`, `co` and lock order, ready for evaluation.
+pub struct Explicit<'a> {
+    events: &'a Events,
+    /// The executed events in event order: the matrices' rows.
+    executed: Vec<EventId>,
+    /// Per event, its row when it executed.
+    index: Vec<Option<usize>>,
+    rf: BitRel,
+    co: BitRel,
+    lko: BitRel,
+}
+
+impl<'a> Explicit<'a> {
+    /// From explicit pairs; pairs involving an event that did not run are dropped, as every
+    /// base relation relates executed events only. `rf` and `co` are memory's: a mutex's
+    /// history is only in `lko`, as in the encoding.
+    pub fn new(
+        events: &'a Events,
+        feasible: &[bool],
+        rf: &[(EventId, EventId)],
+        co: &[(EventId, EventId)],
+        lko: &[(EventId, EventId)],
+    ) -> Explicit<'a> {
+        let executed: Vec<EventId> = (0..events.len())
+            .filter(|&e| feasible.get(e).copied().unwrap_or(false))
+            .collect();
+        let mut index = vec![None; events.len()];
+        for (i, &e) in executed.iter().enumerate() {
+            index[e] = Some(i);
+        }
+        let m = executed.len();
+        let matrix = |pairs: &[(EventId, EventId)]| {
+            let mut r = BitRel::new(m);
+            for &(a, b) in pairs {
+                if let (Some(Some(i)), Some(Some(j))) = (index.get(a), index.get(b)) {
+                    r.set(*i, *j);
+                }
+            }
+            r
+        };
+        let (rf, co, lko) = (matrix(rf), matrix(co), matrix(lko));
+        Explicit {
+            events,
+            executed,
+            index,
+            rf,
+            co,
+            lko,
+        }
+    }
+
+    /// From a decoded execution. `mutexes` says which locations are mutexes: their
+    /// coherence list is the lock order of their critical sections (each lock's write half,
+    /// then its unlock), from which `lko` is read back.
+    pub fn of_execution(
+        events: &'a Events,
+        mutexes: &[bool],
+        execution: &Execution,
+    ) -> Explicit<'a> {
+        let is_mutex = |e: EventId| {
+            events.events[e]
+                .location
+                .is_some_and(|l| mutexes.get(l).copied().unwrap_or(false))
+        };
+        let rf: Vec<(EventId, EventId)> = execution
+            .rf
+            .iter()
+            .copied()
+            .filter(|&(_, r)| !is_mutex(r))
+            .collect();
+        let mut co = Vec::new();
+        let mut lko = Vec::new();
+        for (loc, chain) in execution.co.iter().enumerate() {
+            if !mutexes.get(loc).copied().unwrap_or(false) {
+                for (i, &a) in chain.iter().enumerate() {
+                    co.extend(chain[i + 1..].iter().map(|&b| (a, b)));
+                }
+                continue;
+            }
+            // An unlock `u` precedes lock `k` of another thread when `u` comes before k's
+            // write half in the mutex's list.
+            for (i, &u) in chain.iter().enumerate() {
+                if events.events[u].kind != EventKind::Unlock {
+                    continue;
+                }
+                for &half in &chain[i + 1..] {
+                    let lock = events
+                        .events
+                        .iter()
+                        .find(|k| k.kind == EventKind::Lock && k.rmw == Some(half));
+                    if let Some(k) = lock {
+                        if k.thread != events.events[u].thread {
+                            lko.push((u, k.id));
+                        }
+                    }
+                }
+            }
+        }
+        Explicit::new(events, &execution.feasible, &rf, &co, &lko)
+    }
+
+    fn m(&self) -> usize {
+        self.executed.len()
+    }
+
+    /// An evaluator of `model`'s expressions, caching its definitions.
+    pub fn evaluator<'m>(&'m self, model: &'m Model) -> Evaluator<'m, 'a> {
+        Evaluator {
+            x: self,
+            model,
+            defs: vec![None; model.defs.len()],
+            bases: HashMap::new(),
+        }
+    }
+
+    /// `e` is in the set.
+    pub fn contains(&self, value: &Dense, e: EventId) -> bool {
+        match (value, self.index.get(e).copied().flatten()) {
+            (Dense::Set(s), Some(i)) => s.get(i),
+            _ => false,
+        }
+    }
+
+    /// `(a, b)` is in the relation.
+    pub fn related(&self, value: &Dense, a: EventId, b: EventId) -> bool {
+        let row = |e: EventId| self.index.get(e).copied().flatten();
+        match (value, row(a), row(b)) {
+            (Dense::Rel(r), Some(i), Some(j)) => r.get(i, j),
+            _ => false,
+        }
+    }
+
+    fn set(&self, pred: impl Fn(EventId) -> bool) -> Dense {
+        let mut s = BitSet::new(self.m());
+        for (i, &e) in self.executed.iter().enumerate() {
+            if pred(e) {
+                s.set(i);
+            }
+        }
+        Dense::Set(s)
+    }
+
+    fn rel(&self, pred: impl Fn(EventId, EventId) -> bool) -> BitRel {
+        let mut r = BitRel::new(self.m());
+        for (i, &a) in self.executed.iter().enumerate() {
+            for (j, &b) in self.executed.iter().enumerate() {
+                if pred(a, b) {
+                    r.set(i, j);
+                }
+            }
+        }
+        r
+    }
+
+    /// `r` restricted to the pairs `keep` accepts.
+    fn filter(&self, r: &BitRel, keep: impl Fn(EventId, EventId) -> bool) -> BitRel {
+        let mut out = BitRel::new(self.m());
+        for (i, &a) in self.executed.iter().enumerate() {
+            for (j, &b) in self.executed.iter().enumerate() {
+                if r.get(i, j) && keep(a, b) {
+                    out.set(i, j);
+                }
+            }
+        }
+        out
+    }
+
+    /// The accesses and fences whose memory order satisfies `pred`; a compare-exchange
+    /// read whose write half did not run failed, and has its failure order.
+    fn by_order(&self, pred: impl Fn(MemOrder) -> bool) -> Dense {
+        let ev = &self.events.events;
+        self.set(|e| {
+            let event = &ev[e];
+            if !(event.is_memory() || event.kind == EventKind::Fence) {
+                return false;
+            }
+            let order = match (event.failure_order, event.rmw) {
+                (Some(failure), Some(write))
+                    if self.index.get(write).is_none_or(Option::is_none) =>
+                {
+                    failure
+                }
+                _ => event.order,
+            };
+            pred(order)
+        })
+    }
+
+    fn base(&self, b: Base) -> Dense {
+        let events = self.events;
+        let ev = &events.events;
+        let same_loc = |a: EventId, b: EventId| {
+            ev[a].is_memory() && ev[b].is_memory() && ev[a].location == ev[b].location
+        };
+        let ext = |a: EventId, b: EventId| ev[a].thread != ev[b].thread;
+        let fr = || self.rf.inverse().seq(&self.co);
+        match b {
+            Base::All => self.set(|_| true),
+            Base::R => self.set(|e| ev[e].is_read()),
+            Base::W => self.set(|e| ev[e].is_write()),
+            Base::F => self.set(|e| ev[e].kind == EventKind::Fence),
+            Base::M => self.set(|e| ev[e].is_memory()),
+            Base::IW => self.set(|e| ev[e].kind == EventKind::Init),
+            Base::X => self.set(|e| ev[e].is_memory() && ev[e].rmw.is_some()),
+            Base::Rlx => self.by_order(|o| o == MemOrder::Relaxed),
+            Base::Acq => self.by_order(|o| matches!(o, MemOrder::Acquire | MemOrder::Consume)),
+            Base::Rel => self.by_order(|o| o == MemOrder::Release),
+            Base::AcqRel => self.by_order(|o| o == MemOrder::AcqRel),
+            Base::Sc => self.by_order(|o| o == MemOrder::SeqCst),
+            Base::Na => self.set(|e| ev[e].is_memory() && ev[e].order == MemOrder::NonAtomic),
+            Base::A => self.set(|e| ev[e].is_memory() && ev[e].order != MemOrder::NonAtomic),
+            Base::Po => Dense::Rel(self.rel(|a, b| events.po(a, b))),
+            Base::PoLoc => Dense::Rel(self.rel(|a, b| events.po(a, b) && same_loc(a, b))),
+            Base::Rf => Dense::Rel(self.rf.clone()),
+            Base::Co => Dense::Rel(self.co.clone()),
+            Base::Fr => Dense::Rel(fr()),
+            Base::Lko => Dense::Rel(self.lko.clone()),
+            Base::Rfe => Dense::Rel(self.filter(&self.rf, ext)),
+            Base::Rfi => Dense::Rel(self.filter(&self.rf, |a, b| !ext(a, b))),
+            Base::Coe => Dense::Rel(self.filter(&self.co, ext)),
+            Base::Coi => Dense::Rel(self.filter(&self.co, |a, b| !ext(a, b))),
+            Base::Fre => Dense::Rel(self.filter(&fr(), ext)),
+            Base::Fri => Dense::Rel(self.filter(&fr(), |a, b| !ext(a, b))),
+            Base::Id => Dense::Rel(BitRel::identity(self.m())),
+            Base::Loc => Dense::Rel(self.rel(same_loc)),
+            Base::Int => Dense::Rel(self.rel(|a, b| !ext(a, b))),
+            Base::Ext => Dense::Rel(self.rel(ext)),
+            Base::Rmw => Dense::Rel(self.rel(|a, b| ev[a].is_read() && ev[a].rmw == Some(b))),
+        }
+    }
+}
+
+/// Evaluates one model's expressions on one execution; each definition once.
+pub struct Evaluator<'m, 'a> {
+    x: &'m Explicit<'a>,
+    model: &'m Model,
+    defs: Vec<Option<Dense>>,
+    bases: HashMap<Base, Dense>,
+}
+
+impl Evaluator<'_, '_> {
+    /// The value of `e`. `Err` only for an ill-formed model (an unknown definition, a type
+    /// mismatch), which the model checker rules out.
+    pub fn eval(&mut self, e: &TExpr) -> Result<Dense, String> {
+        let m = self.x.m();
+        Ok(match e {
+            TExpr::Base(b) => {
+                let x = self.x;
+                self.bases.entry(*b).or_insert_with(|| x.base(*b)).clone()
+            }
+            TExpr::Def(id) => {
+                if let Some(Some(v)) = self.defs.get(*id) {
+                    return Ok(v.clone());
+                }
+                let model = self.model;
+                let Some((name, body, _)) = model.defs.get(*id) else {
+                    return Err(format!("definition {id} does not exist"));
+                };
+                let v = self
+                    .eval(body)
+                    .map_err(|why| format!("in `{name}`: {why}"))?;
+                self.defs[*id] = Some(v.clone());
+                v
+            }
+            TExpr::Empty(Type::Set) => Dense::Set(BitSet::new(m)),
+            TExpr::Empty(Type::Rel) => Dense::Rel(BitRel::new(m)),
+            TExpr::Domain(r) => {
+                let r = self.rel(r)?;
+                let mut s = BitSet::new(m);
+                for a in (0..m).filter(|&a| r.row(a).iter().any(|&w| w != 0)) {
+                    s.set(a);
+                }
+                Dense::Set(s)
+            }
+            TExpr::Range(r) => {
+                let r = self.rel(r)?;
+                let mut s = BitSet::new(m);
+                for a in 0..m {
+                    for (cell, &w) in s.words.iter_mut().zip(r.row(a)) {
+                        *cell |= w;
+                    }
+                }
+                Dense::Set(s)
+            }
+            TExpr::Unary(op, a) => match op {
+                UnOp::Identity => {
+                    let s = self.set(a)?;
+                    let mut r = BitRel::new(m);
+                    for i in (0..m).filter(|&i| s.get(i)) {
+                        r.set(i, i);
+                    }
+                    Dense::Rel(r)
+                }
+                UnOp::Inverse => Dense::Rel(self.rel(a)?.inverse()),
+                UnOp::Plus => Dense::Rel(self.rel(a)?.closure()),
+                UnOp::Star => Dense::Rel(
+                    self.rel(a)?
+                        .closure()
+                        .zip(&BitRel::identity(m), |x, y| x | y),
+                ),
+                UnOp::Opt => Dense::Rel(self.rel(a)?.zip(&BitRel::identity(m), |x, y| x | y)),
+            },
+            TExpr::Binary(op, a, b) => {
+                let (x, y) = (self.eval(a)?, self.eval(b)?);
+                let pointwise = |op: BinOp| -> Option<fn(u64, u64) -> u64> {
+                    match op {
+                        BinOp::Union => Some(|x, y| x | y),
+                        BinOp::Inter => Some(|x, y| x & y),
+                        BinOp::Diff => Some(|x, y| x & !y),
+                        BinOp::Seq | BinOp::Product => None,
+                    }
+                };
+                match (op, x, y) {
+                    (BinOp::Product, Dense::Set(s), Dense::Set(t)) => {
+                        let mut r = BitRel::new(m);
+                        for i in (0..m).filter(|&i| s.get(i)) {
+                            r.or_row(i, &t.words);
+                        }
+                        Dense::Rel(r)
+                    }
+                    (BinOp::Seq, Dense::Rel(p), Dense::Rel(q)) => Dense::Rel(p.seq(&q)),
+                    (&op, Dense::Set(s), Dense::Set(t)) => match pointwise(op) {
+                        Some(f) => Dense::Set(BitSet {
+                            words: s
+                                .words
+                                .iter()
+                                .zip(&t.words)
+                                .map(|(&x, &y)| f(x, y))
+                                .collect(),
+                        }),
+                        None => return Err(format!("`{}` between sets", op.symbol())),
+                    },
+                    (&op, Dense::Rel(p), Dense::Rel(q)) => match pointwise(op) {
+                        Some(f) => Dense::Rel(p.zip(&q, f)),
+                        None => return Err(format!("`{}` between relations", op.symbol())),
+                    },
+                    (op, _, _) => {
+                        return Err(format!("`{}` between a set and a relation", op.symbol()))
+                    }
+                }
+            }
+        })
+    }
+
+    fn rel(&mut self, e: &TExpr) -> Result<BitRel, String> {
+        match self.eval(e)? {
+            Dense::Rel(r) => Ok(r),
+            Dense::Set(_) => Err("a set where a relation belongs".into()),
+        }
+    }
+
+    fn set(&mut self, e: &TExpr) -> Result<BitSet, String> {
+        match self.eval(e)? {
+            Dense::Set(s) => Ok(s),
+            Dense::Rel(_) => Err("a relation where a set belongs".into()),
+        }
+    }
+
+    /// The check's test holds on the execution (negation included): for a flag, that it
+    /// is raised.
+    pub fn holds(&mut self, check: &Check) -> Result<bool, String> {
+        let value = self.eval(&check.expr)?;
+        let test = match (check.kind, &value) {
+            (CheckKind::Empty, Dense::Set(s)) => s.is_empty(),
+            (CheckKind::Empty, Dense::Rel(r)) => r.is_empty(),
+            (CheckKind::Irreflexive, Dense::Rel(r)) => !r.reflexive(),
+            (CheckKind::Acyclic, Dense::Rel(r)) => !r.closure().reflexive(),
+            (kind, Dense::Set(_)) => {
+                return Err(format!("`{}` of a set", kind.keyword()));
+            }
+        };
+        Ok(test != check.negated)
+    }
+}
