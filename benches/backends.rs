@@ -3,7 +3,8 @@
 //!
 //! - allowed: every thread reads its own `y` (a witness exists);
 //! - forbidden: the same and `0:s=0` (a proof of absence);
-//! - outcomes: every reachable final state (N = 4: an enumeration of 125 solves).
+//! - outcomes: every reachable final state (N = 4: an enumeration of 125 solves);
+//! - the races family (`families::locked_counter`): every racing statement pair.
 //!
 //! Each iteration is what `nemos check` does for one test after parsing: encode into a new
 //! solver, ask the two condition queries, the bound and the assertions, and shut the solver
@@ -87,12 +88,37 @@ fn outcomes(c: &mut Criterion) {
     group.finish();
 }
 
+/// The races issue's family: every racing statement pair of `T` threads doing `M` locked
+/// increments, one solve per race plus the proof that there are no more.
+fn races(c: &mut Criterion) {
+    let mut group = c.benchmark_group("locked_counter_races");
+    for (threads, increments) in [(2, 5), (4, 3)] {
+        let (program, events) = families::load(
+            &families::locked_counter(threads, increments),
+            increments as u32,
+        );
+        for backend in backends() {
+            let opts = options(backend);
+            let id = BenchmarkId::new(backend.name(), format!("{threads}x{increments}"));
+            group.bench_function(id, |b| {
+                b.iter(|| {
+                    let mut session = Session::new(&program, &events, &opts).unwrap();
+                    let result = session.races().unwrap();
+                    assert_eq!(result.races.len(), threads - 1);
+                    result.races.len()
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .sample_size(10)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3));
-    targets = check, outcomes
+    targets = check, outcomes, races
 }
 criterion_main!(benches);

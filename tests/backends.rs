@@ -9,7 +9,7 @@
 //! (`.ci/run`).
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use nemos::analysis::{AnalysisOptions, Observation, Session};
@@ -19,31 +19,8 @@ use nemos::program::Program;
 use nemos::report::state_line;
 use nemos::solver::{Backend, EmitFormat, Recording, SolveOutcome, SolverOptions};
 
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn corpus() -> Option<PathBuf> {
-    let dir = manifest_dir().join("../shared/corpus");
-    dir.join("herd7-expected.json").exists().then_some(dir)
-}
-
-fn litmus_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(d).unwrap().flatten() {
-            let p = entry.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "litmus") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
-    files
-}
+mod common;
+use common::{corpus, litmus_files, manifest_dir};
 
 /// Parse, lower and unroll; `None` for the files nemos rejects with a message.
 fn load(path: &Path) -> Option<(Program, Events)> {
@@ -77,12 +54,8 @@ struct Answer {
 }
 
 fn answer(program: &Program, events: &Events, backend: Backend, model: &str) -> Answer {
-    let model = match nemos::cat::load_shipped(model) {
-        Some(Ok(m)) => std::sync::Arc::new(m),
-        _ => panic!("model {model} is shipped"),
-    };
     let options = AnalysisOptions {
-        model,
+        model: common::under(model).model,
         ..options(backend, None)
     };
     let mut session = Session::new(program, events, &options).unwrap();

@@ -5,37 +5,18 @@
 //! says `Undef`.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::Path;
 
 use nemos::analysis::{AnalysisOptions, Session};
 use nemos::diagnostics::SourceFile;
 use nemos::events::{unroll, UnrollOptions};
 use nemos::report::state_line;
 
-fn corpus() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    dir.join("herd7-expected.json").exists().then_some(dir)
-}
+mod common;
+use common::{corpus, normalise};
 
 fn rc11() -> AnalysisOptions {
-    let model = match nemos::cat::load_shipped("rc11") {
-        Some(Ok(model)) => model,
-        _ => panic!("models/rc11.cat must compile"),
-    };
-    AnalysisOptions {
-        model: Arc::new(model),
-        ..AnalysisOptions::default()
-    }
-}
-
-/// A herd state line as a set of `var=value` items, so that item order does not matter.
-fn normalise(state: &str) -> BTreeSet<String> {
-    state
-        .split(';')
-        .map(|item| item.replace(' ', ""))
-        .filter(|item| !item.is_empty())
-        .collect()
+    common::under("rc11")
 }
 
 struct Verdict {
@@ -231,22 +212,11 @@ fn c11_differs_from_rc11_where_the_models_do() {
         ("herd-c/C11.litmus", "visible side effects"),
     ];
     let rc11 = rc11();
-    let c11 = AnalysisOptions {
-        model: Arc::new(nemos::cat::load_shipped("c11").unwrap().unwrap()),
-        ..AnalysisOptions::default()
-    };
-    let mut files = Vec::new();
-    let mut stack = vec![dir.clone()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(d).unwrap().flatten() {
-            let p = entry.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "litmus") {
-                files.push(p.strip_prefix(&dir).unwrap().display().to_string());
-            }
-        }
-    }
+    let c11 = common::under("c11");
+    let files: Vec<String> = common::litmus_files(&dir)
+        .iter()
+        .map(|p| p.strip_prefix(&dir).unwrap().display().to_string())
+        .collect();
     let mut differing = Vec::new();
     for path in &files {
         let (Ok(a), Ok(b)) = (run(&dir, path, &rc11), run(&dir, path, &c11)) else {

@@ -2,26 +2,14 @@
 //! states, the observation and herd's execution counts must be exactly herd's.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 
 use nemos::analysis::{observation_of, AnalysisOptions, Observation, Session};
 use nemos::diagnostics::SourceFile;
 use nemos::events::{unroll, UnrollOptions};
 use nemos::report::state_line;
 
-fn corpus() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    dir.join("herd7-expected.json").exists().then_some(dir)
-}
-
-/// A herd state line as a set of `var=value` items, so that item order does not matter.
-fn normalise(state: &str) -> BTreeSet<String> {
-    state
-        .split(';')
-        .map(|item| item.replace(' ', ""))
-        .filter(|item| !item.is_empty())
-        .collect()
-}
+mod common;
+use common::{corpus, normalise};
 
 fn observation_name(o: Observation) -> &'static str {
     match o {
@@ -103,18 +91,7 @@ fn every_corpus_file_runs_or_is_rejected_cleanly() {
         eprintln!("skipping: ../shared/corpus not found");
         return;
     };
-    let mut files = Vec::new();
-    let mut stack = vec![dir];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(d).unwrap().flatten() {
-            let p = entry.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "litmus") {
-                files.push(p);
-            }
-        }
-    }
+    let files = common::litmus_files(&dir);
     let mut rejected = Vec::new();
     for path in &files {
         let file = SourceFile::new(

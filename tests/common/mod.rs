@@ -1,0 +1,59 @@
+//! What the corpus tests share: where the corpus is, how its files are found, how herd's
+//! state lines compare, and the shipped models as analysis options.
+
+#![allow(dead_code)] // each test binary uses the helpers it needs
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use nemos::analysis::AnalysisOptions;
+
+pub fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `../shared/corpus` beside the checkout, when it is there (the tests skip politely
+/// otherwise).
+pub fn corpus() -> Option<PathBuf> {
+    let dir = manifest_dir().join("../shared/corpus");
+    dir.join("herd7-expected.json").exists().then_some(dir)
+}
+
+/// Every `*.litmus` below `dir`, sorted.
+pub fn litmus_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(d).unwrap().flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "litmus") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// A herd state line as a set of `var=value` items, so that item order does not matter.
+pub fn normalise(state: &str) -> BTreeSet<String> {
+    state
+        .split(';')
+        .map(|item| item.replace(' ', ""))
+        .filter(|item| !item.is_empty())
+        .collect()
+}
+
+/// The default options under a shipped model.
+pub fn under(model: &str) -> AnalysisOptions {
+    let Some(Ok(model)) = nemos::cat::load_shipped(model) else {
+        panic!("models/{model}.cat is shipped and must compile");
+    };
+    AnalysisOptions {
+        model: Arc::new(model),
+        ..AnalysisOptions::default()
+    }
+}
