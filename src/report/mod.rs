@@ -253,7 +253,10 @@ impl CheckReport<'_> {
         self.program
             .condition
             .as_ref()
-            .map_or("exists (true)".to_string(), |c| c.text.clone())
+            // herd prints the condition on one line, however the file breaks it.
+            .map_or("exists (true)".to_string(), |c| {
+                c.text.split_whitespace().collect::<Vec<_>>().join(" ")
+            })
     }
 
     /// The witness worth showing: the one that meets the condition for `exists`, and a
