@@ -253,10 +253,7 @@ impl CheckReport<'_> {
         self.program
             .condition
             .as_ref()
-            // herd prints the condition on one line, however the file breaks it.
-            .map_or("exists (true)".to_string(), |c| {
-                c.text.split_whitespace().collect::<Vec<_>>().join(" ")
-            })
+            .map_or("exists (true)".to_string(), |c| one_line(&c.text))
     }
 
     /// The witness worth showing: the one that meets the condition for `exists`, and a
@@ -488,6 +485,11 @@ pub struct CheckJson {
     pub assertion_fails: bool,
     pub flags: Vec<String>,
     pub witness: Option<WitnessJson>,
+}
+
+/// Source text on one line, as herd prints a condition however the file breaks it.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// `P0, line 5: *x = 1;`
@@ -769,7 +771,7 @@ impl ExplainReport<'_> {
             .program
             .condition
             .as_ref()
-            .map_or("true".to_string(), |c| c.text.clone());
+            .map_or("true".to_string(), |c| one_line(&c.text));
         if self.explanation.negated_condition {
             format!("a violation of {text}")
         } else {
