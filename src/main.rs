@@ -459,6 +459,15 @@ fn run(command: Command) -> Status {
             return status;
         }
     }
+    // Parsing and unrolling are quick and bounded by the input: no --timeout for them.
+    let untimed = |paths: &[PathBuf], format: Format, jobs: Option<usize>, work: Work| {
+        let options = BatchOptions {
+            format,
+            jobs,
+            timeout: None,
+        };
+        run_batch(paths, options, work)
+    };
     let analyse = |paths: &[PathBuf], common: AnalysisArgs, query: Query| {
         let options = BatchOptions {
             format: common.format,
@@ -473,35 +482,23 @@ fn run(command: Command) -> Status {
             paths,
             format,
             batch,
-        } => {
-            let options = BatchOptions {
-                format,
-                jobs: batch.jobs,
-                timeout: None,
-            };
-            run_batch(
-                &paths,
-                options,
-                Arc::new(move |t, path| parse_one(t, path, format)),
-            )
-        }
+        } => untimed(
+            &paths,
+            format,
+            batch.jobs,
+            Arc::new(move |t, path| parse_one(t, path, format)),
+        ),
         Command::Events {
             paths,
             unroll,
             format,
             batch,
-        } => {
-            let options = BatchOptions {
-                format,
-                jobs: batch.jobs,
-                timeout: None,
-            };
-            run_batch(
-                &paths,
-                options,
-                Arc::new(move |t, path| events_one(t, path, unroll, format)),
-            )
-        }
+        } => untimed(
+            &paths,
+            format,
+            batch.jobs,
+            Arc::new(move |t, path| events_one(t, path, unroll, format)),
+        ),
         Command::Check {
             paths,
             mut common,

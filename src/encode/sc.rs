@@ -39,14 +39,7 @@ pub fn encode<S: ClauseSink>(
     strategy: AcyclicStrategy,
     enabled: &mut dyn FnMut(&mut S, &str) -> Bool,
 ) -> ScChecks {
-    let events = enc.events;
-    let nodes: Vec<EventId> = events
-        .events
-        .iter()
-        .filter(|e| e.kind != EventKind::Init)
-        .map(|e| e.id)
-        .collect();
-    let mut order = Order::new(sink, &nodes, strategy);
+    let mut order = Order::new(sink, &thread_events(enc), strategy);
     let sc = enabled(sink, CHECK_SC);
     if !sc.is_false() {
         constrain_sc_edges(sink, enc, &mut order, sc);
@@ -105,14 +98,17 @@ pub fn interleaving_order<S: ClauseSink>(
     enc: &Encoding,
     strategy: AcyclicStrategy,
 ) -> Order {
-    let nodes: Vec<EventId> = enc
-        .events
+    let mut order = Order::new(sink, &thread_events(enc), strategy);
+    constrain_sc_edges(sink, enc, &mut order, Bool::TRUE);
+    order
+}
+
+/// The events an SC order places: all but the initial writes, which precede everything.
+fn thread_events(enc: &Encoding) -> Vec<EventId> {
+    enc.events
         .events
         .iter()
         .filter(|e| e.kind != EventKind::Init)
         .map(|e| e.id)
-        .collect();
-    let mut order = Order::new(sink, &nodes, strategy);
-    constrain_sc_edges(sink, enc, &mut order, Bool::TRUE);
-    order
+        .collect()
 }

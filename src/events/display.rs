@@ -167,6 +167,13 @@ impl<'a> Namer<'a> {
         }
     }
 
+    /// The labels of events given by id, in order: an interleaving, a list of events.
+    pub fn labels(&self, ids: &[EventId]) -> Vec<String> {
+        ids.iter()
+            .map(|&e| self.label(&self.events.events[e]))
+            .collect()
+    }
+
     /// A short label for an event in interleavings: `P1: r2 = y`, `P0: x = 1`.
     pub fn label(&self, e: &Event) -> String {
         let thread = self.thread_name(e);

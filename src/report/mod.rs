@@ -337,11 +337,7 @@ impl CheckReport<'_> {
         }
         if let Some(failure) = &self.result.assertion_failure {
             let namer = Namer::new(self.program, self.events);
-            let names: Vec<String> = failure
-                .failed_assertions
-                .iter()
-                .map(|&e| namer.label(&self.events.events[e]))
-                .collect();
+            let names = namer.labels(&failure.failed_assertions);
             let _ = writeln!(out, "Assertion fails: {}", names.join(", "));
             out.push_str(&witness_text(self.program, self.events, failure));
         }
@@ -418,11 +414,7 @@ impl CheckReport<'_> {
         let namer = Namer::new(self.program, self.events);
         let witness = self.witness().map(|(kind, e)| WitnessJson {
             kind: kind.to_lowercase(),
-            interleaving: e
-                .interleaving
-                .iter()
-                .map(|&id| namer.label(&self.events.events[id]))
-                .collect(),
+            interleaving: namer.labels(&e.interleaving),
             event_ids: e.interleaving.iter().map(|&id| namer.number(id)).collect(),
             reads_from: e
                 .rf
@@ -617,8 +609,7 @@ impl RacesReport<'_> {
                     "first": statement_text(self.file, self.program, &r.first),
                     "second": statement_text(self.file, self.program, &r.second),
                     "events": [namer.number(r.events.0), namer.number(r.events.1)],
-                    "interleaving": r.witness.interleaving.iter()
-                        .map(|&e| namer.label(&self.events.events[e])).collect::<Vec<_>>(),
+                    "interleaving": namer.labels(&r.witness.interleaving),
                 })
             })
             .collect();
@@ -731,12 +722,7 @@ impl AtomicityReport<'_> {
 
     pub fn json(&self) -> serde_json::Value {
         let namer = Namer::new(self.program, self.events);
-        let labels = |w: &Execution| -> Vec<String> {
-            w.interleaving
-                .iter()
-                .map(|&e| namer.label(&self.events.events[e]))
-                .collect()
-        };
+        let labels = |w: &Execution| namer.labels(&w.interleaving);
         serde_json::json!({
             "test": self.program.name,
             "file": self.file.name,
@@ -858,12 +844,7 @@ impl ExplainReport<'_> {
 
     pub fn json(&self) -> serde_json::Value {
         let namer = Namer::new(self.program, self.events);
-        let labels = |w: &Execution| -> Vec<String> {
-            w.interleaving
-                .iter()
-                .map(|&e| namer.label(&self.events.events[e]))
-                .collect()
-        };
+        let labels = |w: &Execution| namer.labels(&w.interleaving);
         let x = self.explanation;
         serde_json::json!({
             "test": self.program.name,
