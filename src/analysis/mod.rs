@@ -222,7 +222,6 @@ impl<'a> Session<'a> {
                 // to executions with an interleaving (`order_before`).
                 let interleaved = ModelChecks {
                     sc: self.order.is_some(),
-                    atomic: false,
                 };
                 let truth = |b: Bool| solver.value_of(b);
                 validate(&self.encoding, &truth, &execution, interleaved)
