@@ -16,7 +16,7 @@ mod families;
 fn races(c: &mut Criterion) {
     let mut group = c.benchmark_group("races");
     group.sample_size(10).warm_up_time(Duration::from_secs(1));
-    for (threads, increments) in [(2, 5), (2, 10), (3, 5), (4, 3), (4, 5)] {
+    for (threads, increments) in [(2, 5), (2, 10), (3, 5), (4, 3), (4, 5), (4, 10), (4, 25)] {
         let (program, events) = families::load(
             &families::locked_counter(threads, increments),
             increments as u32,

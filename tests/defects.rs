@@ -206,3 +206,22 @@ fn locks_synchronise_under_the_c11_models() {
         );
     }
 }
+
+#[test]
+fn a_lock_protects_only_where_it_is_held() {
+    // The lockset argument (two accesses under one mutex are ordered) must not reach an
+    // access on the branch that skips the lock.
+    let (code, pairs) = races("litmus/race-cond-lock.litmus");
+    assert_eq!(code, 1);
+    assert_eq!(
+        pairs,
+        vec![
+            pair("P0, line 6: int r = *x;", "P1, line 17: *x = 1;"),
+            pair("P0, line 12: *c = 2;", "P1, line 19: *c = 3;"),
+        ]
+    );
+    // Two different mutexes order nothing.
+    let (code, pairs) = races("litmus/race-two-locks.litmus");
+    assert_eq!(code, 1);
+    assert_eq!(pairs.len(), 3, "{pairs:?}");
+}

@@ -90,20 +90,53 @@ fn candidate_pairs(program: &Program, events: &Events) -> Vec<(EventId, EventId)
     let accesses: Vec<EventId> = (0..events.len())
         .filter(|&e| is_data_access(program, events, e))
         .collect();
+    let held: Vec<Vec<usize>> = accesses
+        .iter()
+        .map(|&a| locks_held(program, events, a))
+        .collect();
     let mut pairs = Vec::new();
     for (i, &a) in accesses.iter().enumerate() {
-        for &b in &accesses[i + 1..] {
+        for (j, &b) in accesses.iter().enumerate().skip(i + 1) {
             let (ea, eb) = (&events.events[a], &events.events[b]);
             let conflicting = ea.location == eb.location
                 && ea.thread != eb.thread
                 && (ea.is_write() || eb.is_write());
             let both_atomic = ea.order != MemOrder::NonAtomic && eb.order != MemOrder::NonAtomic;
-            if conflicting && !both_atomic {
+            // Eraser's lockset argument: the two critical sections are ordered by `lko`,
+            // so the earlier one's unlock happens before the later one's lock.
+            let common_lock = held[i].iter().any(|m| held[j].contains(m));
+            if conflicting && !both_atomic && !common_lock {
                 pairs.push((a, b));
             }
         }
     }
     pairs
+}
+
+/// The mutexes whose critical sections enclose `e` whenever `e` runs: a lock before `e`
+/// whose matching unlock follows it, both running whenever `e` does (their guards are implied
+/// by `e`'s).
+fn locks_held(program: &Program, events: &Events, e: EventId) -> Vec<usize> {
+    let event = &events.events[e];
+    let Some(thread) = event.thread else {
+        return Vec::new();
+    };
+    let mut held = Vec::new();
+    for &k in &events.threads[thread] {
+        let lock = &events.events[k];
+        let (EventKind::Lock, Some(u), Some(mutex)) = (&lock.kind, lock.lock_match, lock.location)
+        else {
+            continue;
+        };
+        let encloses = events.po(k, e)
+            && events.po(e, u)
+            && lock.guard.implied_by(&event.guard)
+            && events.events[u].guard.implied_by(&event.guard);
+        if encloses && program.locations[mutex].is_lock {
+            held.push(mutex);
+        }
+    }
+    held
 }
 
 /// Record that events `pair` race under `lit`, keyed by their statements in a stable order.

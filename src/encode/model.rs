@@ -302,7 +302,7 @@ impl Compiler<'_, '_> {
             return;
         }
         let mut order = Order::new(sink, &ordered, self.strategy);
-        for (a, b) in chain_pairs {
+        for &(a, b) in &chain_pairs {
             let before = order.before(sink, a, b);
             sink.clause(&[!selector, before]);
         }
@@ -313,6 +313,7 @@ impl Compiler<'_, '_> {
             let before = order.before(sink, a, b);
             sink.clause(&[!selector, !l, before]);
         }
+        order.close_over_chains(sink, &chain_pairs, &|e| events.events[e].thread, selector);
         self.orders.push(order);
     }
 

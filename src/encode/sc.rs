@@ -75,11 +75,14 @@ fn constrain_sc_edges<S: ClauseSink>(
 ) {
     let events = enc.events;
     // Program order: consecutive events of each thread suffice.
+    let mut links = Vec::new();
     for thread in &events.threads {
         for pair in thread.windows(2) {
             order.constrain(sink, pair[0], pair[1], enabled);
+            links.push((pair[0], pair[1]));
         }
     }
+    order.close_over_chains(sink, &links, &|e| events.events[e].thread, enabled);
     for relation in [&enc.rf, &enc.co, &enc.fr, &enc.lko] {
         for (a, b, lit) in relation.iter() {
             if events.events[a].kind == EventKind::Init {
