@@ -4,7 +4,7 @@ use super::{
     bounds, BoundHit, Control, ControlId, Event, EventId, EventKind, Events, Guard, TermId, Terms,
 };
 use crate::diagnostics::Diagnostic;
-use crate::program::{Expected, Expr, Instr, LocId, MemOrder, Program, RmwOp, ThreadProgram};
+use crate::program::{Address, Expected, Expr, Instr, LocId, MemOrder, Program, RmwOp, ThreadProgram};
 use crate::syntax::ast::{BinaryOp, Span, UnaryOp};
 
 #[derive(Clone, Copy, Debug)]
@@ -251,11 +251,11 @@ impl Builder {
                 loc,
                 order,
                 span,
-            } => {
-                let id = self.read(state, *loc, *order, *span);
-                self.events[id].register = Some(*dst);
-                state.registers[*dst] = self.terms.read(id);
-            }
+            } => self.at(state, loc, *span, &|b, s, loc| {
+                let id = b.read(s, loc, *order, *span);
+                b.events[id].register = Some(*dst);
+                s.registers[*dst] = b.terms.read(id);
+            }),
             Instr::Store {
                 loc,
                 value,
@@ -263,7 +263,9 @@ impl Builder {
                 span,
             } => {
                 let value = self.term(value, state);
-                self.write(state, *loc, value, *order, *span);
+                self.at(state, loc, *span, &|b, s, loc| {
+                    b.write(s, loc, value, *order, *span);
+                });
             }
             Instr::Rmw {
                 dst,
@@ -274,18 +276,20 @@ impl Builder {
                 span,
             } => {
                 let operand = self.term(operand, state);
-                let read = self.read(state, *loc, *order, *span);
-                self.events[read].register = *dst;
-                let old = self.terms.read(read);
-                let new = match op {
-                    RmwOp::Exchange => operand,
-                    RmwOp::Fetch(op) => self.terms.binary(*op, old, operand),
-                };
-                let write = self.write(state, *loc, new, *order, *span);
-                self.link_rmw(read, write);
-                if let Some(dst) = dst {
-                    state.registers[*dst] = old;
-                }
+                self.at(state, loc, *span, &|b, s, loc| {
+                    let read = b.read(s, loc, *order, *span);
+                    b.events[read].register = *dst;
+                    let old = b.terms.read(read);
+                    let new = match op {
+                        RmwOp::Exchange => operand,
+                        RmwOp::Fetch(op) => b.terms.binary(*op, old, operand),
+                    };
+                    let write = b.write(s, loc, new, *order, *span);
+                    b.link_rmw(read, write);
+                    if let Some(dst) = dst {
+                        s.registers[*dst] = old;
+                    }
+                });
             }
             Instr::CompareExchange {
                 dst,
@@ -297,7 +301,7 @@ impl Builder {
                 weak: _,
                 span,
             } => self.compare_exchange(
-                state, *dst, *loc, *expected, desired, *success, *failure, *span,
+                state, *dst, loc, *expected, desired, *success, *failure, *span,
             ),
             Instr::Fence { order, span } => {
                 self.emit(
@@ -578,7 +582,7 @@ impl Builder {
         &mut self,
         state: &mut ThreadState,
         dst: Option<usize>,
-        loc: LocId,
+        loc: &Address,
         expected: Expected,
         desired: &Expr,
         success: MemOrder,
@@ -593,27 +597,111 @@ impl Builder {
             Expected::Register(r) => state.registers[r],
         };
         let desired = self.term(desired, state);
-        let read = self.read(state, loc, success, span);
-        self.events[read].failure_order = Some(failure);
-        let old = self.terms.read(read);
-        let succeeded = self.terms.binary(BinaryOp::Eq, old, expected_value);
+        self.at(state, loc, span, &|b, s, loc| {
+            let read = b.read(s, loc, success, span);
+            b.events[read].failure_order = Some(failure);
+            let old = b.terms.read(read);
+            let succeeded = b.terms.binary(BinaryOp::Eq, old, expected_value);
+            b.branch(
+                s,
+                succeeded,
+                span,
+                |b, s| {
+                    let write = b.write(s, loc, desired, success, span);
+                    b.link_rmw(read, write);
+                },
+                |b, s| match expected {
+                    Expected::Location(e) => {
+                        b.write(s, e, old, MemOrder::NonAtomic, span);
+                    }
+                    Expected::Register(r) => s.registers[r] = old,
+                },
+            );
+            if let Some(dst) = dst {
+                s.registers[dst] = succeeded;
+            }
+        });
+    }
+
+    /// Run `access` on the cell `address` denotes.
+    ///
+    /// A fixed address costs nothing. A register-indexed one `y[i]` over cells
+    /// `y[0..n]` becomes, after a bounds check, the case split
+    /// `if (i == 0) access(y[0]) else if (i == 1) access(y[1]) ... else access(y[n-1])`
+    /// through [`Builder::branch`]: each cell's events are ordinary events on a fixed
+    /// location whose guard adds "index term == k", so bounds, encoding and witnesses need
+    /// nothing new, and registers the access assigns are merged with `Ite` at the join.
+    /// Every cell of the array is a case: the static value sets of `bounds` are computed
+    /// from the events, after unrolling, so they cannot prune cases here; the solver
+    /// discards the infeasible ones through their guards.
+    ///
+    /// An index outside the array is undefined behaviour in C. It is neither dropped nor
+    /// given a made-up cell: the bounds check is an implicit `assert(0 <= i && i < n)` at
+    /// the access (as a bounded model checker's bounds check), so an execution that
+    /// indexes out of bounds is reported as an assertion failure, with its witness, and
+    /// exits with the defect code; and the thread stops there (the rest of it, the access
+    /// included, is guarded by "in bounds", as a loop's continuation is guarded by "exited
+    /// within the bound"), since nothing after undefined behaviour has a meaning and no
+    /// value is invented for the read. Such an execution keeps its final state (its
+    /// stopped thread's registers as they were), as executions with a failing `assert` do.
+    fn at(
+        &mut self,
+        state: &mut ThreadState,
+        address: &Address,
+        span: Span,
+        access: &dyn Fn(&mut Builder, &mut ThreadState, LocId),
+    ) {
+        let (cells, index) = match address {
+            Address::Fixed(loc) => return access(self, state, *loc),
+            Address::Indexed { cells, index } => (cells, self.term(index, state)),
+        };
+        let zero = self.terms.constant(0);
+        let len = self
+            .terms
+            .constant(i32::try_from(cells.len()).unwrap_or(i32::MAX));
+        let non_negative = self.terms.binary(BinaryOp::Ge, index, zero);
+        let below = self.terms.binary(BinaryOp::Lt, index, len);
+        let in_bounds = self.terms.binary(BinaryOp::And, non_negative, below);
+        if self.terms.constant_value(in_bounds) != Some(1) {
+            self.emit(
+                state,
+                Event {
+                    kind: EventKind::Assert,
+                    value: Some(in_bounds),
+                    ..blank_event(None, 0, span)
+                },
+            );
+            let control = self.control(state, in_bounds, span);
+            state.guard = state.guard.with(control, true);
+        }
+        self.cell_case(state, index, cells, 0, span, access);
+    }
+
+    /// The case split of [`Builder::at`] from cell `k` on.
+    fn cell_case(
+        &mut self,
+        state: &mut ThreadState,
+        index: TermId,
+        cells: &[LocId],
+        k: usize,
+        span: Span,
+        access: &dyn Fn(&mut Builder, &mut ThreadState, LocId),
+    ) {
+        let Some(&cell) = cells.get(k) else {
+            return;
+        };
+        if k + 1 == cells.len() {
+            // In bounds and no earlier cell: this one.
+            return access(self, state, cell);
+        }
+        let k_term = self.terms.constant(k as i32);
+        let is_k = self.terms.binary(BinaryOp::Eq, index, k_term);
         self.branch(
             state,
-            succeeded,
+            is_k,
             span,
-            |b, s| {
-                let write = b.write(s, loc, desired, success, span);
-                b.link_rmw(read, write);
-            },
-            |b, s| match expected {
-                Expected::Location(e) => {
-                    b.write(s, e, old, MemOrder::NonAtomic, span);
-                }
-                Expected::Register(r) => s.registers[r] = old,
-            },
+            |b, s| access(b, s, cell),
+            |b, s| b.cell_case(s, index, cells, k + 1, span, access),
         );
-        if let Some(dst) = dst {
-            state.registers[dst] = succeeded;
-        }
     }
 }
