@@ -109,6 +109,9 @@ struct ThreadState {
     guard: Guard,
     /// Locks held, innermost last: (location, lock event, source of the lock).
     held: Vec<(LocId, EventId, Span)>,
+    /// Where the thread may stop (an out-of-bounds index): the condition under which it
+    /// stops there, and its registers at that point, which are its final ones then.
+    stops: Vec<(TermId, Vec<TermId>)>,
 }
 
 impl Builder {
@@ -131,8 +134,16 @@ impl Builder {
             registers,
             guard: Guard::default(),
             held: Vec::new(),
+            stops: Vec::new(),
         };
         self.block(&thread.body, &mut state);
+        // A thread that stopped keeps the registers it had there: later assignments are
+        // guarded events, but register values are terms, which know no guards.
+        for (stopped, registers) in std::mem::take(&mut state.stops).into_iter().rev() {
+            for (reg, at_stop) in registers.into_iter().enumerate() {
+                state.registers[reg] = self.terms.ite(stopped, at_stop, state.registers[reg]);
+            }
+        }
         for &(_, _, span) in &state.held {
             self.errors.push(
                 Diagnostic::new("the thread ends while holding this lock", span)
@@ -671,10 +682,26 @@ impl Builder {
                     ..blank_event(None, 0, span)
                 },
             );
+            let reached = self.guard_term(&state.guard);
+            let out_of_bounds = self.terms.unary(UnaryOp::Not, in_bounds);
+            let stopped = self.terms.binary(BinaryOp::And, reached, out_of_bounds);
+            state.stops.push((stopped, state.registers.clone()));
             let control = self.control(state, in_bounds, span);
             state.guard = state.guard.with(control, true);
         }
         self.cell_case(state, index, cells, 0, span, access);
+    }
+
+    /// A term that is 1 exactly when `guard` holds.
+    fn guard_term(&mut self, guard: &Guard) -> TermId {
+        let zero = self.terms.constant(0);
+        let mut result = self.terms.constant(1);
+        for &(control, polarity) in &guard.0 {
+            let op = if polarity { BinaryOp::Ne } else { BinaryOp::Eq };
+            let literal = self.terms.binary(op, self.controls[control].term, zero);
+            result = self.terms.binary(BinaryOp::And, result, literal);
+        }
+        result
     }
 
     /// The case split of [`Builder::at`] from cell `k` on.
