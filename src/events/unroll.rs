@@ -489,6 +489,7 @@ impl Builder {
         let control = self.control(state, cond, span);
         let outer_guard = state.guard.clone();
         let before = state.registers.clone();
+        let stops_before = state.stops.len();
         state.guard = outer_guard.with(control, true);
         self.balanced(state, span, "branch", then_branch);
         let after_then = std::mem::replace(&mut state.registers, before);
@@ -498,6 +499,19 @@ impl Builder {
         for (reg, then_value) in after_then.into_iter().enumerate() {
             let else_value = state.registers[reg];
             state.registers[reg] = self.terms.ite(cond, then_value, else_value);
+        }
+        // A branch in which the thread may stop (an out-of-bounds index): the rest of the
+        // thread runs only if it did not, whichever branch was taken.
+        if state.stops.len() > stops_before {
+            let mut stopped = self.terms.constant(0);
+            for i in stops_before..state.stops.len() {
+                stopped = self.terms.binary(BinaryOp::Or, stopped, state.stops[i].0);
+            }
+            let goes_on = self.terms.unary(UnaryOp::Not, stopped);
+            if self.terms.constant_value(goes_on) != Some(1) {
+                let control = self.control(state, goes_on, span);
+                state.guard = state.guard.with(control, true);
+            }
         }
     }
 
