@@ -104,3 +104,13 @@ semantic_error!(
     duplicate_thread,
     "C t\n{}\nP0 (int* x) {\n  *x = 1;\n}\nP0 (int* x) {\n  *x = 2;\n}\nexists (x=1)\n"
 );
+
+semantic_error!(
+    lock_with_a_register_index,
+    "C t\n{ int l[2] = {0, 0}; }\nP0 (int* l) {\n  int r0 = 1;\n  lock(&l[r0]);\n  unlock(&l[r0]);\n}\nexists (0:r0=1)\n"
+);
+
+semantic_error!(
+    constant_index_out_of_bounds,
+    "C t\n{ int y[2] = {0, 0}; }\nP0 (int* y) {\n  y[2] = 1;\n}\nexists (y[0]=1)\n"
+);
