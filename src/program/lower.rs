@@ -602,9 +602,9 @@ impl Lowerer {
             Address::Fixed(loc) => Some(loc),
             Address::Indexed { .. } => {
                 self.error(
-                    Diagnostic::new(format!("{what} must be a fixed location"), span)
+                    Diagnostic::new(format!("{what} cannot be indexed by a register"), span)
                         .with_label("this address depends on a register")
-                        .with_help("index with a constant here, e.g. `&l[0]`"),
+                        .with_help("index this array with a constant, e.g. `&a[0]`"),
                 );
                 None
             }
