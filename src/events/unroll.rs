@@ -4,7 +4,9 @@ use super::{
     bounds, BoundHit, Control, ControlId, Event, EventId, EventKind, Events, Guard, TermId, Terms,
 };
 use crate::diagnostics::Diagnostic;
-use crate::program::{Address, Expected, Expr, Instr, LocId, MemOrder, Program, RmwOp, ThreadProgram};
+use crate::program::{
+    Address, Expected, Expr, Instr, LocId, MemOrder, Program, RmwOp, ThreadProgram,
+};
 use crate::syntax::ast::{BinaryOp, Span, UnaryOp};
 
 #[derive(Clone, Copy, Debug)]
@@ -774,7 +776,10 @@ mod tests {
     }
 
     fn thread_events(events: &Events) -> Vec<&Event> {
-        events.threads[0].iter().map(|&e| &events.events[e]).collect()
+        events.threads[0]
+            .iter()
+            .map(|&e| &events.events[e])
+            .collect()
     }
 
     /// Whether `guard` holds when the reads return `value`.
@@ -786,7 +791,8 @@ mod tests {
 
     #[test]
     fn constant_indices_cost_nothing() {
-        let (program, events) = build("  int r0 = y[1];\n  *(y + 2) = 1;\n  int r1 = 1;\n  y[r1] = 2;");
+        let (program, events) =
+            build("  int r0 = y[1];\n  *(y + 2) = 1;\n  int r1 = 1;\n  y[r1] = 2;");
         let kinds: Vec<EventKind> = thread_events(&events).iter().map(|e| e.kind).collect();
         assert_eq!(
             kinds,
@@ -812,12 +818,27 @@ mod tests {
             .iter()
             .filter(|e| e.kind == EventKind::Read && e.location != Some(loc(&program, "x")))
             .collect();
-        let writes: Vec<&&Event> = thread.iter().filter(|e| e.kind == EventKind::Write).collect();
+        let writes: Vec<&&Event> = thread
+            .iter()
+            .filter(|e| e.kind == EventKind::Write)
+            .collect();
         let cells: Vec<LocId> = (0..3).map(|i| loc(&program, &format!("y[{i}]"))).collect();
-        assert_eq!(reads.iter().map(|e| e.location).collect::<Vec<_>>(), cells.iter().map(|&c| Some(c)).collect::<Vec<_>>());
-        assert_eq!(writes.iter().map(|e| e.location).collect::<Vec<_>>(), cells.iter().map(|&c| Some(c)).collect::<Vec<_>>());
+        assert_eq!(
+            reads.iter().map(|e| e.location).collect::<Vec<_>>(),
+            cells.iter().map(|&c| Some(c)).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            writes.iter().map(|e| e.location).collect::<Vec<_>>(),
+            cells.iter().map(|&c| Some(c)).collect::<Vec<_>>()
+        );
         // Two bounds checks, each an assertion.
-        assert_eq!(thread.iter().filter(|e| e.kind == EventKind::Assert).count(), 2);
+        assert_eq!(
+            thread
+                .iter()
+                .filter(|e| e.kind == EventKind::Assert)
+                .count(),
+            2
+        );
         let x_read = thread[0].id;
         let r1 = program.threads[0]
             .registers
@@ -853,8 +874,9 @@ mod tests {
 
     #[test]
     fn out_of_bounds_fails_the_check_and_stops_the_thread() {
-        let (program, events) =
-            build("  int r0 = *x;\n  if (r0 != 7) {\n    y[r0 - 1] = 5;\n  }\n  int r2 = 9;\n  *x = 3;");
+        let (program, events) = build(
+            "  int r0 = *x;\n  if (r0 != 7) {\n    y[r0 - 1] = 5;\n  }\n  int r2 = 9;\n  *x = 3;",
+        );
         let thread = thread_events(&events);
         let check = thread
             .iter()
@@ -880,7 +902,11 @@ mod tests {
                 assert_eq!(ok, in_bounds, "x = {x}");
             }
             // The thread goes on after the branch only if it did not stop in it.
-            assert_eq!(holds(&events, &last_write.guard, &value), in_bounds, "x = {x}");
+            assert_eq!(
+                holds(&events, &last_write.guard, &value),
+                in_bounds,
+                "x = {x}"
+            );
             let final_r2 = events.terms.eval(events.final_registers[0][r2], &value);
             assert_eq!(final_r2, if in_bounds { 9 } else { 0 }, "x = {x}");
         }
