@@ -16,8 +16,9 @@
 //!   (the product reports such executions separately and analyses none of them).
 //! - a register-indexed access (`a[r0]`) evaluates its index when it runs; an index outside
 //!   the array is undefined behaviour: the trace records a failed assertion and the thread
-//!   stops there, keeping its registers (its final state is still a final state). A failed
-//!   `assert` is recorded too and the thread goes on.
+//!   stops there, keeping its registers (its final state is still a final state), and its
+//!   open atomic blocks end there for the window check. A failed `assert` is recorded too
+//!   and the thread goes on.
 //! - happens-before is program order plus unlock -> the next lock of the same lock in the
 //!   trace, transitively: vector clocks per thread and per lock.
 //! - a block instance is interrupted by a step of another thread that runs after the
@@ -388,10 +389,17 @@ impl<'p> Explorer<'p> {
                 Step::Shared(instr) | Step::Cas(instr) => {
                     let in_bounds = address_of(instr).is_none_or(|a| cell(a, &th.regs).is_some());
                     if !in_bounds {
-                        // Undefined behaviour: the thread stops here.
+                        // Undefined behaviour: the thread stops here. Its open blocks end
+                        // with what they touched so far.
                         th.failed = true;
                         th.frames.clear();
-                        th.blocks.clear();
+                        for block in std::mem::take(&mut th.blocks) {
+                            for (intruder, touched) in &block.confirmed {
+                                if overlaps(touched, &block.touched) {
+                                    state.window.insert((block.statement, *intruder));
+                                }
+                            }
+                        }
                         return Next::Done;
                     }
                     return Next::Step(step);
