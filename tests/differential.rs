@@ -1,6 +1,8 @@
 //! Differential testing against an explicit reference (issue 11): on the project's litmus
 //! suite and on random programs, `outcomes`, `races` and `atomicity --mode strict` under SC
-//! must equal what brute-force enumeration of interleavings (`reference`) finds.
+//! must equal what brute-force enumeration of interleavings (`reference`) finds, and so
+//! must whether some execution fails an assertion (an `assert` or the bounds check of a
+//! register-indexed access).
 
 mod reference;
 
@@ -28,6 +30,7 @@ struct Answers {
     interruptions: Pairs,
     window: Pairs,
     bound_hit: bool,
+    assertion_failure: bool,
 }
 
 fn lower(name: &str, text: &str) -> Program {
@@ -51,6 +54,7 @@ fn product(program: &Program, strategy: AcyclicStrategy) -> Answers {
         .map(|s| s.values)
         .collect();
     let bound_hit = session.bound_reachable().unwrap();
+    let assertion_failure = session.assertion_failure().unwrap().is_some();
     let mut session = Session::new(program, &events, &options).unwrap();
     let races = session
         .races()
@@ -81,6 +85,7 @@ fn product(program: &Program, strategy: AcyclicStrategy) -> Answers {
         interruptions,
         window,
         bound_hit,
+        assertion_failure,
     }
 }
 
@@ -92,6 +97,7 @@ fn reference(program: &Program) -> Answers {
         interruptions: r.interruptions,
         window: r.window,
         bound_hit: r.bound_hit,
+        assertion_failure: r.assertion_failure,
     }
 }
 
@@ -153,6 +159,12 @@ fn compare_with(name: &str, text: &str, strategy: AcyclicStrategy) -> Result<(),
             mine.bound_hit, theirs.bound_hit
         ));
     }
+    if mine.assertion_failure != theirs.assertion_failure {
+        problems.push(format!(
+            "assertion failure differs: product {}, reference {}",
+            mine.assertion_failure, theirs.assertion_failure
+        ));
+    }
     if problems.is_empty() {
         Ok(())
     } else {
@@ -191,6 +203,8 @@ mod generate {
     use proptest::prelude::*;
 
     pub const LOCATIONS: [&str; 3] = ["x", "y", "z"];
+    /// The array `a` that register-indexed accesses use.
+    pub const ARRAY_CELLS: usize = 2;
     pub const REGISTERS: usize = 3;
 
     #[derive(Clone, Debug)]
@@ -204,6 +218,10 @@ mod generate {
     pub enum Stmt {
         Store(usize, Expr),
         Load(usize, usize),
+        /// `a[i] = e`, the index an expression over registers (possibly out of bounds).
+        IndexedStore(Expr, Expr),
+        /// `r = a[i]`
+        IndexedLoad(usize, Expr),
         Assign(usize, Expr),
         FetchAdd(usize, usize, i32),
         /// `rd = atomic_compare_exchange_strong(x, &re, e)`
@@ -237,6 +255,18 @@ mod generate {
         })
     }
 
+    /// An index into `a`: a register, or a register plus a constant (in bounds or not, as
+    /// values go). Never a literal constant, which lowering resolves (and rejects when out
+    /// of bounds) statically.
+    fn index() -> impl Strategy<Value = Expr> {
+        prop_oneof![
+            3 => (0..REGISTERS).prop_map(Expr::Reg),
+            1 => (0..REGISTERS, -1..3i32).prop_map(|(r, c)| {
+                Expr::Binary("+", Box::new(Expr::Reg(r)), Box::new(Expr::Const(c)))
+            }),
+        ]
+    }
+
     fn loc() -> impl Strategy<Value = usize> {
         0..LOCATIONS.len()
     }
@@ -252,6 +282,8 @@ mod generate {
             4 => (loc(), expr()).prop_map(|(l, e)| Stmt::Store(l, e)),
             4 => (reg(), loc()).prop_map(|(r, l)| Stmt::Load(r, l)),
             2 => (reg(), expr()).prop_map(|(r, e)| Stmt::Assign(r, e)),
+            1 => (index(), expr()).prop_map(|(i, e)| Stmt::IndexedStore(i, e)),
+            1 => (reg(), index()).prop_map(|(r, i)| Stmt::IndexedLoad(r, i)),
             rmw_weight => (reg(), loc(), 1..3i32).prop_map(|(r, l, c)| Stmt::FetchAdd(r, l, c)),
             rmw_weight => (reg(), loc(), reg(), expr())
                 .prop_map(|(d, l, e, v)| Stmt::Cas(d, l, e, v)),
@@ -282,9 +314,13 @@ mod generate {
     /// Shared steps a statement can take on its longest path (a lock pair counts two).
     fn cost(s: &Stmt) -> usize {
         match s {
-            Stmt::Store(..) | Stmt::Load(..) | Stmt::FetchAdd(..) | Stmt::Cas(..) | Stmt::Fence => {
-                1
-            }
+            Stmt::Store(..)
+            | Stmt::Load(..)
+            | Stmt::IndexedStore(..)
+            | Stmt::IndexedLoad(..)
+            | Stmt::FetchAdd(..)
+            | Stmt::Cas(..)
+            | Stmt::Fence => 1,
             // Three tests of the condition (the third hits the bound), two bodies.
             Stmt::Spin(_, _, b) => 3 + 2 * b.iter().map(cost).sum::<usize>(),
             Stmt::Assign(..) => 0,
@@ -338,6 +374,14 @@ mod generate {
                 out.push_str(&format!("{pad}*{} = {};\n", LOCATIONS[*l], render_expr(e)))
             }
             Stmt::Load(r, l) => out.push_str(&format!("{pad}r{r} = *{};\n", LOCATIONS[*l])),
+            Stmt::IndexedStore(i, e) => out.push_str(&format!(
+                "{pad}a[{}] = {};\n",
+                render_expr(i),
+                render_expr(e)
+            )),
+            Stmt::IndexedLoad(r, i) => {
+                out.push_str(&format!("{pad}r{r} = *(a + {});\n", render_expr(i)))
+            }
             Stmt::Assign(r, e) => out.push_str(&format!("{pad}r{r} = {};\n", render_expr(e))),
             Stmt::FetchAdd(r, l, c) => out.push_str(&format!(
                 "{pad}r{r} = atomic_fetch_add({}, {c});\n",
@@ -385,10 +429,10 @@ mod generate {
         for (name, v) in LOCATIONS.iter().zip(&test.init) {
             out.push_str(&format!("{name} = {v}; "));
         }
-        out.push_str("l = 0; }\n\n");
+        out.push_str(&format!("int a[{ARRAY_CELLS}] = {{0, 1}}; l = 0; }}\n\n"));
         let params: Vec<String> = LOCATIONS
             .iter()
-            .chain(["l"].iter())
+            .chain(["a", "l"].iter())
             .map(|n| format!("int* {n}"))
             .collect();
         for (i, body) in test.threads.iter().enumerate() {
@@ -406,6 +450,7 @@ mod generate {
             }
         }
         observed.extend(LOCATIONS.iter().map(|s| s.to_string()));
+        observed.extend((0..ARRAY_CELLS).map(|i| format!("a[{i}]")));
         out.push_str(&format!("locations [{};]\n", observed.join("; ")));
         out.push_str("exists (x=0)\n");
         out
@@ -456,6 +501,7 @@ fn sample_statistics() {
     let strategy = generate::litmus(extended, 12);
     let (mut races, mut atom, mut traces, mut states) = (0, 0, 0u64, 0);
     let (mut hits, mut cas, mut spins, mut window) = (0, 0, 0, 0);
+    let (mut indexed, mut out_of_bounds) = (0, 0);
     for i in 0..200 {
         let test = strategy.new_tree(&mut runner).unwrap().current();
         let text = generate::render(&test);
@@ -465,6 +511,8 @@ fn sample_statistics() {
             println!("{text}");
         }
         hits += usize::from(r.bound_hit);
+        indexed += usize::from(text.contains("  a[") || text.contains("*(a + "));
+        out_of_bounds += usize::from(r.assertion_failure);
         window += usize::from(!r.window.is_empty());
         cas += usize::from(text.contains("compare_exchange"));
         spins += usize::from(text.contains("while"));
@@ -478,6 +526,7 @@ fn sample_statistics() {
         "with compare-exchange {cas}/200, with loops {spins}/200, hitting the bound {hits}/200"
     );
     println!("with window violations {window}/200");
+    println!("with register-indexed accesses {indexed}/200, out of bounds {out_of_bounds}/200");
 }
 
 proptest! {

@@ -13,6 +13,11 @@ use std::process::{Command, Output};
 
 /// Tests whose exit code is not 0, with the code and why.
 const EXIT_CODES: &[(&str, i32, &str)] = &[
+    (
+        "array-index-oob",
+        1,
+        "an index falls outside its array in some execution",
+    ),
     ("assert-fails", 1, "an assertion fails in some execution"),
     (
         "loop-unbounded",

@@ -66,8 +66,8 @@ semantic_error!(
 );
 
 semantic_error!(
-    non_constant_array_index,
-    "C t\n{ int d[2] = {0, 0}; }\nP0 (int* d) {\n  int i = 1;\n  d[i] = 1;\n}\nexists (d[1]=1)\n"
+    compare_exchange_expected_with_a_register_index,
+    "C t\n{ int d[2] = {0, 0}; }\nP0 (atomic_int* x, int* d) {\n  int i = 1;\n  int r0 = atomic_compare_exchange_strong(x, &d[i], 1);\n}\nexists (0:r0=1)\n"
 );
 
 semantic_error!(
@@ -103,4 +103,14 @@ semantic_error!(
 semantic_error!(
     duplicate_thread,
     "C t\n{}\nP0 (int* x) {\n  *x = 1;\n}\nP0 (int* x) {\n  *x = 2;\n}\nexists (x=1)\n"
+);
+
+semantic_error!(
+    lock_with_a_register_index,
+    "C t\n{ int l[2] = {0, 0}; }\nP0 (int* l) {\n  int r0 = 1;\n  lock(&l[r0]);\n  unlock(&l[r0]);\n}\nexists (0:r0=1)\n"
+);
+
+semantic_error!(
+    constant_index_out_of_bounds,
+    "C t\n{ int y[2] = {0, 0}; }\nP0 (int* y) {\n  y[2] = 1;\n}\nexists (y[0]=1)\n"
 );

@@ -461,11 +461,22 @@ impl<'a> Encoding<'a> {
         value
     }
 
-    /// The value of the `co`-last feasible write of `loc`. A mutex ends as it began: every
-    /// critical section releases it.
+    /// The value of the `co`-last feasible write of `loc`. A mutex ends as it began, unless
+    /// a critical section never releases it (its thread was cut short or stopped): then it
+    /// ends held, with its acquisition's 1.
     fn final_location<S: ClauseSink>(&mut self, sink: &mut S, loc: LocId) -> Value {
         if self.mutexes[loc] {
-            return self.event_value(sink, self.events.init[loc]);
+            let initial = self.event_value(sink, self.events.init[loc]);
+            let held: Vec<Bool> = self
+                .events
+                .events
+                .iter()
+                .filter(|e| e.kind == EventKind::Lock && e.location == Some(loc))
+                .filter_map(|e| e.lock_match.map(|u| (e.id, u)))
+                .map(|(k, u)| sink.and2(self.feasible[k], !self.feasible[u]))
+                .collect();
+            let held = sink.or(&held);
+            return value::ite(sink, held, &Value::constant(1), &initial, ONE_HOT_CAP);
         }
         let writes: Vec<EventId> = self
             .events

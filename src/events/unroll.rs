@@ -4,7 +4,9 @@ use super::{
     bounds, BoundHit, Control, ControlId, Event, EventId, EventKind, Events, Guard, TermId, Terms,
 };
 use crate::diagnostics::Diagnostic;
-use crate::program::{Expected, Expr, Instr, LocId, MemOrder, Program, RmwOp, ThreadProgram};
+use crate::program::{
+    Address, Expected, Expr, Instr, LocId, MemOrder, Program, RmwOp, ThreadProgram,
+};
 use crate::syntax::ast::{BinaryOp, Span, UnaryOp};
 
 #[derive(Clone, Copy, Debug)]
@@ -109,6 +111,9 @@ struct ThreadState {
     guard: Guard,
     /// Locks held, innermost last: (location, lock event, source of the lock).
     held: Vec<(LocId, EventId, Span)>,
+    /// Where the thread may stop (an out-of-bounds index): the condition under which it
+    /// stops there, and its registers at that point, which are its final ones then.
+    stops: Vec<(TermId, Vec<TermId>)>,
 }
 
 impl Builder {
@@ -131,8 +136,16 @@ impl Builder {
             registers,
             guard: Guard::default(),
             held: Vec::new(),
+            stops: Vec::new(),
         };
         self.block(&thread.body, &mut state);
+        // A thread that stopped keeps the registers it had there: later assignments are
+        // guarded events, but register values are terms, which know no guards.
+        for (stopped, registers) in std::mem::take(&mut state.stops).into_iter().rev() {
+            for (reg, at_stop) in registers.into_iter().enumerate() {
+                state.registers[reg] = self.terms.ite(stopped, at_stop, state.registers[reg]);
+            }
+        }
         for &(_, _, span) in &state.held {
             self.errors.push(
                 Diagnostic::new("the thread ends while holding this lock", span)
@@ -251,11 +264,11 @@ impl Builder {
                 loc,
                 order,
                 span,
-            } => {
-                let id = self.read(state, *loc, *order, *span);
-                self.events[id].register = Some(*dst);
-                state.registers[*dst] = self.terms.read(id);
-            }
+            } => self.at(state, loc, *span, &|b, s, loc| {
+                let id = b.read(s, loc, *order, *span);
+                b.events[id].register = Some(*dst);
+                s.registers[*dst] = b.terms.read(id);
+            }),
             Instr::Store {
                 loc,
                 value,
@@ -263,7 +276,9 @@ impl Builder {
                 span,
             } => {
                 let value = self.term(value, state);
-                self.write(state, *loc, value, *order, *span);
+                self.at(state, loc, *span, &|b, s, loc| {
+                    b.write(s, loc, value, *order, *span);
+                });
             }
             Instr::Rmw {
                 dst,
@@ -274,18 +289,20 @@ impl Builder {
                 span,
             } => {
                 let operand = self.term(operand, state);
-                let read = self.read(state, *loc, *order, *span);
-                self.events[read].register = *dst;
-                let old = self.terms.read(read);
-                let new = match op {
-                    RmwOp::Exchange => operand,
-                    RmwOp::Fetch(op) => self.terms.binary(*op, old, operand),
-                };
-                let write = self.write(state, *loc, new, *order, *span);
-                self.link_rmw(read, write);
-                if let Some(dst) = dst {
-                    state.registers[*dst] = old;
-                }
+                self.at(state, loc, *span, &|b, s, loc| {
+                    let read = b.read(s, loc, *order, *span);
+                    b.events[read].register = *dst;
+                    let old = b.terms.read(read);
+                    let new = match op {
+                        RmwOp::Exchange => operand,
+                        RmwOp::Fetch(op) => b.terms.binary(*op, old, operand),
+                    };
+                    let write = b.write(s, loc, new, *order, *span);
+                    b.link_rmw(read, write);
+                    if let Some(dst) = dst {
+                        s.registers[*dst] = old;
+                    }
+                });
             }
             Instr::CompareExchange {
                 dst,
@@ -297,7 +314,7 @@ impl Builder {
                 weak: _,
                 span,
             } => self.compare_exchange(
-                state, *dst, *loc, *expected, desired, *success, *failure, *span,
+                state, *dst, loc, *expected, desired, *success, *failure, *span,
             ),
             Instr::Fence { order, span } => {
                 self.emit(
@@ -474,6 +491,7 @@ impl Builder {
         let control = self.control(state, cond, span);
         let outer_guard = state.guard.clone();
         let before = state.registers.clone();
+        let stops_before = state.stops.len();
         state.guard = outer_guard.with(control, true);
         self.balanced(state, span, "branch", then_branch);
         let after_then = std::mem::replace(&mut state.registers, before);
@@ -483,6 +501,19 @@ impl Builder {
         for (reg, then_value) in after_then.into_iter().enumerate() {
             let else_value = state.registers[reg];
             state.registers[reg] = self.terms.ite(cond, then_value, else_value);
+        }
+        // A branch in which the thread may stop (an out-of-bounds index): the rest of the
+        // thread runs only if it did not, whichever branch was taken.
+        if state.stops.len() > stops_before {
+            let mut stopped = self.terms.constant(0);
+            for i in stops_before..state.stops.len() {
+                stopped = self.terms.binary(BinaryOp::Or, stopped, state.stops[i].0);
+            }
+            let goes_on = self.terms.unary(UnaryOp::Not, stopped);
+            if self.terms.constant_value(goes_on) != Some(1) {
+                let control = self.control(state, goes_on, span);
+                state.guard = state.guard.with(control, true);
+            }
         }
     }
 
@@ -578,7 +609,7 @@ impl Builder {
         &mut self,
         state: &mut ThreadState,
         dst: Option<usize>,
-        loc: LocId,
+        loc: &Address,
         expected: Expected,
         desired: &Expr,
         success: MemOrder,
@@ -593,27 +624,337 @@ impl Builder {
             Expected::Register(r) => state.registers[r],
         };
         let desired = self.term(desired, state);
-        let read = self.read(state, loc, success, span);
-        self.events[read].failure_order = Some(failure);
-        let old = self.terms.read(read);
-        let succeeded = self.terms.binary(BinaryOp::Eq, old, expected_value);
+        self.at(state, loc, span, &|b, s, loc| {
+            let read = b.read(s, loc, success, span);
+            b.events[read].failure_order = Some(failure);
+            let old = b.terms.read(read);
+            let succeeded = b.terms.binary(BinaryOp::Eq, old, expected_value);
+            b.branch(
+                s,
+                succeeded,
+                span,
+                |b, s| {
+                    let write = b.write(s, loc, desired, success, span);
+                    b.link_rmw(read, write);
+                },
+                |b, s| match expected {
+                    Expected::Location(e) => {
+                        b.write(s, e, old, MemOrder::NonAtomic, span);
+                    }
+                    Expected::Register(r) => s.registers[r] = old,
+                },
+            );
+            if let Some(dst) = dst {
+                s.registers[dst] = succeeded;
+            }
+        });
+    }
+
+    /// Run `access` on the cell `address` denotes.
+    ///
+    /// A fixed address costs nothing. A register-indexed one `y[i]` over cells
+    /// `y[0..n]` becomes, after a bounds check, the case split
+    /// `if (i == 0) access(y[0]) else if (i == 1) access(y[1]) ... else access(y[n-1])`
+    /// through [`Builder::branch`]: each cell's events are ordinary events on a fixed
+    /// location whose guard adds "index term == k", so bounds, encoding and witnesses need
+    /// nothing new, and registers the access assigns are merged with `Ite` at the join.
+    /// Every cell of the array is a case: the static value sets of `bounds` are computed
+    /// from the events, after unrolling, so they cannot prune cases here; the solver
+    /// discards the infeasible ones through their guards.
+    ///
+    /// An index outside the array is undefined behaviour in C. It is neither dropped nor
+    /// given a made-up cell: the bounds check is an implicit `assert(0 <= i && i < n)` at
+    /// the access (as a bounded model checker's bounds check), so an execution that
+    /// indexes out of bounds is reported as an assertion failure, with its witness, and
+    /// exits with the defect code; and the thread stops there (the rest of it, the access
+    /// included, is guarded by "in bounds", as a loop's continuation is guarded by "exited
+    /// within the bound"), since nothing after undefined behaviour has a meaning and no
+    /// value is invented for the read. Such an execution keeps its final state (its
+    /// stopped thread's registers as they were), as executions with a failing `assert` do.
+    fn at(
+        &mut self,
+        state: &mut ThreadState,
+        address: &Address,
+        span: Span,
+        access: &dyn Fn(&mut Builder, &mut ThreadState, LocId),
+    ) {
+        let (cells, index) = match address {
+            Address::Fixed(loc) => return access(self, state, *loc),
+            Address::Indexed { cells, index } => (cells, self.term(index, state)),
+        };
+        let zero = self.terms.constant(0);
+        let len = self
+            .terms
+            .constant(i32::try_from(cells.len()).unwrap_or(i32::MAX));
+        let non_negative = self.terms.binary(BinaryOp::Ge, index, zero);
+        let below = self.terms.binary(BinaryOp::Lt, index, len);
+        let in_bounds = self.terms.binary(BinaryOp::And, non_negative, below);
+        if self.terms.constant_value(in_bounds) != Some(1) {
+            self.emit(
+                state,
+                Event {
+                    kind: EventKind::Assert,
+                    value: Some(in_bounds),
+                    ..blank_event(None, 0, span)
+                },
+            );
+            let reached = self.guard_term(&state.guard);
+            let out_of_bounds = self.terms.unary(UnaryOp::Not, in_bounds);
+            let stopped = self.terms.binary(BinaryOp::And, reached, out_of_bounds);
+            state.stops.push((stopped, state.registers.clone()));
+            let control = self.control(state, in_bounds, span);
+            state.guard = state.guard.with(control, true);
+        }
+        self.cell_case(state, index, cells, 0, span, access);
+    }
+
+    /// A term that is 1 exactly when `guard` holds.
+    fn guard_term(&mut self, guard: &Guard) -> TermId {
+        let zero = self.terms.constant(0);
+        let mut result = self.terms.constant(1);
+        for &(control, polarity) in &guard.0 {
+            let op = if polarity { BinaryOp::Ne } else { BinaryOp::Eq };
+            let literal = self.terms.binary(op, self.controls[control].term, zero);
+            result = self.terms.binary(BinaryOp::And, result, literal);
+        }
+        result
+    }
+
+    /// The case split of [`Builder::at`] from cell `k` on.
+    fn cell_case(
+        &mut self,
+        state: &mut ThreadState,
+        index: TermId,
+        cells: &[LocId],
+        k: usize,
+        span: Span,
+        access: &dyn Fn(&mut Builder, &mut ThreadState, LocId),
+    ) {
+        let Some(&cell) = cells.get(k) else {
+            return;
+        };
+        if k + 1 == cells.len() {
+            // In bounds and no earlier cell: this one.
+            return access(self, state, cell);
+        }
+        let k_term = self.terms.constant(k as i32);
+        let is_k = self.terms.binary(BinaryOp::Eq, index, k_term);
         self.branch(
             state,
-            succeeded,
+            is_k,
             span,
-            |b, s| {
-                let write = b.write(s, loc, desired, success, span);
-                b.link_rmw(read, write);
-            },
-            |b, s| match expected {
-                Expected::Location(e) => {
-                    b.write(s, e, old, MemOrder::NonAtomic, span);
-                }
-                Expected::Register(r) => s.registers[r] = old,
-            },
+            |b, s| access(b, s, cell),
+            |b, s| b.cell_case(s, index, cells, k + 1, span, access),
         );
-        if let Some(dst) = dst {
-            state.registers[dst] = succeeded;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostics::SourceFile;
+    use crate::events::Term;
+
+    fn build(body: &str) -> (Program, Events) {
+        let text = format!(
+            "C t\n{{ x = 0; int y[3] = {{10, 11, 12}}; l = 0; }}\nP0 (int* x, int* y, int* l) {{\n{body}\n}}\nexists (x=0)\n"
+        );
+        let file = SourceFile::new("t.litmus", text);
+        let test = crate::syntax::parse(&file).unwrap_or_else(|e| panic!("{}", e.short()));
+        let program =
+            crate::program::lower(&test, &file).unwrap_or_else(|e| panic!("{}", e.short()));
+        let events = unroll(&program, UnrollOptions::default()).unwrap();
+        (program, events)
+    }
+
+    fn loc(program: &Program, name: &str) -> LocId {
+        program
+            .locations
+            .iter()
+            .position(|l| l.name == name)
+            .unwrap_or_else(|| panic!("no location {name}"))
+    }
+
+    fn thread_events(events: &Events) -> Vec<&Event> {
+        events.threads[0]
+            .iter()
+            .map(|&e| &events.events[e])
+            .collect()
+    }
+
+    /// Whether `guard` holds when the reads return `value`.
+    fn holds(events: &Events, guard: &Guard, value: &impl Fn(EventId) -> i32) -> bool {
+        guard.0.iter().all(|&(c, polarity)| {
+            (events.terms.eval(events.controls[c].term, value) != 0) == polarity
+        })
+    }
+
+    #[test]
+    fn constant_indices_cost_nothing() {
+        let (program, events) =
+            build("  int r0 = y[1];\n  *(y + 2) = 1;\n  int r1 = 1;\n  y[r1] = 2;");
+        let kinds: Vec<EventKind> = thread_events(&events).iter().map(|e| e.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                EventKind::Read,
+                EventKind::Write,
+                EventKind::Computation,
+                EventKind::Write
+            ]
+        );
+        let locations: Vec<Option<LocId>> =
+            thread_events(&events).iter().map(|e| e.location).collect();
+        let y = |i| Some(loc(&program, &format!("y[{i}]")));
+        assert_eq!(locations, [y(1), y(2), None, y(1)]);
+        assert!(events.controls.is_empty());
+    }
+
+    #[test]
+    fn a_register_index_becomes_one_guarded_event_per_cell() {
+        let (program, events) = build("  int r0 = *x;\n  int r1 = y[r0];\n  y[r0] = 5;");
+        let thread = thread_events(&events);
+        let reads: Vec<&&Event> = thread
+            .iter()
+            .filter(|e| e.kind == EventKind::Read && e.location != Some(loc(&program, "x")))
+            .collect();
+        let writes: Vec<&&Event> = thread
+            .iter()
+            .filter(|e| e.kind == EventKind::Write)
+            .collect();
+        let cells: Vec<LocId> = (0..3).map(|i| loc(&program, &format!("y[{i}]"))).collect();
+        assert_eq!(
+            reads.iter().map(|e| e.location).collect::<Vec<_>>(),
+            cells.iter().map(|&c| Some(c)).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            writes.iter().map(|e| e.location).collect::<Vec<_>>(),
+            cells.iter().map(|&c| Some(c)).collect::<Vec<_>>()
+        );
+        // Two bounds checks, each an assertion.
+        assert_eq!(
+            thread
+                .iter()
+                .filter(|e| e.kind == EventKind::Assert)
+                .count(),
+            2
+        );
+        let x_read = thread[0].id;
+        let r1 = program.threads[0]
+            .registers
+            .iter()
+            .position(|r| r.name == "r1")
+            .unwrap();
+        for index in 0..3 {
+            // x read returns `index`, each y cell read returns 100 + its cell.
+            let value = |e: EventId| {
+                if e == x_read {
+                    index
+                } else {
+                    let cell = events.events[e].location.unwrap();
+                    100 + cells.iter().position(|&c| c == cell).unwrap() as i32
+                }
+            };
+            let executed: Vec<LocId> = reads
+                .iter()
+                .filter(|e| holds(&events, &e.guard, &value))
+                .map(|e| e.location.unwrap())
+                .collect();
+            assert_eq!(executed, [cells[index as usize]]);
+            let written: Vec<LocId> = writes
+                .iter()
+                .filter(|e| holds(&events, &e.guard, &value))
+                .map(|e| e.location.unwrap())
+                .collect();
+            assert_eq!(written, [cells[index as usize]]);
+            let final_r1 = events.terms.eval(events.final_registers[0][r1], &value);
+            assert_eq!(final_r1, 100 + index);
         }
+    }
+
+    #[test]
+    fn out_of_bounds_fails_the_check_and_stops_the_thread() {
+        let (program, events) = build(
+            "  int r0 = *x;\n  if (r0 != 7) {\n    y[r0 - 1] = 5;\n  }\n  int r2 = 9;\n  *x = 3;",
+        );
+        let thread = thread_events(&events);
+        let check = thread
+            .iter()
+            .find(|e| e.kind == EventKind::Assert)
+            .expect("a bounds check");
+        let last_write = thread
+            .iter()
+            .rev()
+            .find(|e| e.kind == EventKind::Write)
+            .unwrap();
+        assert_eq!(last_write.location, Some(loc(&program, "x")));
+        let x_read = thread[0].id;
+        let r2 = program.threads[0]
+            .registers
+            .iter()
+            .position(|r| r.name == "r2")
+            .unwrap();
+        for (x, in_bounds) in [(1, true), (3, true), (0, false), (4, false), (7, true)] {
+            let value = |e: EventId| if e == x_read { x } else { 0 };
+            if x != 7 {
+                assert!(holds(&events, &check.guard, &value));
+                let ok = events.terms.eval(check.value.unwrap(), &value) != 0;
+                assert_eq!(ok, in_bounds, "x = {x}");
+            }
+            // The thread goes on after the branch only if it did not stop in it.
+            assert_eq!(
+                holds(&events, &last_write.guard, &value),
+                in_bounds,
+                "x = {x}"
+            );
+            let final_r2 = events.terms.eval(events.final_registers[0][r2], &value);
+            assert_eq!(final_r2, if in_bounds { 9 } else { 0 }, "x = {x}");
+        }
+    }
+
+    #[test]
+    fn every_address_form_indexes_the_same_cells() {
+        for access in [
+            "int r1 = y[r0];",
+            "int r1 = *(y + r0);",
+            "int r1 = *(r0 + y);",
+            "int r1 = atomic_load_explicit(y + r0, memory_order_relaxed);",
+            "int r1 = atomic_load_explicit(&y[r0], memory_order_relaxed);",
+            "int r1 = READ_ONCE(*(y + r0));",
+        ] {
+            let (program, events) = build(&format!("  int r0 = *x;\n  {access}"));
+            let cells: Vec<LocId> = thread_events(&events)
+                .iter()
+                .filter(|e| e.kind == EventKind::Read)
+                .skip(1)
+                .filter_map(|e| e.location)
+                .collect();
+            let y: Vec<LocId> = (0..3).map(|i| loc(&program, &format!("y[{i}]"))).collect();
+            assert_eq!(cells, y, "{access}");
+        }
+    }
+
+    #[test]
+    fn an_index_register_read_from_memory_is_a_read_term() {
+        let (_, events) = build("  int r1 = y[*x];");
+        let thread = thread_events(&events);
+        let check = thread.iter().find(|e| e.kind == EventKind::Assert).unwrap();
+        // The index is the value of the read of x, hoisted before the access.
+        let mentions_read = |t: TermId| -> bool {
+            fn walk(terms: &Terms, t: TermId, read: EventId) -> bool {
+                match *terms.get(t) {
+                    Term::Read(e) => e == read,
+                    Term::Const(_) => false,
+                    Term::Unary(_, a) => walk(terms, a, read),
+                    Term::Binary(_, a, b) => walk(terms, a, read) || walk(terms, b, read),
+                    Term::Ite(c, a, b) => {
+                        walk(terms, c, read) || walk(terms, a, read) || walk(terms, b, read)
+                    }
+                }
+            }
+            walk(&events.terms, t, thread[0].id)
+        };
+        assert_eq!(thread[0].kind, EventKind::Read);
+        assert!(mentions_read(check.value.unwrap()));
     }
 }

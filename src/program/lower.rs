@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::{
-    Expected, Expr, FinalCondition, Instr, Location, MemOrder, Observable, Program, RegId,
+    Address, Expected, Expr, FinalCondition, Instr, Location, MemOrder, Observable, Program, RegId,
     Register, RmwOp, StateProp, ThreadProgram,
 };
 use crate::diagnostics::{Diagnostic, InputError, SourceFile};
@@ -402,7 +402,7 @@ impl Lowerer {
                 }
             }
             ExprKind::Unary(UnaryOp::Deref, _) | ExprKind::Index(_, _) => {
-                let Some(loc) = self.lvalue_location(lhs, scope) else {
+                let Some(loc) = self.lvalue_location(lhs, scope, out) else {
                     return;
                 };
                 let Some(value) = self.lower_expr(rhs, scope, out) else {
@@ -436,7 +436,7 @@ impl Lowerer {
                 self.lower_call(name, args, rhs.span, Some(reg), scope, out);
             }
             ExprKind::Unary(UnaryOp::Deref, _) | ExprKind::Index(_, _) => {
-                if let Some(loc) = self.lvalue_location(rhs, scope) {
+                if let Some(loc) = self.lvalue_location(rhs, scope, out) {
                     out.push(Instr::Load {
                         dst: reg,
                         loc,
@@ -478,14 +478,17 @@ impl Lowerer {
         self.error(Diagnostic::new(message, id.span).with_help(help));
     }
 
-    /// The cell written or read by `*p`, `p[i]` or `*(p + i)`.
-    fn lvalue_location(&mut self, e: &ast::Expr, scope: &ThreadScope) -> Option<usize> {
+    /// The cell written or read by `*p`, `p[i]` or `*(p + i)`. A register-dependent
+    /// index is lowered into `out` (hoisting its own memory accesses).
+    fn lvalue_location(
+        &mut self,
+        e: &ast::Expr,
+        scope: &mut ThreadScope,
+        out: &mut Vec<Instr>,
+    ) -> Option<Address> {
         match &e.kind {
-            ExprKind::Unary(UnaryOp::Deref, inner) => self.address(inner, scope),
-            ExprKind::Index(base, index) => {
-                let offset = self.constant_index(index)?;
-                self.address_offset(base, offset, scope)
-            }
+            ExprKind::Unary(UnaryOp::Deref, inner) => self.address(inner, scope, out),
+            ExprKind::Index(base, index) => self.indexed_address(base, index, scope, out),
             _ => {
                 self.error(Diagnostic::new(
                     "expected a memory access such as `*x` or `a[1]`",
@@ -494,6 +497,43 @@ impl Lowerer {
                 None
             }
         }
+    }
+
+    /// `base[index]` (or `base + index`): a fixed cell when the index is a constant, as
+    /// every address was before register-indexed accesses, else an [`Address::Indexed`].
+    fn indexed_address(
+        &mut self,
+        base: &ast::Expr,
+        index: &ast::Expr,
+        scope: &mut ThreadScope,
+        out: &mut Vec<Instr>,
+    ) -> Option<Address> {
+        if constant_value(index).is_some() {
+            let offset = self.constant_index(index)?;
+            return self.address_offset(base, offset, scope).map(Address::Fixed);
+        }
+        let cells = self.array_cells(base, scope)?;
+        let index = self.lower_expr(index, scope, out)?;
+        Some(Address::Indexed { cells, index })
+    }
+
+    /// The cells of the array a pointer expression names, for a register-dependent index:
+    /// every declared cell of an array, the one cell of a plain location.
+    fn array_cells(&mut self, base: &ast::Expr, scope: &ThreadScope) -> Option<Vec<usize>> {
+        if let ExprKind::Cast(_, inner) = &base.kind {
+            return self.array_cells(inner, scope);
+        }
+        if let ExprKind::Name(id) = &base.kind {
+            if let Some(&len) = self.arrays.get(&id.name) {
+                return Some(
+                    (0..len)
+                        .map(|i| self.location(&format!("{}[{}]", id.name, i)))
+                        .collect(),
+                );
+            }
+        }
+        // A plain location (or an error, reported once by `address_offset`).
+        self.address_offset(base, 0, scope).map(|loc| vec![loc])
     }
 
     fn constant_index(&mut self, index: &ast::Expr) -> Option<u32> {
@@ -507,30 +547,31 @@ impl Lowerer {
                 None
             }
             None => {
-                self.error(
-                    Diagnostic::new("array index is not a constant", index.span).with_help(
-                        "nemos resolves every address statically: index arrays with constants",
-                    ),
-                );
+                self.error(Diagnostic::new("array index is not a constant", index.span));
                 None
             }
         }
     }
 
     /// The location a pointer expression denotes.
-    fn address(&mut self, e: &ast::Expr, scope: &ThreadScope) -> Option<usize> {
+    fn address(
+        &mut self,
+        e: &ast::Expr,
+        scope: &mut ThreadScope,
+        out: &mut Vec<Instr>,
+    ) -> Option<Address> {
         match &e.kind {
             ExprKind::Binary(BinaryOp::Add, base, index) => {
-                let offset = self.constant_index(index)?;
-                self.address_offset(base, offset, scope)
-            }
-            ExprKind::Cast(_, inner) => self.address(inner, scope),
-            ExprKind::Unary(UnaryOp::AddrOf, inner) => match &inner.kind {
-                ExprKind::Name(_) => self.address_offset(inner, 0, scope),
-                ExprKind::Index(base, index) => {
-                    let offset = self.constant_index(index)?;
-                    self.address_offset(base, offset, scope)
+                // `i + y` is `y + i` in C.
+                if self.names_location(index, scope) && !self.names_location(base, scope) {
+                    return self.indexed_address(index, base, scope, out);
                 }
+                self.indexed_address(base, index, scope, out)
+            }
+            ExprKind::Cast(_, inner) => self.address(inner, scope, out),
+            ExprKind::Unary(UnaryOp::AddrOf, inner) => match &inner.kind {
+                ExprKind::Name(_) => self.address_offset(inner, 0, scope).map(Address::Fixed),
+                ExprKind::Index(base, index) => self.indexed_address(base, index, scope, out),
                 _ => {
                     self.error(Diagnostic::new(
                         "cannot take the address of this expression",
@@ -539,7 +580,34 @@ impl Lowerer {
                     None
                 }
             },
-            _ => self.address_offset(e, 0, scope),
+            _ => self.address_offset(e, 0, scope).map(Address::Fixed),
+        }
+    }
+
+    /// `e` is (a cast of) the name of a shared location or array, not a register.
+    fn names_location(&self, e: &ast::Expr, scope: &ThreadScope) -> bool {
+        match &e.kind {
+            ExprKind::Cast(_, inner) => self.names_location(inner, scope),
+            ExprKind::Name(id) => {
+                scope.lookup(&id.name).is_none() && self.is_location_name(&id.name, scope)
+            }
+            _ => false,
+        }
+    }
+
+    /// An address that must be known statically (locks, a compare-exchange's expected
+    /// location).
+    fn fixed_address(&mut self, address: Address, what: &str, span: Span) -> Option<usize> {
+        match address {
+            Address::Fixed(loc) => Some(loc),
+            Address::Indexed { .. } => {
+                self.error(
+                    Diagnostic::new(format!("{what} cannot be indexed by a register"), span)
+                        .with_label("this address depends on a register")
+                        .with_help("index this array with a constant, e.g. `&a[0]`"),
+                );
+                None
+            }
         }
     }
 
@@ -634,7 +702,7 @@ impl Lowerer {
                 }
             }
             ExprKind::Unary(UnaryOp::Deref, _) | ExprKind::Index(_, _) => {
-                let loc = self.lvalue_location(e, scope)?;
+                let loc = self.lvalue_location(e, scope, out)?;
                 let dst = scope.temporary();
                 out.push(Instr::Load {
                     dst,
@@ -825,10 +893,15 @@ impl Lowerer {
 
     /// The location a call's pointer argument denotes (`x`, `&x`, `y + 1`, or `*x` for the
     /// Linux macros that take an lvalue).
-    fn pointer_argument(&mut self, arg: &ast::Expr, scope: &ThreadScope) -> Option<usize> {
+    fn pointer_argument(
+        &mut self,
+        arg: &ast::Expr,
+        scope: &mut ThreadScope,
+        out: &mut Vec<Instr>,
+    ) -> Option<Address> {
         match &arg.kind {
-            ExprKind::Unary(UnaryOp::Deref, inner) => self.address(inner, scope),
-            _ => self.address(arg, scope),
+            ExprKind::Unary(UnaryOp::Deref, inner) => self.address(inner, scope, out),
+            _ => self.address(arg, scope, out),
         }
     }
 
@@ -859,7 +932,7 @@ impl Lowerer {
                 if !self.arity(name, args, expected, span) {
                     return None;
                 }
-                let loc = self.pointer_argument(&args[0], scope);
+                let loc = self.pointer_argument(&args[0], scope, out);
                 let order = match base {
                     "READ_ONCE" => Some(Relaxed),
                     "smp_load_acquire" => Some(Acquire),
@@ -868,7 +941,7 @@ impl Lowerer {
                 };
                 let (loc, order) = (loc?, order?);
                 let dst = dst.unwrap_or_else(|| scope.temporary());
-                self.mark_atomic(loc);
+                self.mark_atomic(&loc);
                 out.push(Instr::Load {
                     dst,
                     loc,
@@ -883,7 +956,7 @@ impl Lowerer {
                 if !self.arity(name, args, expected, span) {
                     return None;
                 }
-                let loc = self.pointer_argument(&args[0], scope);
+                let loc = self.pointer_argument(&args[0], scope, out);
                 let value = self.lower_expr(&args[1], scope, out);
                 let order = match base {
                     "WRITE_ONCE" => Some(Relaxed),
@@ -892,7 +965,7 @@ impl Lowerer {
                     _ => Some(SeqCst),
                 };
                 let (loc, value, order) = (loc?, value?, order?);
-                self.mark_atomic(loc);
+                self.mark_atomic(&loc);
                 out.push(Instr::Store {
                     loc,
                     value,
@@ -914,7 +987,7 @@ impl Lowerer {
                     "atomic_fetch_or" => RmwOp::Fetch(BinaryOp::BitOr),
                     _ => RmwOp::Fetch(BinaryOp::BitXor),
                 };
-                let loc = self.pointer_argument(&args[0], scope);
+                let loc = self.pointer_argument(&args[0], scope, out);
                 let operand = self.lower_expr(&args[1], scope, out);
                 let order = if explicit {
                     self.memory_order(&args[2], ALL_ORDERS, "a read-modify-write")
@@ -922,7 +995,7 @@ impl Lowerer {
                     Some(SeqCst)
                 };
                 let (loc, operand, order) = (loc?, operand?, order?);
-                self.mark_atomic(loc);
+                self.mark_atomic(&loc);
                 out.push(Instr::Rmw {
                     dst,
                     loc,
@@ -937,8 +1010,8 @@ impl Lowerer {
                 if !self.arity(name, args, expected_args, span) {
                     return None;
                 }
-                let loc = self.pointer_argument(&args[0], scope);
-                let expected = self.expected_argument(&args[1], scope);
+                let loc = self.pointer_argument(&args[0], scope, out);
+                let expected = self.expected_argument(&args[1], scope, out);
                 let desired = self.lower_expr(&args[2], scope, out);
                 let (success, failure) = if explicit {
                     (
@@ -954,7 +1027,7 @@ impl Lowerer {
                 };
                 let (loc, expected, desired, success, failure) =
                     (loc?, expected?, desired?, success?, failure?);
-                self.mark_atomic(loc);
+                self.mark_atomic(&loc);
                 out.push(Instr::CompareExchange {
                     dst,
                     loc,
@@ -990,7 +1063,8 @@ impl Lowerer {
                 if !self.arity(name, args, 1, span) {
                     return None;
                 }
-                let loc = self.pointer_argument(&args[0], scope)?;
+                let loc = self.pointer_argument(&args[0], scope, out)?;
+                let loc = self.fixed_address(loc, "a lock", args[0].span)?;
                 self.locations[loc].is_lock = true;
                 if base.ends_with("unlock") {
                     out.push(Instr::Unlock { loc, span });
@@ -1013,7 +1087,12 @@ impl Lowerer {
         Some(())
     }
 
-    fn expected_argument(&mut self, arg: &ast::Expr, scope: &ThreadScope) -> Option<Expected> {
+    fn expected_argument(
+        &mut self,
+        arg: &ast::Expr,
+        scope: &mut ThreadScope,
+        out: &mut Vec<Instr>,
+    ) -> Option<Expected> {
         if let ExprKind::Unary(UnaryOp::AddrOf, inner) = &arg.kind {
             if let ExprKind::Name(id) = &inner.kind {
                 if let Some(reg) = scope.lookup(&id.name) {
@@ -1021,11 +1100,15 @@ impl Lowerer {
                 }
             }
         }
-        self.address(arg, scope).map(Expected::Location)
+        let address = self.address(arg, scope, out)?;
+        let loc = self.fixed_address(address, "the expected location", arg.span)?;
+        Some(Expected::Location(loc))
     }
 
-    fn mark_atomic(&mut self, loc: usize) {
-        self.locations[loc].declared_atomic = true;
+    fn mark_atomic(&mut self, address: &Address) {
+        for &loc in address.cells() {
+            self.locations[loc].declared_atomic = true;
+        }
     }
 
     fn resolve_state_var(

@@ -120,18 +120,49 @@ pub enum Expected {
     Register(RegId),
 }
 
+/// Where a memory access goes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Address {
+    /// A cell known statically: `x`, `&y[1]`, `y + 1`. The common case, and free.
+    Fixed(LocId),
+    /// `y[i]`, `y + i`, `&y[i]` with an index that depends on registers: one of `cells`
+    /// (the array's cells in index order; a plain location is an array of one cell),
+    /// chosen by `index`, a pure expression evaluated when the access runs. An index
+    /// outside `0..cells.len()` is undefined behaviour in C (C11 6.5.6p8); the unroller
+    /// turns it into a failed assertion (see `events::unroll`).
+    Indexed { cells: Vec<LocId>, index: Expr },
+}
+
+impl Address {
+    /// Every cell the access may touch.
+    pub fn cells(&self) -> &[LocId] {
+        match self {
+            Address::Fixed(loc) => std::slice::from_ref(loc),
+            Address::Indexed { cells, .. } => cells,
+        }
+    }
+
+    /// The cell, when it is known statically.
+    pub fn fixed(&self) -> Option<LocId> {
+        match self {
+            Address::Fixed(loc) => Some(*loc),
+            Address::Indexed { .. } => None,
+        }
+    }
+}
+
 /// One statement of a thread. Expressions are pure: memory accesses inside source
 /// expressions have been hoisted into `Load`s of temporary registers before them.
 #[derive(Clone, Debug, Serialize)]
 pub enum Instr {
     Load {
         dst: RegId,
-        loc: LocId,
+        loc: Address,
         order: MemOrder,
         span: Span,
     },
     Store {
-        loc: LocId,
+        loc: Address,
         value: Expr,
         order: MemOrder,
         span: Span,
@@ -139,7 +170,7 @@ pub enum Instr {
     /// Exchange and fetch-op: `dst` receives the old value.
     Rmw {
         dst: Option<RegId>,
-        loc: LocId,
+        loc: Address,
         op: RmwOp,
         operand: Expr,
         order: MemOrder,
@@ -149,7 +180,7 @@ pub enum Instr {
     /// the expected location (or register), as C specifies.
     CompareExchange {
         dst: Option<RegId>,
-        loc: LocId,
+        loc: Address,
         expected: Expected,
         desired: Expr,
         success: MemOrder,

@@ -271,8 +271,12 @@ fn mutex_history(
     for (k, half, u) in ordered {
         sources.push((last_release, k));
         writes.extend(half);
-        writes.push(u);
-        last_release = u;
+        // A section whose release never runs (its thread was cut short or stopped) holds
+        // the mutex for good: it is the last one.
+        if feasible[u] {
+            writes.push(u);
+            last_release = u;
+        }
     }
     (sources, writes)
 }

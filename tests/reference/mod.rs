@@ -14,6 +14,11 @@
 //!   and contributes nothing. A thread whose loop wants one more iteration than `unroll`
 //!   stops there; a complete trace in which some thread stopped so only sets `bound_hit`
 //!   (the product reports such executions separately and analyses none of them).
+//! - a register-indexed access (`a[r0]`) evaluates its index when it runs; an index outside
+//!   the array is undefined behaviour: the trace records a failed assertion and the thread
+//!   stops there, keeping its registers (its final state is still a final state), and its
+//!   open atomic blocks end there for the window check. A failed `assert` is recorded too
+//!   and the thread goes on.
 //! - happens-before is program order plus unlock -> the next lock of the same lock in the
 //!   trace, transitively: vector clocks per thread and per lock.
 //! - a block instance is interrupted by a step of another thread that runs after the
@@ -23,7 +28,7 @@ use std::collections::BTreeSet;
 
 use nemos::analysis::races::Statement;
 use nemos::program::arith::{eval_binary, eval_unary};
-use nemos::program::{Expected, Expr, Instr, LocId, MemOrder, Observable, Program, RmwOp};
+use nemos::program::{Address, Expected, Expr, Instr, LocId, MemOrder, Observable, Program, RmwOp};
 use nemos::syntax::ast::Span;
 
 /// What every complete trace of a program shows, collected over all of them.
@@ -40,6 +45,9 @@ pub struct Reference {
     pub window: BTreeSet<(Statement, Statement)>,
     /// Some trace needed more loop iterations than the bound.
     pub bound_hit: bool,
+    /// Some complete trace (within the bound) failed an assertion: an `assert`, or the
+    /// implicit bounds check of a register-indexed access.
+    pub assertion_failure: bool,
     /// Complete traces explored (for sizing tests).
     pub traces: u64,
 }
@@ -154,6 +162,28 @@ fn expand_loop<'a>(
     out
 }
 
+/// The cell an access touches with these register values; `None` when the index is outside
+/// the array.
+fn cell(address: &Address, regs: &[i32]) -> Option<LocId> {
+    match address {
+        Address::Fixed(loc) => Some(*loc),
+        Address::Indexed { cells, index } => usize::try_from(eval(index, regs))
+            .ok()
+            .and_then(|i| cells.get(i).copied()),
+    }
+}
+
+/// The address of a load, store, read-modify-write or compare-exchange.
+fn address_of(instr: &Instr) -> Option<&Address> {
+    match instr {
+        Instr::Load { loc, .. }
+        | Instr::Store { loc, .. }
+        | Instr::Rmw { loc, .. }
+        | Instr::CompareExchange { loc, .. } => Some(loc),
+        _ => None,
+    }
+}
+
 fn eval(expr: &Expr, regs: &[i32]) -> i32 {
     match expr {
         Expr::Const(v) => *v,
@@ -215,6 +245,8 @@ struct ThreadState<'a> {
     cas_write_back: Option<i32>,
     /// A loop of this thread needed more iterations than the bound: the thread stopped.
     hit: bool,
+    /// An assertion of this thread failed (an out-of-bounds index also stops it).
+    failed: bool,
 }
 
 /// One data access of a trace so far, for race detection.
@@ -277,6 +309,7 @@ pub fn explore(program: &Program, unroll: u32) -> Reference {
             cas_expected: 0,
             cas_write_back: None,
             hit: false,
+            failed: false,
         })
         .collect();
     let state = State {
@@ -353,9 +386,25 @@ impl<'p> Explorer<'p> {
                 continue;
             };
             match step {
-                Step::Shared(_) | Step::CasExpected { .. } | Step::Cas(_) => {
-                    return Next::Step(step)
+                Step::Shared(instr) | Step::Cas(instr) => {
+                    let in_bounds = address_of(instr).is_none_or(|a| cell(a, &th.regs).is_some());
+                    if !in_bounds {
+                        // Undefined behaviour: the thread stops here. Its open blocks end
+                        // with what they touched so far.
+                        th.failed = true;
+                        th.frames.clear();
+                        for block in std::mem::take(&mut th.blocks) {
+                            for (intruder, touched) in &block.confirmed {
+                                if overlaps(touched, &block.touched) {
+                                    state.window.insert((block.statement, *intruder));
+                                }
+                            }
+                        }
+                        return Next::Done;
+                    }
+                    return Next::Step(step);
                 }
+                Step::CasExpected { .. } => return Next::Step(step),
                 Step::CasWriteBack { .. } => {
                     if th.cas_write_back.is_some() {
                         return Next::Step(step);
@@ -365,8 +414,10 @@ impl<'p> Explorer<'p> {
                 Step::BoundHit => return Next::BoundHit,
                 Step::Local(instr) => {
                     frame.pc += 1;
-                    if let Instr::Assign { dst, value, .. } = instr {
-                        th.regs[*dst] = eval(value, &th.regs);
+                    match instr {
+                        Instr::Assign { dst, value, .. } => th.regs[*dst] = eval(value, &th.regs),
+                        Instr::Assert { cond, .. } => th.failed |= eval(cond, &th.regs) == 0,
+                        _ => {}
                     }
                 }
                 Step::If {
@@ -436,6 +487,7 @@ impl<'p> Explorer<'p> {
                         order,
                         span: s,
                     } => {
+                        let loc = &resolve(loc, &th.regs);
                         th.regs[*dst] = memory[*loc];
                         accesses.push((*loc, false, *order));
                         span = *s;
@@ -446,6 +498,7 @@ impl<'p> Explorer<'p> {
                         order,
                         span: s,
                     } => {
+                        let loc = &resolve(loc, &th.regs);
                         memory[*loc] = eval(value, &th.regs);
                         accesses.push((*loc, true, *order));
                         span = *s;
@@ -458,6 +511,7 @@ impl<'p> Explorer<'p> {
                         order,
                         span: s,
                     } => {
+                        let loc = &resolve(loc, &th.regs);
                         let operand = eval(operand, &th.regs);
                         let old = memory[*loc];
                         memory[*loc] = match op {
@@ -506,6 +560,7 @@ impl<'p> Explorer<'p> {
                         Expected::Register(r) => th.regs[*r],
                     };
                     let desired = eval(desired, &th.regs);
+                    let loc = &resolve(loc, &th.regs);
                     let old = memory[*loc];
                     let succeeded = old == expected_value;
                     // The product labels the read with the success order whatever happens.
@@ -601,6 +656,7 @@ impl<'p> Explorer<'p> {
             return;
         }
         self.result.traces += 1;
+        self.result.assertion_failure |= state.threads.iter().any(|t| t.failed);
         let values = program.observed.iter().map(|&o| (o, value_of(o))).collect();
         self.result.outcomes.insert(values);
         self.result.races.extend(state.races.iter().copied());
@@ -609,6 +665,11 @@ impl<'p> Explorer<'p> {
             .extend(state.interruptions.iter().copied());
         self.result.window.extend(state.window.iter().copied());
     }
+}
+
+/// The cell of an access `settle` let run: its index is in bounds.
+fn resolve(address: &Address, regs: &[i32]) -> LocId {
+    cell(address, regs).unwrap_or_else(|| unreachable!("settle stops out-of-bounds accesses"))
 }
 
 fn statement(thread: usize, span: Span) -> Statement {
