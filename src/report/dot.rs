@@ -215,8 +215,8 @@ pub fn execution_graph(
 }
 
 /// The drawn edges of `relation` that make the step from `a` to `b`: the edge itself, or,
-/// for a `po` step over events in between, the program-order edges through them (a cycle
-/// takes the shortest way, `po` being transitive; the picture draws `po` step by step).
+/// for a `po` or `co` step over events in between, the edges through them (a cycle takes
+/// the shortest way, both being transitive; the picture draws them step by step).
 fn drawn_path(
     graph: &DiGraph<EventId, Edge>,
     a: EventId,
@@ -235,13 +235,14 @@ fn drawn_path(
     if let Some(i) = out_edge(a, Some(b)) {
         return vec![i];
     }
-    if relation != Relation::Po {
+    if !matches!(relation, Relation::Po | Relation::Co) {
         return Vec::new();
     }
     let mut path = Vec::new();
     let mut at = a;
     while at != b {
-        // Each event has at most one program-order successor drawn.
+        // Each event has at most one successor drawn in program order, and each write at
+        // most one in coherence.
         let Some(i) = out_edge(at, None) else {
             return Vec::new();
         };

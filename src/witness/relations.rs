@@ -123,10 +123,56 @@ pub fn violation(
         return Ok(Some(Violation {
             check: check.to_string(),
             kind: c.kind,
-            steps: rotate_to_lowest(steps, c.kind),
+            steps: merge_runs(rotate_to_lowest(steps, c.kind), c.kind, explicit, model)?,
         }));
     }
     Ok(None)
+}
+
+/// Consecutive steps of one relation joined into one where the relation holds between the
+/// ends (`po;po` is `po`, and `hb;hb` is `hb` in the C11 models): the cycle then reads as
+/// the check's own shape rather than as the path a closure happened to take.
+fn merge_runs(
+    steps: Vec<Step>,
+    kind: CheckKind,
+    explicit: &Explicit,
+    model: &Model,
+) -> Result<Vec<Step>, String> {
+    let mut evaluator = explicit.evaluator(model);
+    let mut joins = |first: &Step, second: &Step| -> Result<bool, String> {
+        if first.relation != second.relation || first.to != second.from || first.from == second.to {
+            return Ok(false);
+        }
+        let expr = match first.relation.as_str() {
+            "po" => Some(TExpr::Base(Base::Po)),
+            "co" => Some(TExpr::Base(Base::Co)),
+            name => model
+                .defs
+                .iter()
+                .rposition(|(n, _, _)| n == name)
+                .map(TExpr::Def),
+        };
+        let Some(expr) = expr else {
+            return Ok(false);
+        };
+        let value = evaluator.eval(&expr)?;
+        Ok(explicit.related(&value, first.from, second.to))
+    };
+    let mut merged: Vec<Step> = Vec::new();
+    for step in steps {
+        match merged.last_mut() {
+            Some(last) if joins(last, &step)? => last.to = step.to,
+            _ => merged.push(step),
+        }
+    }
+    // Around the cycle: its last step may continue into its first.
+    if kind != CheckKind::Empty && merged.len() > 2 && joins(&merged[merged.len() - 1], &merged[0])?
+    {
+        if let Some(last) = merged.pop() {
+            merged[0].from = last.from;
+        }
+    }
+    Ok(merged)
 }
 
 /// A cycle read from any of its events; started at the lowest-numbered one so that the
