@@ -76,10 +76,8 @@ enum Command {
         /// "certified" for a forbidden (or always-reached) outcome.
         #[arg(long)]
         certify: bool,
-        /// Write the witness execution as a Graphviz graph to FILE; for several tests, FILE
-        /// is a directory that receives one `.dot` file per test.
-        #[arg(long, value_name = "FILE")]
-        dot: Option<PathBuf>,
+        #[command(flatten)]
+        graphs: GraphArgs,
     },
     /// List every reachable final state over the registers and locations the condition and
     /// the `locations` clause name.
@@ -119,6 +117,8 @@ enum Command {
         paths: Vec<PathBuf>,
         #[command(flatten)]
         common: AnalysisArgs,
+        #[command(flatten)]
+        graphs: GraphArgs,
     },
     /// List the shipped memory models and their named checks, or print one model's file.
     Models {
@@ -138,6 +138,20 @@ enum ModeArg {
     Strict,
     Window,
     Serial,
+}
+
+/// Pictures of the execution shown; for a forbidden outcome, of the one reaching it with
+/// the forbidding check skipped, its cycle highlighted.
+#[derive(Args, Clone)]
+struct GraphArgs {
+    /// Write the execution as a Graphviz graph to FILE; for several tests, FILE is a
+    /// directory that receives one `.dot` file per test.
+    #[arg(long, value_name = "FILE")]
+    dot: Option<PathBuf>,
+    /// Render the same graph as SVG with Graphviz's `dot` (which must be on PATH) to FILE,
+    /// or one `.svg` file per test in a directory.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
 }
 
 #[derive(Args, Clone, Copy)]
@@ -188,9 +202,42 @@ struct AnalysisArgs {
     max_events: Option<usize>,
     #[command(flatten)]
     batch: BatchArgs,
-    /// Where `check --dot` writes the witness graphs.
+    /// Where `--dot` and `--svg` write the graphs.
     #[arg(skip)]
+    graphs: GraphTargets,
+}
+
+#[derive(Clone, Default)]
+struct GraphTargets {
     dot: Option<DotTarget>,
+    svg: Option<DotTarget>,
+}
+
+impl GraphTargets {
+    fn wanted(&self) -> bool {
+        self.dot.is_some() || self.svg.is_some()
+    }
+
+    /// The targets of `args` for `paths`; `--svg` needs Graphviz, looked for once here.
+    fn of(paths: &[PathBuf], args: GraphArgs) -> Result<GraphTargets, String> {
+        if args.svg.is_some() {
+            let found = std::process::Command::new("dot")
+                .arg("-V")
+                .stderr(std::process::Stdio::null())
+                .status();
+            if !found.is_ok_and(|s| s.success()) {
+                return Err(
+                    "--svg runs Graphviz's `dot`, which is not on PATH: install \
+                     Graphviz, or write the graph with --dot and render it elsewhere"
+                        .into(),
+                );
+            }
+        }
+        Ok(GraphTargets {
+            dot: args.dot.map(|t| dot_target(paths, t)).transpose()?,
+            svg: args.svg.map(|t| dot_target(paths, t)).transpose()?,
+        })
+    }
 }
 
 #[derive(Clone)]
@@ -203,12 +250,12 @@ impl DotTarget {
     /// One test writes the file given; in a directory, each test's file is named after its
     /// path (`litmus/SB.litmus` to `litmus_SB.dot`) so that equal names in different
     /// directories do not collide.
-    fn file_for(&self, test: &Path) -> PathBuf {
+    fn file_for(&self, test: &Path, extension: &str) -> PathBuf {
         match self {
             DotTarget::File(file) => file.clone(),
             DotTarget::Dir(dir) => {
                 let parts: Vec<String> = test
-                    .with_extension("dot")
+                    .with_extension(extension)
                     .components()
                     .filter_map(|c| match c {
                         std::path::Component::Normal(part) => {
@@ -443,7 +490,7 @@ fn run(command: Command) -> Status {
         | Command::Outcomes { paths, common }
         | Command::Races { paths, common }
         | Command::Atomicity { paths, common, .. }
-        | Command::Explain { paths, common } => Some((paths, common)),
+        | Command::Explain { paths, common, .. } => Some((paths, common)),
         Command::Parse { .. }
         | Command::Events { .. }
         | Command::Models { .. }
@@ -505,15 +552,13 @@ fn run(command: Command) -> Status {
             matrix,
             states,
             certify,
-            dot,
+            graphs,
         } => {
-            if let Some(target) = dot {
-                match dot_target(&paths, target) {
-                    Ok(target) => common.dot = Some(target),
-                    Err(message) => {
-                        eprintln!("error: {message}");
-                        return Status::BadInput;
-                    }
+            match GraphTargets::of(&paths, graphs) {
+                Ok(targets) => common.graphs = targets,
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    return Status::BadInput;
                 }
             }
             let query = Query::Check {
@@ -537,7 +582,20 @@ fn run(command: Command) -> Status {
             };
             analyse(&paths, common, Query::Atomicity(mode))
         }
-        Command::Explain { paths, common } => analyse(&paths, common, Query::Explain),
+        Command::Explain {
+            paths,
+            mut common,
+            graphs,
+        } => {
+            match GraphTargets::of(&paths, graphs) {
+                Ok(targets) => common.graphs = targets,
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    return Status::BadInput;
+                }
+            }
+            analyse(&paths, common, Query::Explain)
+        }
         Command::Models { name } => models_command(name.as_deref()),
         Command::Completions { shell } => {
             let mut script = Vec::new();
@@ -1118,9 +1176,9 @@ fn analyse_one(t: &mut TestRun, path: &Path, args: &AnalysisArgs, query: Query) 
         } else {
             None
         };
-        Ok::<_, nemos::analysis::AnalysisError>((result, states, counts))
+        Ok::<_, nemos::analysis::AnalysisError>((result, states, counts, session))
     })();
-    let (mut result, states, counts) = match outcome {
+    let (mut result, states, counts, mut session) = match outcome {
         Ok(x) => x,
         Err(e) => {
             ewriteln!(t, "error: {}: {e}", path.display());
@@ -1153,16 +1211,11 @@ fn analyse_one(t: &mut TestRun, path: &Path, args: &AnalysisArgs, query: Query) 
         }
         (Format::Text, _) => owrite!(t, "{}", outcomes_text(&report)),
     }
-    if let (Query::Check { .. }, Some(target)) = (query, &args.dot) {
-        match report.dot() {
-            Some(graph) => {
-                let file = target.file_for(path);
-                if let Err(e) = std::fs::write(&file, graph) {
-                    ewriteln!(t, "error: cannot write {}: {e}", file.display());
-                    return Status::BadInput;
-                }
-            }
-            None => ewriteln!(t, "note: {}: no witness execution to draw", path.display()),
+    if let (Query::Check { .. }, true) = (query, args.graphs.wanted()) {
+        let picture = session.check_picture(report.witness().map(|w| w.1));
+        let graph = picture.map(|p| p.map(|(execution, overlay)| report.dot(&execution, &overlay)));
+        if let Err(status) = write_graphs(t, path, &args.graphs, graph) {
+            return status;
         }
     }
     t.tally.allowed = Some(result.observation != Observation::Never);
@@ -1190,9 +1243,10 @@ fn explain_one(
     options: &AnalysisOptions,
     args: &AnalysisArgs,
 ) -> Status {
-    let explained = Session::new(program, events, options).and_then(|mut s| s.explain());
+    let explained = Session::new(program, events, options)
+        .and_then(|mut s| s.explain().map(|explanation| (explanation, s)));
     match explained {
-        Ok(explanation) => {
+        Ok((explanation, session)) => {
             let report = report::ExplainReport {
                 file: &file.name,
                 model: &args.model,
@@ -1204,12 +1258,86 @@ fn explain_one(
                 Format::Json => print_json(t, &report.json()),
                 _ => owrite!(t, "{}", report.text()),
             }
+            if args.graphs.wanted() {
+                let picture = session.explanation_picture(&explanation);
+                let graph = picture.map(|p| p.map(|(e, overlay)| report.dot(&e, &overlay)));
+                if let Err(status) = write_graphs(t, path, &args.graphs, graph) {
+                    return status;
+                }
+            }
             Status::Clean
         }
         Err(e) => {
             ewriteln!(t, "error: {}: {e}", path.display());
             Status::BadInput
         }
+    }
+}
+
+/// Write one test's graph where `--dot` and `--svg` ask; `graph` is `None` when there is
+/// no execution to draw.
+fn write_graphs(
+    t: &mut TestRun,
+    path: &Path,
+    targets: &GraphTargets,
+    graph: Result<Option<String>, nemos::analysis::AnalysisError>,
+) -> Result<(), Status> {
+    let graph = match graph {
+        Ok(Some(graph)) => graph,
+        Ok(None) => {
+            ewriteln!(t, "note: {}: no execution to draw", path.display());
+            return Ok(());
+        }
+        Err(e) => {
+            ewriteln!(t, "error: {}: {e}", path.display());
+            return Err(Status::BadInput);
+        }
+    };
+    let mut fail = |message: String| {
+        ewriteln!(t, "error: {message}");
+        Err(Status::BadInput)
+    };
+    if let Some(target) = &targets.dot {
+        let file = target.file_for(path, "dot");
+        if let Err(e) = std::fs::write(&file, &graph) {
+            return fail(format!("cannot write {}: {e}", file.display()));
+        }
+    }
+    if let Some(target) = &targets.svg {
+        let file = target.file_for(path, "svg");
+        if let Err(message) = render_svg(&graph, &file) {
+            return fail(message);
+        }
+    }
+    Ok(())
+}
+
+/// Render DOT text to an SVG file with Graphviz's `dot -Tsvg`.
+fn render_svg(graph: &str, file: &Path) -> Result<(), String> {
+    use std::process::{Command, Stdio};
+    let mut dot = Command::new("dot")
+        .args(["-Tsvg", "-o"])
+        .arg(file)
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run Graphviz's `dot`: {e}"))?;
+    if let Some(mut input) = dot.stdin.take() {
+        input
+            .write_all(graph.as_bytes())
+            .map_err(|e| format!("cannot send the graph to `dot`: {e}"))?;
+    }
+    let done = dot
+        .wait_with_output()
+        .map_err(|e| format!("`dot` did not finish: {e}"))?;
+    if done.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "`dot` could not render {}: {}",
+            file.display(),
+            String::from_utf8_lossy(&done.stderr).trim()
+        ))
     }
 }
 

@@ -158,8 +158,13 @@ fn explain_names_the_check_that_forbids_store_buffering() {
     assert!(x.allowed.is_none());
     assert_eq!(x.core, vec!["sc".to_string()]);
     assert_eq!(x.without_one.len(), 1);
-    let witness = x.without_one[0].1.as_ref().expect("reachable without sc");
+    let witness = x.without_one[0]
+        .witness
+        .as_ref()
+        .expect("reachable without sc");
     assert!(witness.cyclic, "the SB witness has no SC interleaving");
+    let violation = x.without_one[0].violation.as_ref().expect("sc fails on it");
+    assert_eq!(violation.relations(), "po;fr;po;fr");
     assert_eq!(x.corrections, vec![vec!["sc".to_string()]]);
     // Under TSO the outcome is allowed and explain says so with a witness.
     let mut session = Session::new(&program, &events, &options("tso", &[])).unwrap();
@@ -177,7 +182,7 @@ fn explain_on_coherence_finds_both_checks_that_forbid_it_alone() {
     let x = session.explain().unwrap();
     assert_eq!(x.core.len(), 1, "{:?}", x.core);
     assert!(
-        x.without_one[0].1.is_none(),
+        x.without_one[0].witness.is_none(),
         "the other check still forbids it"
     );
     assert_eq!(

@@ -8,6 +8,7 @@
 
 pub mod atomicity;
 pub mod explain;
+pub mod graph;
 pub mod model_races;
 pub mod races;
 
@@ -97,6 +98,8 @@ pub enum AnalysisError {
     Solver(#[from] SolverError),
     #[error("internal error: the SAT witness does not satisfy {what}; this is a bug in nemos, please report it with the test file")]
     InvalidWitness { what: String },
+    #[error("internal error: evaluating the model on a witness: {0}; this is a bug in nemos, please report it with the test file")]
+    Evaluation(String),
     #[error("unknown check `{name}` for model {model}: its checks are {known}")]
     UnknownCheck {
         name: String,

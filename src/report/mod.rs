@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use prettytable::{format, Cell, Row, Table};
 use serde::Serialize;
 
+use crate::analysis::graph::Overlay;
 use crate::analysis::{CheckResult, FinalState, Observation};
 use crate::events::display::{EventRow, Namer};
 use crate::events::{EventKind, Events};
@@ -258,7 +259,7 @@ impl CheckReport<'_> {
 
     /// The witness worth showing: the one that meets the condition for `exists`, and a
     /// counterexample to the test's expectation otherwise.
-    fn witness(&self) -> Option<(&'static str, &Execution)> {
+    pub fn witness(&self) -> Option<(&'static str, &Execution)> {
         let r = self.result;
         match r.quantifier {
             Quantifier::Exists => r.positive.as_ref().map(|e| ("Witness", e)),
@@ -270,21 +271,21 @@ impl CheckReport<'_> {
         }
     }
 
-    /// The witness as a Graphviz graph, when there is one to show.
-    pub fn dot(&self) -> Option<String> {
-        let (title, execution) = self.witness()?;
-        let caption = format!(
-            "{} (model {}): {title} for {}",
-            self.program.name,
-            self.model,
-            self.condition_text()
-        );
-        Some(dot::execution_dot(
-            self.program,
-            self.events,
-            execution,
-            &caption,
-        ))
+    /// `execution` as a Graphviz graph: the report's witness, or, when the overlay has a
+    /// violation, the execution reaching the forbidden outcome with that check skipped.
+    pub fn dot(&self, execution: &Execution, overlay: &Overlay) -> String {
+        let what = match (&overlay.violation, self.witness()) {
+            (Some(v), _) => format!(
+                "the outcome of {} is {}; drawn with --skip {}",
+                self.condition_text(),
+                dot::violation_caption(v),
+                v.check
+            ),
+            (None, Some((title, _))) => format!("{title} for {}", self.condition_text()),
+            (None, None) => format!("Execution for {}", self.condition_text()),
+        };
+        let caption = format!("{} (model {}): {what}", self.program.name, self.model);
+        dot::execution_dot(self.program, self.events, execution, overlay, &caption)
     }
 
     pub fn text(&self) -> String {
@@ -801,8 +802,10 @@ impl ExplainReport<'_> {
                 "  (together; no proper subset of these checks forbids it)"
             );
         }
-        for (name, witness) in &x.without_one {
-            match witness {
+        let namer = Namer::new(self.program, self.events);
+        for skipped in &x.without_one {
+            let name = &skipped.check;
+            match &skipped.witness {
                 Some(w) => {
                     let _ = writeln!(out, "With --skip {name} the outcome is reachable:");
                     out.push_str(&witness_text(self.program, self.events, w));
@@ -811,6 +814,15 @@ impl ExplainReport<'_> {
                         "  final state: {}",
                         state_line(self.program, &w.final_state)
                     );
+                    if let Some(v) = skipped.violation.as_ref().filter(|v| !v.steps.is_empty()) {
+                        let shape = if v.is_cycle() { "the cycle" } else { "" };
+                        let _ = writeln!(
+                            out,
+                            "  {name} fails on {shape}{}{}",
+                            if shape.is_empty() { "" } else { " " },
+                            dot::violation_path(&namer, v)
+                        );
+                    }
                 }
                 None => {
                     let _ = writeln!(
@@ -842,6 +854,22 @@ impl ExplainReport<'_> {
         out
     }
 
+    /// `execution` as a Graphviz graph: the witness of an allowed outcome, or the execution
+    /// reaching it with the overlay's violated check skipped.
+    pub fn dot(&self, execution: &Execution, overlay: &Overlay) -> String {
+        let what = match &overlay.violation {
+            Some(v) => format!(
+                "outcome {} is {}; drawn with --skip {}",
+                self.outcome(),
+                dot::violation_caption(v),
+                v.check
+            ),
+            None => format!("Witness for outcome {}", self.outcome()),
+        };
+        let caption = format!("{} (model {}): {what}", self.program.name, self.model);
+        dot::execution_dot(self.program, self.events, execution, overlay, &caption)
+    }
+
     pub fn json(&self) -> serde_json::Value {
         let namer = Namer::new(self.program, self.events);
         let labels = |w: &Execution| namer.labels(&w.interleaving);
@@ -856,12 +884,24 @@ impl ExplainReport<'_> {
             // Without an SC interleaving a witness lists its events by thread.
             "witness_is_sc_interleaving": x.allowed.as_ref().map(|w| !w.cyclic),
             "forbidden_by": x.core,
-            "without_one": x.without_one.iter().map(|(name, w)| serde_json::json!({
-                "skip": name,
-                "reachable": w.is_some(),
-                "witness": w.as_ref().map(labels),
-                "witness_is_sc_interleaving": w.as_ref().map(|w| !w.cyclic),
-            })).collect::<Vec<_>>(),
+            "without_one": x.without_one.iter().map(|skipped| {
+                let w = &skipped.witness;
+                serde_json::json!({
+                    "skip": skipped.check,
+                    "reachable": w.is_some(),
+                    "witness": w.as_ref().map(labels),
+                    "witness_is_sc_interleaving": w.as_ref().map(|w| !w.cyclic),
+                    "violation": skipped.violation.as_ref().map(|v| serde_json::json!({
+                        "relations": v.relations(),
+                        "cycle": v.is_cycle(),
+                        "steps": v.steps.iter().map(|s| serde_json::json!({
+                            "from": namer.number(s.from),
+                            "relation": s.relation,
+                            "to": namer.number(s.to),
+                        })).collect::<Vec<_>>(),
+                    })),
+                })
+            }).collect::<Vec<_>>(),
             "corrections": x.corrections,
             "corrections_truncated": x.corrections_truncated,
         })

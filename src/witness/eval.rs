@@ -302,6 +302,22 @@ impl<'a> Explicit<'a> {
         }
     }
 
+    /// The executed events, in event order.
+    pub fn executed(&self) -> &[EventId] {
+        &self.executed
+    }
+
+    /// The pairs of a relation, in event order; none for a set.
+    pub fn pairs(&self, value: &Dense) -> Vec<(EventId, EventId)> {
+        let Dense::Rel(r) = value else {
+            return Vec::new();
+        };
+        (0..self.m())
+            .flat_map(|i| r.successors(i).map(move |j| (i, j)))
+            .map(|(i, j)| (self.executed[i], self.executed[j]))
+            .collect()
+    }
+
     fn set(&self, pred: impl Fn(EventId) -> bool) -> Dense {
         let mut s = BitSet::new(self.m());
         for (i, &e) in self.executed.iter().enumerate() {

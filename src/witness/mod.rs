@@ -7,6 +7,7 @@
 //! event that may run next, so that it reads like the paper's `1 2 6 7 8 3 4 5`.
 
 pub mod eval;
+pub mod relations;
 pub mod validate;
 
 use std::cmp::Reverse;
