@@ -122,6 +122,7 @@ fn eprint_error(message: &str) {
 #[derive(Subcommand)]
 enum Command {
     /// Check the syntax of litmus files and print their name, threads and condition.
+    #[command(after_help = EXIT_CODES)]
     Parse {
         /// Files or directories (searched for *.litmus).
         #[arg(required = true)]
@@ -132,6 +133,7 @@ enum Command {
         batch: BatchArgs,
     },
     /// Print the events a test unrolls into (seed 004, Figure 4).
+    #[command(after_help = EXIT_CODES)]
     Events {
         #[arg(required = true)]
         paths: Vec<PathBuf>,

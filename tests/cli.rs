@@ -378,7 +378,12 @@ fn exit_3_on_limits() {
 
 #[test]
 fn exit_codes_are_documented_in_help() {
-    for args in [&["--help"][..], &["check", "--help"], &["races", "--help"]] {
+    for args in [
+        &["--help"][..],
+        &["check", "--help"],
+        &["races", "--help"],
+        &["parse", "--help"],
+    ] {
         let out = run(args);
         assert_eq!(out.code, 0);
         for code in [
