@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use rayon::prelude::*;
 
 use nemos::analysis::atomicity::AtomicityMode;
@@ -76,6 +76,26 @@ impl Colors {
             stderr: AutoStream::choice(&std::io::stderr()) != ColorChoice::Never,
         }
     }
+}
+
+/// The last `--color VALUE` or `--color=VALUE` before a `--`.
+fn color_in_args(args: impl Iterator<Item = std::ffi::OsString>) -> Option<ColorArg> {
+    let mut found = None;
+    let mut args = args.skip(1);
+    while let Some(arg) = args.next() {
+        let value = match arg.to_str() {
+            Some("--") => break,
+            Some("--color") => args.next(),
+            Some(other) => other.strip_prefix("--color=").map(Into::into),
+            None => None,
+        };
+        if let Some(value) = value {
+            found = ColorArg::from_str(&value.to_string_lossy(), false)
+                .ok()
+                .or(found);
+        }
+    }
+    found
 }
 
 /// How a text report on stdout is styled: never in JSON or herd's layout.
@@ -389,7 +409,18 @@ impl Status {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // clap prints help and usage errors itself, before `--color` is parsed: it is looked
+    // up first so that those follow it too (clap's own `auto` already follows NO_COLOR).
+    let mut command = Cli::command();
+    match color_in_args(std::env::args_os()) {
+        Some(ColorArg::Always) => command = command.color(clap::ColorChoice::Always),
+        Some(ColorArg::Never) => command = command.color(clap::ColorChoice::Never),
+        Some(ColorArg::Auto) | None => {}
+    }
+    let cli = match Cli::from_arg_matches(&command.get_matches()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     let _ = COLORS.set(Colors::decide(cli.color));
     let status = run(cli.command);
     ExitCode::from(status as u8)

@@ -553,3 +553,20 @@ fn errors_and_the_summary_are_coloured() {
     let plain = run_with(nemos().args(["--color", "never", "races"]).arg(dir.path()));
     assert!(!plain.stdout.contains(ESC) && !plain.stderr.contains(ESC));
 }
+
+#[test]
+fn usage_errors_follow_color_too() {
+    let always = run(&["--color", "always", "check", "--no-such-flag"]);
+    assert_eq!(always.code, 2);
+    assert!(always.stderr.contains(ESC), "{:?}", always.stderr);
+    let equals = run(&["check", "--color=always", "--no-such-flag"]);
+    assert!(equals.stderr.contains(ESC), "{:?}", equals.stderr);
+    let never = run_with(nemos().env("CLICOLOR_FORCE", "1").args([
+        "--color",
+        "never",
+        "check",
+        "--no-such-flag",
+    ]));
+    assert_eq!(never.code, 2);
+    assert!(!never.stderr.contains(ESC), "{:?}", never.stderr);
+}
