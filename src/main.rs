@@ -905,6 +905,10 @@ fn print_batch(runs: &[TestRun], format: Format, wall: Duration) -> Status {
                 }
             } else if let Some(json) = &t.json {
                 out = format!("{json:#}\n");
+            } else if format == Format::Json && t.status == Status::BadInput {
+                // A reader of JSON gets a document for a test that failed too: its batch
+                // entry, the error as plain text (also on stderr).
+                out = format!("{:#}\n", t.entry_json());
             }
             stdout.write(&out);
             if !t.err.is_empty() {

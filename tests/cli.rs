@@ -570,3 +570,30 @@ fn usage_errors_follow_color_too() {
     assert_eq!(never.code, 2);
     assert!(!never.stderr.contains(ESC), "{:?}", never.stderr);
 }
+
+/// One test that fails to parse still gives a JSON reader a document: its batch entry, the
+/// error in plain text.
+#[test]
+fn one_bad_test_in_json_prints_its_entry() {
+    let dir = batch_with_a_bad_file();
+    let bad = dir.path().join("bad.litmus");
+    for command in ["parse", "events", "check", "races"] {
+        let out = run_with(
+            nemos()
+                .args(["--color", "always", command, "--format", "json"])
+                .arg(&bad),
+        );
+        assert_eq!(out.code, 2, "{command}");
+        let doc = json(&out.stdout);
+        assert_eq!(doc["status"], "error", "{command}: {doc:#}");
+        assert!(doc["result"].is_null(), "{command}: {doc:#}");
+        let error = doc["error"].as_str().expect("an error text");
+        assert!(error.contains("bad.litmus:4:8"), "{command}: {error}");
+        assert!(!error.contains(ESC), "{command}: {error:?}");
+        assert!(
+            out.stderr.contains("bad.litmus:4:8"),
+            "{command}: {}",
+            out.stderr
+        );
+    }
+}
