@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use rayon::prelude::*;
 
 use nemos::analysis::atomicity::AtomicityMode;
@@ -16,7 +16,7 @@ use nemos::diagnostics::{InputError, SourceFile};
 use nemos::encode::acyclic::AcyclicStrategy;
 use nemos::events::{self, Events, UnrollOptions};
 use nemos::program::{self, Program};
-use nemos::report::{self, CheckReport};
+use nemos::report::{self, CheckReport, Palette};
 use nemos::solver::{Backend, EmitFormat, Recording, SolverOptions};
 use nemos::syntax;
 
@@ -34,11 +34,115 @@ A batch exits with the worst status of its tests: bad input, then a defect, then
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colour the text output: auto (only on a terminal, and not when NO_COLOR is set;
+    /// CLICOLOR_FORCE forces it), always, never. JSON and herd output are never coloured.
+    #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto)]
+    color: ColorArg,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Whether each stream is coloured, decided once in `main`.
+#[derive(Clone, Copy, Default)]
+struct Colors {
+    stdout: bool,
+    stderr: bool,
+}
+
+static COLORS: std::sync::OnceLock<Colors> = std::sync::OnceLock::new();
+
+fn colors() -> Colors {
+    COLORS.get().copied().unwrap_or_default()
+}
+
+impl Colors {
+    /// `--color` against the environment (NO_COLOR, CLICOLOR_FORCE, TERM) and whether each
+    /// stream is a terminal, by anstream's rules.
+    fn decide(arg: ColorArg) -> Colors {
+        use anstream::{AutoStream, ColorChoice};
+        match arg {
+            ColorArg::Auto => ColorChoice::Auto,
+            ColorArg::Always => ColorChoice::Always,
+            ColorArg::Never => ColorChoice::Never,
+        }
+        .write_global();
+        Colors {
+            stdout: AutoStream::choice(&std::io::stdout()) != ColorChoice::Never,
+            stderr: AutoStream::choice(&std::io::stderr()) != ColorChoice::Never,
+        }
+    }
+}
+
+/// The last `--color VALUE` or `--color=VALUE` before a `--`.
+fn color_in_args(args: impl Iterator<Item = std::ffi::OsString>) -> Option<ColorArg> {
+    let mut found = None;
+    let mut args = args.skip(1);
+    while let Some(arg) = args.next() {
+        let value = match arg.to_str() {
+            Some("--") => break,
+            Some("--color") => args.next(),
+            Some(other) => other.strip_prefix("--color=").map(Into::into),
+            None => None,
+        };
+        if let Some(value) = value {
+            found = ColorArg::from_str(&value.to_string_lossy(), false)
+                .ok()
+                .or(found);
+        }
+    }
+    found
+}
+
+/// How a text report on stdout is styled: never in JSON or herd's layout.
+fn palette(format: Format) -> Palette {
+    Palette {
+        color: format == Format::Text && colors().stdout,
+    }
+}
+
+/// How messages on stderr are styled.
+fn err_palette() -> Palette {
+    Palette {
+        color: colors().stderr,
+    }
+}
+
+/// Diagnostics text for stderr: each line's leading `error:`, `warning:` or `note:` in colour.
+fn paint_messages(text: &str) -> String {
+    let palette = err_palette();
+    if !palette.color {
+        return text.to_string();
+    }
+    text.split_inclusive('\n')
+        .map(|line| {
+            for (prefix, paint) in [
+                ("error:", Palette::bad as fn(Palette, &str) -> String),
+                ("warning:", Palette::warn),
+                ("note:", Palette::strong),
+            ] {
+                if let Some(rest) = line.strip_prefix(prefix) {
+                    return format!("{}{rest}", paint(palette, prefix));
+                }
+            }
+            line.to_string()
+        })
+        .collect()
+}
+
+/// `error: MESSAGE` on stderr.
+fn eprint_error(message: &str) {
+    eprint!("{}", paint_messages(&format!("error: {message}\n")));
 }
 
 #[derive(Subcommand)]
 enum Command {
     /// Check the syntax of litmus files and print their name, threads and condition.
+    #[command(after_help = EXIT_CODES)]
     Parse {
         /// Files or directories (searched for *.litmus).
         #[arg(required = true)]
@@ -49,6 +153,7 @@ enum Command {
         batch: BatchArgs,
     },
     /// Print the events a test unrolls into (seed 004, Figure 4).
+    #[command(after_help = EXIT_CODES)]
     Events {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
@@ -351,7 +456,19 @@ impl Status {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // clap prints help and usage errors itself, before `--color` is parsed: it is looked
+    // up first so that those follow it too (clap's own `auto` already follows NO_COLOR).
+    let mut command = Cli::command();
+    match color_in_args(std::env::args_os()) {
+        Some(ColorArg::Always) => command = command.color(clap::ColorChoice::Always),
+        Some(ColorArg::Never) => command = command.color(clap::ColorChoice::Never),
+        Some(ColorArg::Auto) | None => {}
+    }
+    let cli = match Cli::from_arg_matches(&command.get_matches()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    let _ = COLORS.set(Colors::decide(cli.color));
     let status = run(cli.command);
     ExitCode::from(status as u8)
 }
@@ -400,7 +517,7 @@ impl Stdout {
     fn fail(&mut self, e: std::io::Error) {
         self.closed = true;
         if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("error: cannot write the output: {e}");
+            eprint_error(&format!("cannot write the output: {e}"));
         }
     }
 }
@@ -461,12 +578,14 @@ impl TestRun {
     }
 
     fn entry_json(&self) -> serde_json::Value {
+        // Plain text whatever the terminal: no escape codes from a coloured diagnostic.
+        let error = anstream::adapter::strip_str(&self.err).to_string();
         serde_json::json!({
             "path": self.path.display().to_string(),
             "status": self.status_name(),
             "result": self.json,
             "limit": self.limit,
-            "error": (!self.err.is_empty()).then_some(&self.err),
+            "error": (!error.is_empty()).then_some(error),
         })
     }
 }
@@ -498,7 +617,7 @@ fn run(command: Command) -> Status {
     };
     if let Some((paths, common)) = analysis {
         if let Err(message) = common.validate(paths) {
-            eprintln!("error: {message}");
+            eprint_error(&message);
             return Status::BadInput;
         }
         // Loaded before the batch starts, so that a bad model is reported once.
@@ -557,7 +676,7 @@ fn run(command: Command) -> Status {
             match GraphTargets::of(&paths, graphs) {
                 Ok(targets) => common.graphs = targets,
                 Err(message) => {
-                    eprintln!("error: {message}");
+                    eprint_error(&message);
                     return Status::BadInput;
                 }
             }
@@ -590,7 +709,7 @@ fn run(command: Command) -> Status {
             match GraphTargets::of(&paths, graphs) {
                 Ok(targets) => common.graphs = targets,
                 Err(message) => {
-                    eprintln!("error: {message}");
+                    eprint_error(&message);
                     return Status::BadInput;
                 }
             }
@@ -753,7 +872,9 @@ impl Summary {
         }
     }
 
-    fn table(&self) -> String {
+    /// The summary table; with colour, its title bold and each count of a defect, an error
+    /// or a limit that is not zero in red (yellow for limits).
+    fn table(&self, palette: Palette) -> String {
         use prettytable::{format, Table};
         let mut table = Table::new();
         table.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
@@ -779,7 +900,37 @@ impl Summary {
             self.limits,
             format!("{:.2} s", self.wall_seconds)
         ]);
-        table.to_string()
+        let text = table.to_string();
+        if !palette.color {
+            return text;
+        }
+        // Styled after layout: prettytable would count escape codes as width.
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        if let Some(title) = lines.first_mut() {
+            *title = palette.strong(title);
+        }
+        if let Some(row) = lines.get_mut(2) {
+            let cells: Vec<String> = row
+                .split('|')
+                .enumerate()
+                .map(|(i, cell)| {
+                    let value = cell.trim();
+                    let paint: Option<fn(Palette, &str) -> String> = match i {
+                        3..=6 => Some(Palette::bad),
+                        7 => Some(Palette::warn),
+                        _ => None,
+                    };
+                    match paint {
+                        Some(paint) if !value.is_empty() && value != "0" => {
+                            cell.replacen(value, &paint(palette, value), 1)
+                        }
+                        _ => cell.to_string(),
+                    }
+                })
+                .collect();
+            *row = cells.join("|");
+        }
+        lines.iter().map(|l| format!("{l}\n")).collect()
     }
 }
 
@@ -795,10 +946,10 @@ fn print_batch(runs: &[TestRun], format: Format, wall: Duration) -> Status {
         });
         match serde_json::to_string_pretty(&document) {
             Ok(text) => stdout.write(&format!("{text}\n")),
-            Err(e) => eprintln!("error: cannot serialise the result: {e}"),
+            Err(e) => eprint_error(&format!("cannot serialise the result: {e}")),
         }
         for t in runs {
-            eprint!("{}", t.err);
+            eprint!("{}", paint_messages(&t.err));
         }
     } else {
         for t in runs {
@@ -807,10 +958,15 @@ fn print_batch(runs: &[TestRun], format: Format, wall: Duration) -> Status {
                 if format == Format::Json {
                     out = format!("{:#}\n", t.entry_json());
                 } else {
-                    let _ = writeln!(out, "{}: {limit}; no verdict", t.path.display());
+                    let line = format!("{}: {limit}; no verdict", t.path.display());
+                    let _ = writeln!(out, "{}", palette(format).warn(&line));
                 }
             } else if let Some(json) = &t.json {
                 out = format!("{json:#}\n");
+            } else if format == Format::Json && t.status == Status::BadInput {
+                // A reader of JSON gets a document for a test that failed too: its batch
+                // entry, the error as plain text (also on stderr).
+                out = format!("{:#}\n", t.entry_json());
             }
             stdout.write(&out);
             if !t.err.is_empty() {
@@ -818,11 +974,11 @@ fn print_batch(runs: &[TestRun], format: Format, wall: Duration) -> Status {
                 if let Err(e) = stdout.lock.flush() {
                     stdout.fail(e);
                 }
-                eprint!("{}", t.err);
+                eprint!("{}", paint_messages(&t.err));
             }
         }
         if runs.len() > 1 && format == Format::Text {
-            stdout.write(&Summary::of(runs, wall).table());
+            stdout.write(&Summary::of(runs, wall).table(palette(format)));
         }
     }
     drop(stdout);
@@ -832,11 +988,11 @@ fn print_batch(runs: &[TestRun], format: Format, wall: Duration) -> Status {
         .map(|t| t.path.display().to_string())
         .collect();
     if !failed.is_empty() && runs.len() > 1 {
-        eprintln!(
-            "error: {} input(s) could not be processed: {}",
+        eprint_error(&format!(
+            "{} input(s) could not be processed: {}",
             failed.len(),
             failed.join(", ")
-        );
+        ));
     }
     status
 }
@@ -864,22 +1020,22 @@ fn load_model_uncached(spec: &str) -> Result<Arc<nemos::cat::Model>, Status> {
         return match nemos::cat::load_shipped(spec) {
             Some(Ok(model)) => Ok(Arc::new(model)),
             Some(Err(e)) => {
-                eprint!("{}", e.render(std::io::stderr().is_terminal()));
+                eprint!("{}", e.render(colors().stderr));
                 Err(Status::BadInput)
             }
             None => {
                 let names: Vec<&str> = nemos::cat::SHIPPED.iter().map(|m| m.0).collect();
-                eprintln!(
-                    "error: unknown model `{spec}`; shipped models: {} (or give a path to a .cat file)",
+                eprint_error(&format!(
+                    "unknown model `{spec}`; shipped models: {} (or give a path to a .cat file)",
                     names.join(", ")
-                );
+                ));
                 Err(Status::BadInput)
             }
         };
     }
     let path = Path::new(spec);
     let text = std::fs::read_to_string(path).map_err(|e| {
-        eprintln!("error: cannot read model {}: {e}", path.display());
+        eprint_error(&format!("cannot read model {}: {e}", path.display()));
         Status::BadInput
     })?;
     let file = SourceFile::new(path.display().to_string(), text);
@@ -899,7 +1055,7 @@ fn load_model_uncached(spec: &str) -> Result<Arc<nemos::cat::Model>, Status> {
     nemos::cat::load(&file, &name, &mut resolve)
         .map(Arc::new)
         .map_err(|e| {
-            eprint!("{}", e.render(std::io::stderr().is_terminal()));
+            eprint!("{}", e.render(colors().stderr));
             Status::BadInput
         })
 }
@@ -917,7 +1073,9 @@ fn models_command(name: Option<&str>) -> Status {
                     Status::Clean
                 }
                 Err(_) => {
-                    eprintln!("error: unknown model `{spec}`; `nemos models` lists them");
+                    eprint_error(&format!(
+                        "unknown model `{spec}`; `nemos models` lists them"
+                    ));
                     Status::BadInput
                 }
             }
@@ -972,8 +1130,7 @@ fn collect_files(path: &Path) -> Result<Vec<PathBuf>, String> {
 }
 
 fn report_input_error(t: &mut TestRun, error: &InputError) {
-    t.err
-        .push_str(&error.render(std::io::stderr().is_terminal()));
+    t.err.push_str(&error.render(colors().stderr));
 }
 
 /// Read, parse and lower one file.
@@ -1204,12 +1361,12 @@ fn analyse_one(t: &mut TestRun, path: &Path, args: &AnalysisArgs, query: Query) 
         (Format::Json, _) => print_json(t, &report.json()),
         (Format::Herd, _) => owrite!(t, "{}", report.herd()),
         (Format::Text, Query::Check { certify, .. }) => {
-            owrite!(t, "{}", report.text());
+            owrite!(t, "{}", report.text_in(palette(args.format)));
             if certify {
                 owrite!(t, "{}", certified_text(&result));
             }
         }
-        (Format::Text, _) => owrite!(t, "{}", outcomes_text(&report)),
+        (Format::Text, _) => owrite!(t, "{}", outcomes_text(&report, palette(args.format))),
     }
     if let (Query::Check { .. }, true) = (query, args.graphs.wanted()) {
         let picture = session.check_picture(report.witness().map(|w| w.1));
@@ -1256,7 +1413,7 @@ fn explain_one(
             };
             match args.format {
                 Format::Json => print_json(t, &report.json()),
-                _ => owrite!(t, "{}", report.text()),
+                _ => owrite!(t, "{}", report.text_in(palette(args.format))),
             }
             if args.graphs.wanted() {
                 let picture = session.explanation_picture(&explanation);
@@ -1397,7 +1554,7 @@ fn defects_one(
                 };
                 match args.format {
                     Format::Json => print_json(t, &report.json()),
-                    _ => owrite!(t, "{}", report.text()),
+                    _ => owrite!(t, "{}", report.text_in(palette(args.format))),
                 }
                 t.tally.violated = result.violated();
                 t.tally.bound_hit = result.bound_hit;
@@ -1418,7 +1575,7 @@ fn defects_one(
                 match args.format {
                     Format::Json => print_json(t, &report.json()),
                     Format::Herd => owrite!(t, "{}", report.herd()),
-                    Format::Text => owrite!(t, "{}", report.text()),
+                    Format::Text => owrite!(t, "{}", report.text_in(palette(args.format))),
                 }
                 t.tally.races = result.races.len();
                 t.tally.bound_hit = result.bound_hit;
@@ -1450,7 +1607,7 @@ fn certified_text(result: &nemos::analysis::CheckResult) -> String {
     out
 }
 
-fn outcomes_text(report: &CheckReport) -> String {
+fn outcomes_text(report: &CheckReport, palette: Palette) -> String {
     let states = report.states.unwrap_or_default();
     let mut out = format!(
         "Test {} ({}, model {}): {} reachable final state{}\n",
@@ -1474,13 +1631,14 @@ fn outcomes_text(report: &CheckReport) -> String {
     }
     for flag in &report.result.flags {
         out.push_str(&format!(
-            "  flag {flag}: raised by some execution the model allows\n"
+            "  {}: raised by some execution the model allows\n",
+            palette.warn(&format!("flag {flag}"))
         ));
     }
     if report.result.bound_hit {
         out.push_str(&format!(
-            "  warning: some executions need more than {} loop iterations; they are not included (raise --unroll)\n",
-            report.events.unroll
+            "  {}\n",
+            report::bound_warning(palette, report.events.unroll, "they are not included")
         ));
     }
     out

@@ -6,6 +6,8 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 
+mod common;
+
 fn nemos() -> Command {
     let mut command = Command::cargo_bin("nemos").expect("the nemos binary is built");
     command.current_dir(env!("CARGO_MANIFEST_DIR"));
@@ -113,27 +115,14 @@ fn max_events_is_a_limit_not_a_verdict() {
     assert!(!stdout.contains("Forbidden"), "{stdout}");
 }
 
-/// Four threads each taking a lock ten times in a loop: `races --unroll 10` on it takes
-/// many seconds.
-fn slow_program() -> String {
-    let thread = |n: usize| {
-        format!(
-            "P{n} (int* c, int* l) {{\n  for (int i = 0; i < 10; i++) {{\n    lock(l);\n    \
-             int r = *c;\n    *c = r + 1;\n    unlock(l);\n  }}\n}}\n\n"
-        )
-    };
-    let threads: String = (0..4).map(thread).collect();
-    format!("C counter-4x10\n{{ c = 0; l = 0; }}\n\n{threads}exists (c=40)\n")
-}
-
 #[test]
 fn a_test_past_its_timeout_is_abandoned() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let file = dir.path().join("slow.litmus");
-    std::fs::write(&file, slow_program()).expect("write");
+    std::fs::write(&file, common::slow_program()).expect("write");
     let start = Instant::now();
     let output = nemos()
-        .args(["races", "--unroll", "10", "--timeout", "1"])
+        .args(["check", "--unroll", "10", "--timeout", "1"])
         .arg(&file)
         .output()
         .expect("nemos runs");

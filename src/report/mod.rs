@@ -6,6 +6,7 @@ pub mod dot;
 
 use std::fmt::Write as _;
 
+use anstyle::{AnsiColor, Style};
 use prettytable::{format, Cell, Row, Table};
 use serde::Serialize;
 
@@ -16,6 +17,47 @@ use crate::events::{EventKind, Events};
 use crate::program::Program;
 use crate::syntax::ast::Quantifier;
 use crate::witness::Execution;
+
+/// How the text reports mark verdicts: plain, or with ANSI styles for a terminal. The CLI
+/// decides which (`--color`); the library never looks at the terminal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Palette {
+    pub color: bool,
+}
+
+impl Palette {
+    pub const PLAIN: Palette = Palette { color: false };
+    pub const ANSI: Palette = Palette { color: true };
+
+    /// `text` between the style's escape codes, or `text` alone without colour.
+    pub fn paint(self, style: Style, text: &str) -> String {
+        if self.color {
+            format!("{style}{text}{style:#}")
+        } else {
+            text.to_string()
+        }
+    }
+
+    /// What the test asked for holds, no defect: bold green.
+    pub fn good(self, text: &str) -> String {
+        self.paint(AnsiColor::Green.on_default().bold(), text)
+    }
+
+    /// The test's expectation fails, or a defect: bold red.
+    pub fn bad(self, text: &str) -> String {
+        self.paint(AnsiColor::Red.on_default().bold(), text)
+    }
+
+    /// Something left out of the answer (a bound, a flag): yellow.
+    pub fn warn(self, text: &str) -> String {
+        self.paint(AnsiColor::Yellow.on_default(), text)
+    }
+
+    /// A heading: bold.
+    pub fn strong(self, text: &str) -> String {
+        self.paint(Style::new().bold(), text)
+    }
+}
 
 /// herd's layout of a state: `0:r0=1; [x]=0;`.
 pub fn state_line(program: &Program, values: &[(crate::program::Observable, i32)]) -> String {
@@ -220,6 +262,12 @@ fn observation_word(o: Observation) -> &'static str {
 
 /// What a person reads first: the verdict in words.
 pub fn verdict_sentence(result: &CheckResult) -> String {
+    verdict_sentence_in(result, Palette::PLAIN)
+}
+
+/// The verdict in words, its first word green when the test's expectation holds (herd's
+/// `Ok`) and red when it does not (herd's `No`).
+pub fn verdict_sentence_in(result: &CheckResult, palette: Palette) -> String {
     let reach = match result.observation {
         Observation::Always => "every execution satisfies the condition",
         Observation::Sometimes => "some executions satisfy the condition and some do not",
@@ -232,6 +280,11 @@ pub fn verdict_sentence(result: &CheckResult) -> String {
         (Quantifier::NotExists, false) => "No (reachable, but the test forbids it)",
         (Quantifier::Forall, true) => "Ok (always holds, as required)",
         (Quantifier::Forall, false) => "No (fails in some execution)",
+    };
+    let verdict = if result.ok {
+        palette.good(verdict)
+    } else {
+        palette.bad(verdict)
     };
     format!("{verdict}: {reach}")
 }
@@ -289,6 +342,11 @@ impl CheckReport<'_> {
     }
 
     pub fn text(&self) -> String {
+        self.text_in(Palette::PLAIN)
+    }
+
+    /// The text report, its verdicts styled by `palette`.
+    pub fn text_in(&self, palette: Palette) -> String {
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -298,14 +356,14 @@ impl CheckReport<'_> {
             self.model,
             self.condition_text()
         );
-        let _ = writeln!(out, "  {}", verdict_sentence(self.result));
+        let _ = writeln!(out, "  {}", verdict_sentence_in(self.result, palette));
         let _ = writeln!(
             out,
             "  observation: {}",
             observation_word(self.result.observation)
         );
         if let Some((title, execution)) = self.witness() {
-            let _ = writeln!(out, "{title}:");
+            let _ = writeln!(out, "{}:", palette.strong(title));
             out.push_str(&witness_text(self.program, self.events, execution));
             let _ = writeln!(
                 out,
@@ -333,20 +391,26 @@ impl CheckReport<'_> {
         for flag in &self.result.flags {
             let _ = writeln!(
                 out,
-                "  flag {flag}: raised by some execution the model allows"
+                "  {}: raised by some execution the model allows",
+                palette.warn(&format!("flag {flag}"))
             );
         }
         if let Some(failure) = &self.result.assertion_failure {
             let namer = Namer::new(self.program, self.events);
             let names = namer.labels(&failure.failed_assertions);
-            let _ = writeln!(out, "Assertion fails: {}", names.join(", "));
+            let _ = writeln!(
+                out,
+                "{} {}",
+                palette.bad("Assertion fails:"),
+                names.join(", ")
+            );
             out.push_str(&witness_text(self.program, self.events, failure));
         }
         if self.result.bound_hit {
             let _ = writeln!(
                 out,
-                "  warning: some executions need more than {} loop iterations; they are not included (raise --unroll)",
-                self.events.unroll
+                "  {}",
+                bound_warning(palette, self.events.unroll, "they are not included")
             );
         }
         out
@@ -542,27 +606,33 @@ pub struct RacesReport<'a> {
 
 impl RacesReport<'_> {
     pub fn text(&self) -> String {
+        self.text_in(Palette::PLAIN)
+    }
+
+    /// The text report, its verdict styled by `palette`.
+    pub fn text_in(&self, palette: Palette) -> String {
         let mut out = String::new();
         let races = &self.result.races;
-        if races.is_empty() {
-            let _ = writeln!(
-                out,
-                "Test {} ({}, model {}): race-free in every execution",
-                self.program.name, self.file.name, self.model
-            );
+        let verdict = if races.is_empty() {
+            palette.good("race-free in every execution")
         } else {
-            let _ = writeln!(
-                out,
-                "Test {} ({}, model {}): {} data race{}",
-                self.program.name,
-                self.file.name,
-                self.model,
+            palette.bad(&format!(
+                "{} data race{}",
                 races.len(),
                 if races.len() == 1 { "" } else { "s" }
-            );
-        }
+            ))
+        };
+        let _ = writeln!(
+            out,
+            "Test {} ({}, model {}): {verdict}",
+            self.program.name, self.file.name, self.model
+        );
         for (i, race) in races.iter().enumerate() {
-            let _ = writeln!(out, "Race {} on {}:", i + 1, race.location);
+            let _ = writeln!(
+                out,
+                "{}",
+                palette.strong(&format!("Race {} on {}:", i + 1, race.location))
+            );
             let _ = writeln!(
                 out,
                 "  {}",
@@ -582,8 +652,12 @@ impl RacesReport<'_> {
         if self.result.bound_hit {
             let _ = writeln!(
                 out,
-                "  warning: some executions need more than {} loop iterations; races beyond the bound are not covered (raise --unroll)",
-                self.events.unroll
+                "  {}",
+                bound_warning(
+                    palette,
+                    self.events.unroll,
+                    "races beyond the bound are not covered"
+                )
             );
         }
         out
@@ -643,6 +717,11 @@ impl AtomicityReport<'_> {
     }
 
     pub fn text(&self) -> String {
+        self.text_in(Palette::PLAIN)
+    }
+
+    /// The text report, its verdict styled by `palette`.
+    pub fn text_in(&self, palette: Palette) -> String {
         let mut out = String::new();
         let r = self.result;
         let _ = write!(
@@ -655,9 +734,13 @@ impl AtomicityReport<'_> {
         if r.blocks == 0 {
             let _ = writeln!(out, "no atomic blocks");
         } else if !r.violated() {
-            let _ = writeln!(out, "atomic blocks hold in every execution");
+            let _ = writeln!(
+                out,
+                "{}",
+                palette.good("atomic blocks hold in every execution")
+            );
         } else {
-            let _ = writeln!(out, "atomicity violated");
+            let _ = writeln!(out, "{}", palette.bad("atomicity violated"));
         }
         // Intruders of one block shown by one witness are listed together, with the
         // witness once: a reader sees each distinct interleaving a single time.
@@ -676,8 +759,8 @@ impl AtomicityReport<'_> {
         for (i, group) in groups.iter().enumerate() {
             let _ = writeln!(
                 out,
-                "Violation {}: the block at {}",
-                i + 1,
+                "{} the block at {}",
+                palette.strong(&format!("Violation {}:", i + 1)),
                 statement_text(self.file, self.program, &group[0].block)
             );
             let mut marked = Vec::new();
@@ -703,8 +786,8 @@ impl AtomicityReport<'_> {
         for (i, s) in r.non_serial_states.iter().enumerate() {
             let _ = writeln!(
                 out,
-                "Violation {}: final state {} is reachable, but not when every atomic block runs uninterrupted:",
-                i + 1,
+                "{} final state {} is reachable, but not when every atomic block runs uninterrupted:",
+                palette.strong(&format!("Violation {}:", i + 1)),
                 state_line(self.program, &s.state.values)
             );
             for line in witness_text(self.program, self.events, &s.witness).lines() {
@@ -714,8 +797,8 @@ impl AtomicityReport<'_> {
         if r.bound_hit {
             let _ = writeln!(
                 out,
-                "  warning: some executions need more than {} loop iterations; they are not covered (raise --unroll)",
-                self.events.unroll
+                "  {}",
+                bound_warning(palette, self.events.unroll, "they are not covered")
             );
         }
         out
@@ -767,6 +850,11 @@ impl ExplainReport<'_> {
     }
 
     pub fn text(&self) -> String {
+        self.text_in(Palette::PLAIN)
+    }
+
+    /// The text report, its verdict styled by `palette`.
+    pub fn text_in(&self, palette: Palette) -> String {
         let x = self.explanation;
         let mut out = String::new();
         let _ = writeln!(
@@ -778,8 +866,12 @@ impl ExplainReport<'_> {
             self.outcome()
         );
         if let Some(witness) = &x.allowed {
-            let _ = writeln!(out, "  allowed: the model's checks do not forbid it");
-            let _ = writeln!(out, "Witness:");
+            let _ = writeln!(
+                out,
+                "  {} the model's checks do not forbid it",
+                palette.good("allowed:")
+            );
+            let _ = writeln!(out, "{}", palette.strong("Witness:"));
             out.push_str(&witness_text(self.program, self.events, witness));
             let _ = writeln!(
                 out,
@@ -795,7 +887,12 @@ impl ExplainReport<'_> {
             );
             return out;
         }
-        let _ = writeln!(out, "  forbidden by: {}", x.core.join(", "));
+        let _ = writeln!(
+            out,
+            "  {} {}",
+            palette.bad("forbidden by:"),
+            x.core.join(", ")
+        );
         if x.core.len() > 1 {
             let _ = writeln!(
                 out,
@@ -906,4 +1003,11 @@ impl ExplainReport<'_> {
             "corrections_truncated": x.corrections_truncated,
         })
     }
+}
+
+/// The warning that executions were cut by the unrolling bound, in yellow.
+pub fn bound_warning(palette: Palette, unroll: u32, consequence: &str) -> String {
+    palette.warn(&format!(
+        "warning: some executions need more than {unroll} loop iterations; {consequence} (raise --unroll)"
+    ))
 }

@@ -57,3 +57,18 @@ pub fn under(model: &str) -> AnalysisOptions {
         ..AnalysisOptions::default()
     }
 }
+
+/// A test no solver decides within seconds, for the timeout tests: four threads each
+/// incrementing a counter ten times under a lock, and `check` (run with `--unroll 10`) has
+/// to follow the counter's values through every interleaving of the 40 critical sections
+/// (over 100 s here). `races` on it is instant: the lock protects every access.
+pub fn slow_program() -> String {
+    let thread = |n: usize| {
+        format!(
+            "P{n} (int* c, int* l) {{\n  for (int i = 0; i < 10; i++) {{\n    lock(l);\n    \
+             int r = *c;\n    *c = r + 1;\n    unlock(l);\n  }}\n}}\n\n"
+        )
+    };
+    let threads: String = (0..4).map(thread).collect();
+    format!("C counter-4x10\n{{ c = 0; l = 0; }}\n\n{threads}exists (c=40)\n")
+}

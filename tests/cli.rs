@@ -1,0 +1,589 @@
+//! The command line as a user meets it: every command in each of its output formats
+//! (snapshots of stdout, times masked), the exit codes 0 (no defect), 1 (a defect), 2 (bad
+//! input or usage) and 3 (a limit), and colour (`--color`, `NO_COLOR`, `CLICOLOR_FORCE`;
+//! never in JSON or herd's layout).
+//!
+//! `cargo insta review` (or `INSTA_UPDATE=always`) updates the snapshots after a deliberate
+//! change of the output; review the diff.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+mod common;
+
+/// `nemos` run from the crate root with the colour variables of the caller's environment
+/// removed, so that only what a test sets counts.
+fn nemos() -> Command {
+    let mut command = Command::cargo_bin("nemos").expect("the nemos binary is built");
+    command
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("CLICOLOR");
+    command
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(args: &[&str]) -> Run {
+    run_with(nemos().args(args))
+}
+
+fn run_with(command: &mut Command) -> Run {
+    let output = command.output().expect("nemos runs");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(output.stdout).expect("utf-8 stdout"),
+        stderr: String::from_utf8(output.stderr).expect("utf-8 stderr"),
+    }
+}
+
+/// The batch summary's wall time (last cell of the table's data row) and the JSON
+/// summary's `wall_seconds` vary from run to run.
+fn mask_times(stdout: &str) -> String {
+    let mut out = String::new();
+    let mut after_rule = false;
+    for line in stdout.lines() {
+        if after_rule && line.contains('|') {
+            let mut cells: Vec<&str> = line.split('|').collect();
+            if let Some(last) = cells.last_mut() {
+                *last = " <wall>";
+            }
+            out.push_str(&cells.join("|"));
+        } else if line.trim_start().starts_with("\"wall_seconds\":") {
+            out.push_str("    \"wall_seconds\": \"<wall>\"");
+        } else {
+            out.push_str(line);
+        }
+        after_rule = line.starts_with("-------+");
+        out.push('\n');
+    }
+    out
+}
+
+fn json(stdout: &str) -> serde_json::Value {
+    serde_json::from_str(stdout)
+        .unwrap_or_else(|e| panic!("not one JSON document ({e}):\n{stdout}"))
+}
+
+/// A directory batch: two good tests and one with a syntax error.
+fn batch_with_a_bad_file() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for name in ["SB", "fig1-program2"] {
+        std::fs::copy(
+            root.join(format!("litmus/{name}.litmus")),
+            dir.path().join(format!("{name}.litmus")),
+        )
+        .expect("copy");
+    }
+    std::fs::write(
+        dir.path().join("bad.litmus"),
+        "C bad\n{ x = 0; }\nP0(int* x) {\n  *x = ;\n}\nexists (x=1)\n",
+    )
+    .expect("write");
+    dir
+}
+
+const ESC: char = '\u{1b}';
+
+// ---- each command in each format -------------------------------------------------------
+
+#[test]
+fn parse_text_and_json() {
+    let text = run(&["parse", "litmus/SB.litmus"]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    insta::assert_snapshot!("parse_text", text.stdout);
+    let out = run(&["parse", "--format", "json", "litmus/SB.litmus"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let doc = json(&out.stdout);
+    assert_eq!(doc["name"]["name"], "SB", "{doc:#}");
+    assert_eq!(doc["threads"].as_array().map(Vec::len), Some(2), "{doc:#}");
+}
+
+#[test]
+fn events_text_and_json() {
+    let text = run(&["events", "litmus/SB.litmus"]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    insta::assert_snapshot!("events_text", text.stdout);
+    let out = run(&["events", "--format", "json", "litmus/SB.litmus"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    insta::assert_snapshot!("events_json", out.stdout);
+}
+
+#[test]
+fn check_in_each_format() {
+    for (format, name) in [
+        ("text", "check_text"),
+        ("herd", "check_herd"),
+        ("json", "check_json"),
+    ] {
+        let out = run(&["check", "--format", format, "litmus/fig1-program2.litmus"]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        insta::assert_snapshot!(name, out.stdout);
+    }
+}
+
+#[test]
+fn outcomes_in_each_format() {
+    for (format, name) in [
+        ("text", "outcomes_text"),
+        ("herd", "outcomes_herd"),
+        ("json", "outcomes_json"),
+    ] {
+        let out = run(&[
+            "outcomes",
+            "--count",
+            "--format",
+            format,
+            "litmus/SB.litmus",
+        ]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        insta::assert_snapshot!(name, out.stdout);
+    }
+}
+
+#[test]
+fn races_in_each_format_exit_1() {
+    for (format, name) in [
+        ("text", "races_text"),
+        ("herd", "races_herd"),
+        ("json", "races_json"),
+    ] {
+        let out = run(&["races", "--format", format, "litmus/fig1-program2.litmus"]);
+        assert_eq!(out.code, 1, "a race is a defect: {}", out.stderr);
+        insta::assert_snapshot!(name, out.stdout);
+    }
+    let clean = run(&["races", "litmus/fig1-program1.litmus"]);
+    assert_eq!(clean.code, 0, "{}", clean.stdout);
+    assert!(clean.stdout.contains("race-free"), "{}", clean.stdout);
+}
+
+#[test]
+fn atomicity_text_and_json_exit_1() {
+    let text = run(&[
+        "atomicity",
+        "--mode",
+        "serial",
+        "litmus/pair-snapshot.litmus",
+    ]);
+    assert_eq!(text.code, 1, "a violation is a defect: {}", text.stderr);
+    insta::assert_snapshot!("atomicity_text", text.stdout);
+    let out = run(&[
+        "atomicity",
+        "--mode",
+        "serial",
+        "--format",
+        "json",
+        "litmus/pair-snapshot.litmus",
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    insta::assert_snapshot!("atomicity_json", out.stdout);
+    let clean = run(&["atomicity", "litmus/fig2-bank-locked.litmus"]);
+    assert_eq!(clean.code, 0, "{}", clean.stdout);
+}
+
+#[test]
+fn explain_text_and_json() {
+    let text = run(&["explain", "litmus/SB.litmus"]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    insta::assert_snapshot!("explain_text", text.stdout);
+    let out = run(&["explain", "--format", "json", "litmus/SB.litmus"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    insta::assert_snapshot!("explain_json", out.stdout);
+}
+
+#[test]
+fn models_lists_the_shipped_models() {
+    let out = run(&["models"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    insta::assert_snapshot!("models", out.stdout);
+    let sc = run(&["models", "sc"]);
+    assert_eq!(sc.code, 0);
+    assert!(sc.stdout.contains("acyclic"), "{}", sc.stdout);
+}
+
+#[test]
+fn a_batch_in_text_and_json_with_times_masked() {
+    let out = run(&[
+        "check",
+        "-j",
+        "1",
+        "litmus/SB.litmus",
+        "litmus/fig1-program2.litmus",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    insta::assert_snapshot!("batch_text", mask_times(&out.stdout));
+    let out = run(&[
+        "races",
+        "--format",
+        "json",
+        "litmus/fig1-program1.litmus",
+        "litmus/fig1-program2.litmus",
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    insta::assert_snapshot!("batch_json", mask_times(&out.stdout));
+}
+
+// ---- exit codes --------------------------------------------------------------------------
+
+#[test]
+fn exit_1_on_a_failed_assertion() {
+    let out = run(&["check", "litmus/assert-fails.litmus"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(out.stdout.contains("Assertion fails"), "{}", out.stdout);
+}
+
+/// A malformed file in a directory: exit 2, named on stderr, and every other test's
+/// result still printed, whatever the command.
+#[test]
+fn exit_2_on_a_bad_file_in_a_directory_and_the_others_still_print() {
+    let dir = batch_with_a_bad_file();
+    let races = run_with(nemos().args(["races", "-j", "2"]).arg(dir.path()));
+    assert_eq!(
+        races.code, 2,
+        "bad input outranks the race:\n{}",
+        races.stdout
+    );
+    assert!(races.stdout.contains("Test SB "), "{}", races.stdout);
+    assert!(
+        races.stdout.contains("Test fig1-program2 ") && races.stdout.contains("2 data races"),
+        "{}",
+        races.stdout
+    );
+    assert!(races.stderr.contains("bad.litmus:4:8"), "{}", races.stderr);
+    assert!(
+        races.stderr.contains("1 input(s) could not be processed"),
+        "{}",
+        races.stderr
+    );
+
+    let herd = run_with(
+        nemos()
+            .args(["outcomes", "--format", "herd"])
+            .arg(dir.path()),
+    );
+    assert_eq!(herd.code, 2);
+    assert_eq!(
+        herd.stdout.matches("\nObservation ").count(),
+        2,
+        "{}",
+        herd.stdout
+    );
+
+    let json_out = run_with(
+        nemos()
+            .args(["atomicity", "--format", "json"])
+            .arg(dir.path()),
+    );
+    assert_eq!(json_out.code, 2);
+    let doc = json(&json_out.stdout);
+    let statuses: Vec<&str> = doc["tests"]
+        .as_array()
+        .expect("tests")
+        .iter()
+        .map(|t| t["status"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(statuses, ["clean", "error", "clean"], "{doc:#}");
+}
+
+#[test]
+fn exit_2_on_usage_errors() {
+    for args in [
+        &["frobnicate"][..],
+        &["check"],
+        &["check", "--no-such-flag", "litmus/SB.litmus"],
+        &["check", "--format", "xml", "litmus/SB.litmus"],
+        &["--color", "sometimes", "check", "litmus/SB.litmus"],
+    ] {
+        let out = run(args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(out.stdout.is_empty(), "{args:?}: {}", out.stdout);
+        assert!(out.stderr.contains("error:"), "{args:?}: {}", out.stderr);
+    }
+    for args in [
+        &["check", "no/such/file.litmus"][..],
+        &["check", "--model", "nosuchmodel", "litmus/SB.litmus"],
+    ] {
+        let out = run(args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains("error:"), "{args:?}: {}", out.stderr);
+    }
+}
+
+#[test]
+fn exit_3_on_limits() {
+    let events = run(&["outcomes", "--max-events", "3", "litmus/SB.litmus"]);
+    assert_eq!(events.code, 3, "{}", events.stdout);
+    assert!(
+        events
+            .stdout
+            .contains("litmus/SB.litmus: 6 events exceed --max-events 3; no verdict"),
+        "{}",
+        events.stdout
+    );
+    let json_out = run(&[
+        "races",
+        "--max-events",
+        "3",
+        "--format",
+        "json",
+        "litmus/SB.litmus",
+    ]);
+    assert_eq!(json_out.code, 3);
+    let doc = json(&json_out.stdout);
+    assert_eq!(doc["status"], "limit", "{doc:#}");
+    assert_eq!(doc["limit"], "6 events exceed --max-events 3", "{doc:#}");
+
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let slow = dir.path().join("slow.litmus");
+    std::fs::write(&slow, common::slow_program()).expect("write");
+    let timeout = run_with(
+        nemos()
+            .args([
+                "check",
+                "--unroll",
+                "10",
+                "--timeout",
+                "0.5",
+                "--format",
+                "json",
+            ])
+            .arg(&slow),
+    );
+    assert_eq!(timeout.code, 3, "{}", timeout.stdout);
+    let doc = json(&timeout.stdout);
+    assert_eq!(doc["status"], "limit", "{doc:#}");
+    assert_eq!(doc["limit"], "timeout after 0.5 s", "{doc:#}");
+
+    let bound = run(&["check", "litmus/loop-unbounded.litmus"]);
+    assert_eq!(bound.code, 3, "{}", bound.stdout);
+    assert!(bound.stdout.contains("raise --unroll"), "{}", bound.stdout);
+}
+
+#[test]
+fn exit_codes_are_documented_in_help() {
+    for args in [
+        &["--help"][..],
+        &["check", "--help"],
+        &["races", "--help"],
+        &["parse", "--help"],
+    ] {
+        let out = run(args);
+        assert_eq!(out.code, 0);
+        for code in [
+            "0 ran and found no defect",
+            "1 a defect",
+            "2 bad input or usage",
+            "3 a limit was hit",
+        ] {
+            assert!(
+                out.stdout.contains(code),
+                "{args:?} lacks {code:?}:\n{}",
+                out.stdout
+            );
+        }
+    }
+}
+
+// ---- colour --------------------------------------------------------------------------------
+
+#[test]
+fn text_is_plain_when_piped_and_coloured_with_color_always() {
+    let plain = run(&["check", "litmus/SB.litmus", "litmus/fig1-program2.litmus"]);
+    assert!(!plain.stdout.contains(ESC), "{}", plain.stdout);
+    let coloured = run(&[
+        "--color",
+        "always",
+        "check",
+        "litmus/SB.litmus",
+        "litmus/fig1-program2.litmus",
+    ]);
+    assert_eq!(coloured.code, 0);
+    // Forbidden is herd's `No` (red), Allowed its `Ok` (green).
+    assert!(
+        coloured
+            .stdout
+            .contains("\u{1b}[1m\u{1b}[31mForbidden\u{1b}[0m"),
+        "{:?}",
+        coloured.stdout
+    );
+    assert!(
+        coloured
+            .stdout
+            .contains("\u{1b}[1m\u{1b}[32mAllowed\u{1b}[0m"),
+        "{:?}",
+        coloured.stdout
+    );
+    // The global flag also goes after the command; the text is the same once styles are
+    // removed.
+    let after = run(&["check", "--color", "always", "litmus/SB.litmus"]);
+    assert!(after.stdout.contains(ESC));
+    let stripped = strip(&after.stdout);
+    let never = run(&["check", "--color", "never", "litmus/SB.litmus"]);
+    assert_eq!(stripped, never.stdout);
+
+    let races = run(&["races", "--color", "always", "litmus/fig1-program2.litmus"]);
+    assert!(
+        races
+            .stdout
+            .contains("\u{1b}[1m\u{1b}[31m2 data races\u{1b}[0m"),
+        "{:?}",
+        races.stdout
+    );
+}
+
+/// Escape sequences `ESC [ ... letter` removed.
+fn strip(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == ESC {
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[test]
+fn no_color_and_clicolor_force_are_honoured() {
+    let forced = run_with(
+        nemos()
+            .env("CLICOLOR_FORCE", "1")
+            .args(["check", "litmus/SB.litmus"]),
+    );
+    assert!(forced.stdout.contains(ESC), "{:?}", forced.stdout);
+    let no_color = run_with(
+        nemos()
+            .env("NO_COLOR", "1")
+            .env("CLICOLOR_FORCE", "1")
+            .args(["check", "litmus/SB.litmus"]),
+    );
+    assert!(!no_color.stdout.contains(ESC), "{:?}", no_color.stdout);
+    // An explicit flag wins over the environment.
+    let always = run_with(nemos().env("NO_COLOR", "1").args([
+        "--color",
+        "always",
+        "check",
+        "litmus/SB.litmus",
+    ]));
+    assert!(always.stdout.contains(ESC), "{:?}", always.stdout);
+}
+
+#[test]
+fn json_and_herd_are_never_coloured() {
+    let dir = batch_with_a_bad_file();
+    for command in ["check", "outcomes", "races", "atomicity", "explain"] {
+        for format in ["json", "herd"] {
+            let out = run_with(
+                nemos()
+                    .args(["--color", "always", command, "--format", format])
+                    .arg(dir.path()),
+            );
+            assert_eq!(out.code, 2, "{command} {format}: {}", out.stderr);
+            assert!(
+                !out.stdout.contains(ESC),
+                "{command} --format {format}: {:?}",
+                out.stdout
+            );
+        }
+    }
+    // The batch's `error` texts come from diagnostics that are coloured on stderr: in the
+    // JSON document they are plain.
+    let out = run_with(
+        nemos()
+            .args(["--color", "always", "check", "--format", "json"])
+            .arg(dir.path()),
+    );
+    assert!(
+        out.stderr.contains(ESC),
+        "stderr is coloured: {:?}",
+        out.stderr
+    );
+    let doc = json(&out.stdout);
+    let error = doc["tests"][1]["error"].as_str().expect("an error text");
+    assert!(error.contains("bad.litmus:4:8: unexpected `;`"), "{error}");
+    assert!(!error.contains(ESC), "{error:?}");
+}
+
+#[test]
+fn errors_and_the_summary_are_coloured() {
+    let dir = batch_with_a_bad_file();
+    let out = run_with(nemos().args(["--color", "always", "races"]).arg(dir.path()));
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .contains("\u{1b}[1m\u{1b}[31merror:\u{1b}[0m 1 input(s)"),
+        "{:?}",
+        out.stderr
+    );
+    // The racy count (SB and fig1-program2) and the error count of the summary are red.
+    let row = out
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("-------+"))
+        .nth(1)
+        .expect("a summary row");
+    let red = |count: &str| format!("{ESC}[1m{ESC}[31m{count}{ESC}[0m");
+    assert!(
+        row.contains(&red("2")) && row.contains(&red("1")),
+        "{row:?}"
+    );
+    let plain = run_with(nemos().args(["--color", "never", "races"]).arg(dir.path()));
+    assert!(!plain.stdout.contains(ESC) && !plain.stderr.contains(ESC));
+}
+
+#[test]
+fn usage_errors_follow_color_too() {
+    let always = run(&["--color", "always", "check", "--no-such-flag"]);
+    assert_eq!(always.code, 2);
+    assert!(always.stderr.contains(ESC), "{:?}", always.stderr);
+    let equals = run(&["check", "--color=always", "--no-such-flag"]);
+    assert!(equals.stderr.contains(ESC), "{:?}", equals.stderr);
+    let never = run_with(nemos().env("CLICOLOR_FORCE", "1").args([
+        "--color",
+        "never",
+        "check",
+        "--no-such-flag",
+    ]));
+    assert_eq!(never.code, 2);
+    assert!(!never.stderr.contains(ESC), "{:?}", never.stderr);
+}
+
+/// One test that fails to parse still gives a JSON reader a document: its batch entry, the
+/// error in plain text.
+#[test]
+fn one_bad_test_in_json_prints_its_entry() {
+    let dir = batch_with_a_bad_file();
+    let bad = dir.path().join("bad.litmus");
+    for command in ["parse", "events", "check", "races"] {
+        let out = run_with(
+            nemos()
+                .args(["--color", "always", command, "--format", "json"])
+                .arg(&bad),
+        );
+        assert_eq!(out.code, 2, "{command}");
+        let doc = json(&out.stdout);
+        assert_eq!(doc["status"], "error", "{command}: {doc:#}");
+        assert!(doc["result"].is_null(), "{command}: {doc:#}");
+        let error = doc["error"].as_str().expect("an error text");
+        assert!(error.contains("bad.litmus:4:8"), "{command}: {error}");
+        assert!(!error.contains(ESC), "{command}: {error:?}");
+        assert!(
+            out.stderr.contains("bad.litmus:4:8"),
+            "{command}: {}",
+            out.stderr
+        );
+    }
+}
