@@ -643,6 +643,18 @@ fn run(command: Command) -> Status {
         let work: Work = Arc::new(move |t, path| analyse_one(t, path, &common, query));
         run_batch(paths, options, work)
     };
+    // `check` and `explain` draw graphs: their targets are resolved before the batch.
+    let analyse_drawing =
+        |paths: &[PathBuf], mut common: AnalysisArgs, graphs: GraphArgs, query: Query| {
+            match GraphTargets::of(paths, graphs) {
+                Ok(targets) => common.graphs = targets,
+                Err(message) => {
+                    eprint_error(&message);
+                    return Status::BadInput;
+                }
+            }
+            analyse(paths, common, query)
+        };
     match command {
         Command::Parse {
             paths,
@@ -667,25 +679,18 @@ fn run(command: Command) -> Status {
         ),
         Command::Check {
             paths,
-            mut common,
+            common,
             matrix,
             states,
             certify,
             graphs,
         } => {
-            match GraphTargets::of(&paths, graphs) {
-                Ok(targets) => common.graphs = targets,
-                Err(message) => {
-                    eprint_error(&message);
-                    return Status::BadInput;
-                }
-            }
             let query = Query::Check {
                 matrix,
                 states,
                 certify,
             };
-            analyse(&paths, common, query)
+            analyse_drawing(&paths, common, graphs, query)
         }
         Command::Outcomes { paths, common } => analyse(&paths, common, Query::Outcomes),
         Command::Races { paths, common } => analyse(&paths, common, Query::Races),
@@ -703,18 +708,9 @@ fn run(command: Command) -> Status {
         }
         Command::Explain {
             paths,
-            mut common,
+            common,
             graphs,
-        } => {
-            match GraphTargets::of(&paths, graphs) {
-                Ok(targets) => common.graphs = targets,
-                Err(message) => {
-                    eprint_error(&message);
-                    return Status::BadInput;
-                }
-            }
-            analyse(&paths, common, Query::Explain)
-        }
+        } => analyse_drawing(&paths, common, graphs, Query::Explain),
         Command::Models { name } => models_command(name.as_deref()),
         Command::Completions { shell } => {
             let mut script = Vec::new();

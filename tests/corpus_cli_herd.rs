@@ -260,16 +260,21 @@ fn expected(dir: &Path) -> serde_json::Value {
     serde_json::from_str(&text).expect("herd7-expected.json parses")
 }
 
-#[test]
-fn the_corpus_batch_prints_herds_verdicts_and_states_under_rc11() {
-    let Some(dir) = corpus() else {
-        eprintln!("skipping: ../shared/corpus not found");
-        return;
-    };
-    let dir = dir.canonicalize().expect("the corpus directory");
+/// The corpus directory, the batch's output, herd7's results, and the files nemos rejected.
+fn corpus_run() -> Option<(PathBuf, &'static Batch, serde_json::Value, BTreeSet<String>)> {
+    let dir = corpus()?.canonicalize().expect("the corpus directory");
     let run = batch(&dir);
     let expected = expected(&dir);
     let rejected = rejected(&run.stderr, &dir);
+    Some((dir, run, expected, rejected))
+}
+
+#[test]
+fn the_corpus_batch_prints_herds_verdicts_and_states_under_rc11() {
+    let Some((dir, run, expected, rejected)) = corpus_run() else {
+        eprintln!("skipping: ../shared/corpus not found");
+        return;
+    };
     // Exit 2: the files nemos rejects, each one that herd7 cannot run either.
     assert_eq!(run.code, Some(2), "{}", run.stderr);
     for path in &rejected {
@@ -288,14 +293,10 @@ fn the_corpus_batch_prints_herds_verdicts_and_states_under_rc11() {
 /// The comparison sees one changed state, a changed verdict, and a shifted block order.
 #[test]
 fn the_comparison_catches_a_difference() {
-    let Some(dir) = corpus() else {
+    let Some((dir, run, expected, rejected)) = corpus_run() else {
         eprintln!("skipping: ../shared/corpus not found");
         return;
     };
-    let dir = dir.canonicalize().expect("the corpus directory");
-    let run = batch(&dir);
-    let expected = expected(&dir);
-    let rejected = rejected(&run.stderr, &dir);
 
     // The first state of the first block, one value changed.
     let mut lines: Vec<String> = run.stdout.lines().map(str::to_string).collect();

@@ -82,7 +82,6 @@ fn constrain_sc_edges<S: ClauseSink>(
             links.push((pair[0], pair[1]));
         }
     }
-    order.close_over_chains(sink, &links, &|e| events.events[e].thread, enabled);
     for relation in [&enc.rf, &enc.co, &enc.fr, &enc.lko] {
         for (a, b, lit) in relation.iter() {
             if events.events[a].kind == EventKind::Init {
@@ -92,6 +91,7 @@ fn constrain_sc_edges<S: ClauseSink>(
             order.constrain(sink, a, b, edge);
         }
     }
+    order.close_over_chains(sink, &links, &|e| events.events[e].thread, enabled);
 }
 
 /// An order over the non-initial events that extends `po | rf | co | fr`, as hard
