@@ -225,3 +225,18 @@ fn a_lock_protects_only_where_it_is_held() {
     assert_eq!(code, 1);
     assert_eq!(pairs.len(), 3, "{pairs:?}");
 }
+
+#[test]
+fn a_lock_also_stored_into_as_data_protects_nothing() {
+    // A store of 0 by another thread releases the lock: the two sections can overlap, so
+    // the lockset argument does not apply to a lock location used as data.
+    let (code, pairs) = races("litmus/race-lock-as-data.litmus");
+    assert_eq!(code, 1);
+    assert_eq!(
+        pairs,
+        vec![
+            pair("P0, line 7: *x = 1;", "P1, line 14: int r1 = *x;"),
+            pair("P0, line 8: *x = 2;", "P1, line 14: int r1 = *x;"),
+        ]
+    );
+}

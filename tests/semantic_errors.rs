@@ -114,3 +114,8 @@ semantic_error!(
     constant_index_out_of_bounds,
     "C t\n{ int y[2] = {0, 0}; }\nP0 (int* y) {\n  y[2] = 1;\n}\nexists (y[0]=1)\n"
 );
+
+semantic_error!(
+    register_index_into_a_huge_array,
+    "C t\n{ int y[100000]; }\nP0 (int* y) {\n  int r0 = 1;\n  int r1 = y[r0];\n}\nexists (0:r1=0)\n"
+);

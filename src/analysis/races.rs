@@ -86,13 +86,17 @@ fn is_data_access(program: &Program, events: &Events, e: EventId) -> bool {
 
 /// Conflicting pairs `(a, b)` with `a < b` that may race: different threads, same location,
 /// one a write, not both atomic.
-fn candidate_pairs(program: &Program, events: &Events) -> Vec<(EventId, EventId)> {
+fn candidate_pairs(
+    program: &Program,
+    events: &Events,
+    mutexes: &[bool],
+) -> Vec<(EventId, EventId)> {
     let accesses: Vec<EventId> = (0..events.len())
         .filter(|&e| is_data_access(program, events, e))
         .collect();
     let held: Vec<Vec<usize>> = accesses
         .iter()
-        .map(|&a| locks_held(program, events, a))
+        .map(|&a| locks_held(events, mutexes, a))
         .collect();
     let mut pairs = Vec::new();
     for (i, &a) in accesses.iter().enumerate() {
@@ -115,8 +119,9 @@ fn candidate_pairs(program: &Program, events: &Events) -> Vec<(EventId, EventId)
 
 /// The mutexes whose critical sections enclose `e` whenever `e` runs: a lock before `e`
 /// whose matching unlock follows it, both running whenever `e` does (their guards are implied
-/// by `e`'s).
-fn locks_held(program: &Program, events: &Events, e: EventId) -> Vec<usize> {
+/// by `e`'s). Only pure mutexes count (`mutexes`): a lock location also used as data keeps
+/// the memory encoding, where another thread's store of 0 can let two sections overlap.
+fn locks_held(events: &Events, mutexes: &[bool], e: EventId) -> Vec<usize> {
     let event = &events.events[e];
     let Some(thread) = event.thread else {
         return Vec::new();
@@ -132,7 +137,7 @@ fn locks_held(program: &Program, events: &Events, e: EventId) -> Vec<usize> {
             && events.po(e, u)
             && lock.guard.implied_by(&event.guard)
             && events.events[u].guard.implied_by(&event.guard);
-        if encloses && program.locations[mutex].is_lock {
+        if encloses && mutexes[mutex] {
             held.push(mutex);
         }
     }
@@ -267,7 +272,7 @@ impl Session<'_> {
         let events = self.encoding.events;
         let mut reach_from: HashMap<EventId, HashMap<EventId, Bool>> = HashMap::new();
         let mut by_statement: Candidates<StatementPair, (EventId, EventId)> = BTreeMap::new();
-        for (a, b) in candidate_pairs(program, events) {
+        for (a, b) in candidate_pairs(program, events, &self.encoding.mutexes) {
             let a_reaches_b = self.reaches(a, b, &mut reach_from);
             let b_reaches_a = self.reaches(b, a, &mut reach_from);
             let race = self.solver.and(&[

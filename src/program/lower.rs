@@ -104,6 +104,11 @@ struct Lowerer {
 /// How many cells an array parameter gets when the init block does not declare it.
 const DEFAULT_ARRAY_CELLS: u32 = 1;
 
+/// The largest array a register-indexed access may reach into. The unroller turns such an
+/// access into a chain of branches, one per cell, whose guards grow with the chain: memory
+/// is quadratic in the cells (20000 cells took 10 GB), and litmus arrays are small.
+const MAX_INDEXED_CELLS: usize = 256;
+
 impl Lowerer {
     fn error(&mut self, diagnostic: Diagnostic) {
         self.errors.push(diagnostic);
@@ -525,6 +530,22 @@ impl Lowerer {
         }
         if let ExprKind::Name(id) = &base.kind {
             if let Some(&len) = self.arrays.get(&id.name) {
+                if len as usize > MAX_INDEXED_CELLS {
+                    self.error(
+                        Diagnostic::new(
+                            format!(
+                                "a register-indexed access into `{}`, an array of {len} cells",
+                                id.name
+                            ),
+                            base.span,
+                        )
+                        .with_help(format!(
+                            "nemos splits such an access into one guarded access per cell, \
+                             and supports arrays of up to {MAX_INDEXED_CELLS} cells there"
+                        )),
+                    );
+                    return None;
+                }
                 return Some(
                     (0..len)
                         .map(|i| self.location(&format!("{}[{}]", id.name, i)))

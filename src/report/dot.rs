@@ -242,7 +242,11 @@ fn drawn_path(
     let mut at = a;
     while at != b {
         // Each event has at most one successor drawn in program order, and each write at
-        // most one in coherence.
+        // most one in coherence. A user's model may name its own relation `po` or `co`,
+        // whose edges need not form such a chain: give up rather than walk in circles.
+        if path.len() >= graph.edge_count() {
+            return Vec::new();
+        }
         let Some(i) = out_edge(at, None) else {
             return Vec::new();
         };
