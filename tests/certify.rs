@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 
 use assert_cmd::Command;
+
+mod common;
 use nemos::analysis::{AnalysisOptions, Session};
 use nemos::diagnostics::SourceFile;
 use nemos::events::{unroll, UnrollOptions};
@@ -45,13 +47,7 @@ fn a_reachable_outcome_claims_no_certificate() {
 /// The self-checking solver gives the same answers as the plain one on the whole suite.
 #[test]
 fn certified_answers_agree_with_plain_ones() {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(litmus(""))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "litmus"))
-        .collect();
-    paths.sort();
-    for path in paths {
+    for path in common::project_litmus() {
         let file = SourceFile::new(
             path.display().to_string(),
             std::fs::read_to_string(&path).unwrap(),

@@ -4,6 +4,7 @@
 //! must whether some execution fails an assertion (an `assert` or the bounds check of a
 //! register-indexed access).
 
+mod common;
 mod reference;
 
 use std::collections::BTreeSet;
@@ -177,13 +178,7 @@ fn compare_with(name: &str, text: &str, strategy: AcyclicStrategy) -> Result<(),
 
 #[test]
 fn litmus_suite_matches_the_reference() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("litmus");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "litmus"))
-        .collect();
-    paths.sort();
+    let paths = common::project_litmus();
     assert!(!paths.is_empty());
     let mut failures = Vec::new();
     for path in &paths {
@@ -553,13 +548,10 @@ proptest! {
 fn regressions_match_the_reference() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/regressions");
     let mut failures = Vec::new();
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|x| x == "litmus") {
-            let text = std::fs::read_to_string(&path).unwrap();
-            if let Err(e) = compare(&path.display().to_string(), &text) {
-                failures.push(e);
-            }
+    for path in common::litmus_files(&dir) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        if let Err(e) = compare(&path.display().to_string(), &text) {
+            failures.push(e);
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));

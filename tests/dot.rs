@@ -2,6 +2,8 @@
 
 use assert_cmd::Command;
 
+mod common;
+
 fn nemos() -> Command {
     let mut command = Command::cargo_bin("nemos").expect("the nemos binary is built");
     command.current_dir(env!("CARGO_MANIFEST_DIR"));
@@ -189,14 +191,7 @@ fn svg_without_graphviz_is_a_usage_error() {
 #[test]
 fn every_skipped_check_fails_on_a_chained_cycle() {
     use nemos::analysis::{AnalysisOptions, Session};
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("litmus/ is there")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "litmus"))
-        .collect();
-    files.sort();
+    let files = common::project_litmus();
     let mut cycles = 0;
     for model in ["sc", "tso", "pso", "rc11", "c11"] {
         let options = AnalysisOptions {

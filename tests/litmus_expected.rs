@@ -11,6 +11,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
 /// Tests whose exit code is not 0, with the code and why.
 const EXIT_CODES: &[(&str, i32, &str)] = &[
     (
@@ -40,17 +42,6 @@ fn nemos(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("run the nemos binary")
-}
-
-fn litmus_files() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(manifest_dir().join("litmus"))
-        .expect("read litmus/")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "litmus"))
-        .collect();
-    files.sort();
-    files
 }
 
 /// A minimal unified-style line diff (longest common subsequence), `-` expected, `+` actual.
@@ -88,7 +79,7 @@ fn diff(expected: &str, actual: &str) -> String {
 #[test]
 fn litmus_outputs_match_expectations() {
     let update = std::env::var("UPDATE_EXPECT").is_ok_and(|v| v == "1");
-    let files = litmus_files();
+    let files = common::project_litmus();
     assert!(files.len() >= 20, "only {} litmus files found", files.len());
     let mut failures = Vec::new();
     for path in &files {

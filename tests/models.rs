@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
 
+mod common;
+
 use nemos::analysis::{AnalysisOptions, Observation, Session};
 use nemos::cat::Model;
 use nemos::diagnostics::SourceFile;
@@ -258,14 +260,7 @@ fn compiled_sc_agrees_with_the_hand_written_encoding() {
         .unwrap(),
     );
     let mut seen = 0;
-    for entry in std::fs::read_dir(manifest_dir().join("litmus"))
-        .unwrap()
-        .flatten()
-    {
-        let path = entry.path();
-        if path.extension().is_none_or(|e| e != "litmus") {
-            continue;
-        }
+    for path in common::project_litmus() {
         let (program, events) = program_of(
             &path.display().to_string(),
             &std::fs::read_to_string(&path).unwrap(),
@@ -447,14 +442,7 @@ fn program_order_chains_preserve_outcomes() {
             ),
         ),
     ];
-    let mut files: Vec<PathBuf> = std::fs::read_dir(manifest_dir().join("litmus"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "litmus"))
-        .collect();
-    files.sort();
-    for path in files {
+    for path in common::project_litmus() {
         let (program, events) = program_of(
             &path.display().to_string(),
             &std::fs::read_to_string(&path).unwrap(),
@@ -504,14 +492,7 @@ fn scaling_family_verdicts() {
 #[test]
 fn weaker_models_allow_more() {
     let chain = ["sc", "tso", "pso", "coherence"];
-    for entry in std::fs::read_dir(manifest_dir().join("litmus"))
-        .unwrap()
-        .flatten()
-    {
-        let path = entry.path();
-        if path.extension().is_none_or(|e| e != "litmus") {
-            continue;
-        }
+    for path in common::project_litmus() {
         let (program, events) = program_of(
             &path.display().to_string(),
             &std::fs::read_to_string(&path).unwrap(),

@@ -20,6 +20,11 @@ pub fn corpus() -> Option<PathBuf> {
     dir.join("herd7-expected.json").exists().then_some(dir)
 }
 
+/// The project's own litmus tests, `litmus/*.litmus`, sorted.
+pub fn project_litmus() -> Vec<PathBuf> {
+    litmus_files(&manifest_dir().join("litmus"))
+}
+
 /// Every `*.litmus` below `dir`, sorted.
 pub fn litmus_files(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
