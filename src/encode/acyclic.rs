@@ -184,9 +184,10 @@ impl Order {
     /// Every linear order with the chains in it satisfies these clauses; stating them up
     /// front turns a cycle through two threads into a conflict of unit propagation, and
     /// leaves cycle cutting the cycles through three threads or more. No literal is added,
-    /// and one binary clause (under `enabled`) per pair at most. On `T` threads of `M` locked
-    /// increments most cuts were two-thread cycles: the first witness of `races` at 4 x 10
-    /// took 25 rounds instead of 164.
+    /// and at most one clause per pair (binary once `enabled` holds). On `T` threads of `M`
+    /// locked increments most cuts were two-thread cycles: the first witness of `races`
+    /// takes 12 rounds instead of 74 at 4 x 10, and 23 rounds (1.7 s) instead of 272
+    /// (40 s) at 4 x 25.
     pub fn close_over_chains<S: ClauseSink>(
         &mut self,
         sink: &mut S,
@@ -278,8 +279,8 @@ impl Order {
 
 /// Cycles forbidden per round of cycle cutting. Each round is a solver call, and a large
 /// order (4 threads of 25 locked increments: 400 events) can show hundreds of independent
-/// cycles at once: cutting them all in one round took 14 rounds where a limit of 64 took 73
-/// (2.7 s against 10.4 s). Small tests never reach the limit.
+/// cycles at once: the first witness of `races` there takes 23 rounds (1.7 s) with this
+/// limit, 185 rounds (13.4 s) with a limit of 64. Small tests never reach the limit.
 const MAX_CUTS_PER_ROUND: usize = 1024;
 
 /// The directed graph of the pair literals true in a model.
