@@ -20,7 +20,7 @@ use nemos::report::state_line;
 use nemos::solver::{Backend, EmitFormat, Recording, SolveOutcome, SolverOptions};
 
 mod common;
-use common::{corpus, litmus_files, manifest_dir};
+use common::{c_corpus_files, corpus, litmus_files, manifest_dir};
 
 /// Parse, lower and unroll; `None` for the files nemos rejects with a message.
 fn load(path: &Path) -> Option<(Program, Events)> {
@@ -110,7 +110,7 @@ fn every_backend_agrees_on_the_corpus(model: &str) {
     let mut compared = 0;
     let mut failures = Vec::new();
     let mut seconds = vec![0.0f64; backends.len() + 1];
-    for path in litmus_files(&dir) {
+    for path in c_corpus_files(&dir) {
         let Some((program, events)) = load(&path) else {
             continue;
         };

@@ -1,5 +1,6 @@
 //! The whole corpus as one batch through the command line, as a user would run it:
-//! `nemos check ../shared/corpus --model rc11 --format herd --count`. herd's layout is
+//! `nemos check ../shared/corpus/{dat3m-c11,herd-c,herd-c11popl15} --model rc11 --format herd
+//! --count` (the C corpus; `lkmm/` has tests of its own). herd's layout is
 //! parsed block by block, each block is matched to its file (the batch prints in path
 //! order; files nemos rejects print no block and are named on stderr), and for every test
 //! herd7-expected.json gives a result for under rc11 the `Observation` verdict, the
@@ -11,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 mod common;
-use common::{corpus, litmus_files, manifest_dir, normalise};
+use common::{c_corpus_files, corpus, manifest_dir, normalise, C_CORPUS_DIRS};
 
 /// One test's block of herd's output.
 #[derive(Debug)]
@@ -118,15 +119,9 @@ fn batch(dir: &Path) -> &'static Batch {
     BATCH.get_or_init(|| {
         let output = std::process::Command::new(env!("CARGO_BIN_EXE_nemos"))
             .current_dir(manifest_dir())
-            .args([
-                "check",
-                "../shared/corpus",
-                "--model",
-                "rc11",
-                "--format",
-                "herd",
-            ])
-            .arg("--count")
+            .arg("check")
+            .args(C_CORPUS_DIRS.map(|sub| format!("../shared/corpus/{sub}")))
+            .args(["--model", "rc11", "--format", "herd", "--count"])
             .output()
             .expect("nemos runs");
         assert!(dir.is_dir());
@@ -177,7 +172,7 @@ fn compare(
         Ok(blocks) => blocks,
         Err(e) => return (0, vec![format!("herd output does not parse: {e}")]),
     };
-    let files: Vec<PathBuf> = litmus_files(dir)
+    let files: Vec<PathBuf> = c_corpus_files(dir)
         .into_iter()
         .filter(|f| !rejected.contains(&relative(f, dir)))
         .collect();

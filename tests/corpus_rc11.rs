@@ -220,7 +220,7 @@ fn c11_differs_from_rc11_where_the_models_do() {
     ];
     let rc11 = rc11();
     let c11 = common::under("c11");
-    let files: Vec<String> = common::litmus_files(&dir)
+    let files: Vec<String> = common::c_corpus_files(&dir)
         .iter()
         .map(|p| p.strip_prefix(&dir).unwrap().display().to_string())
         .collect();

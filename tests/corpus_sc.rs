@@ -91,7 +91,7 @@ fn every_corpus_file_runs_or_is_rejected_cleanly() {
         eprintln!("skipping: ../shared/corpus not found");
         return;
     };
-    let files = common::litmus_files(&dir);
+    let files = common::c_corpus_files(&dir);
     let mut rejected = Vec::new();
     for path in &files {
         let file = SourceFile::new(

@@ -1,7 +1,9 @@
-//! Every litmus file of the shared corpus must parse, except a few that are outside the
+//! Every litmus file of the shared C corpus must parse, except a few that are outside the
 //! language on purpose; those must be rejected with a message naming the construct.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 
 use nemos::diagnostics::SourceFile;
 use nemos::syntax::parse;
@@ -13,20 +15,6 @@ const EXPECTED_REJECTIONS: &[(&str, &str, &str)] = &[(
     "`__atomic_add_unless{mb}(...)` is a Linux-kernel primitive, not C11",
 )];
 
-fn litmus_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            litmus_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "litmus") {
-            out.push(path);
-        }
-    }
-}
-
 #[test]
 fn corpus_parses() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
@@ -34,9 +22,7 @@ fn corpus_parses() {
         eprintln!("skipping: corpus not found at {}", root.display());
         return;
     }
-    let mut files = Vec::new();
-    litmus_files(&root, &mut files);
-    files.sort();
+    let files = common::c_corpus_files(&root);
     assert!(
         !files.is_empty(),
         "no .litmus files under {}",

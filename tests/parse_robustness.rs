@@ -1,6 +1,8 @@
 //! The parser must answer every input with a tree or one diagnostic, never a panic: feed it
 //! truncated and mangled versions of the corpus files and of a sample test.
 
+mod common;
+
 use std::path::Path;
 
 use nemos::diagnostics::SourceFile;
@@ -49,24 +51,11 @@ fn sample_survives_truncation_and_deletion() {
 #[test]
 fn corpus_survives_truncation_and_deletion() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    let Ok(dirs) = std::fs::read_dir(&root) else {
+    if !root.is_dir() {
         eprintln!("skipping: corpus not found at {}", root.display());
         return;
-    };
-    let mut files = Vec::new();
-    for dir in dirs.flatten() {
-        let mut stack = vec![dir.path()];
-        while let Some(p) = stack.pop() {
-            if p.is_dir() {
-                if let Ok(entries) = std::fs::read_dir(&p) {
-                    stack.extend(entries.flatten().map(|e| e.path()));
-                }
-            } else if p.extension().is_some_and(|e| e == "litmus") {
-                files.push(p);
-            }
-        }
     }
-    files.sort();
+    let files = common::c_corpus_files(&root);
     // Every file, every eighth cut: enough variety, still quick in debug builds.
     for path in &files {
         if let Ok(text) = std::fs::read_to_string(path) {

@@ -20,6 +20,21 @@ pub fn corpus() -> Option<PathBuf> {
     dir.join("herd7-expected.json").exists().then_some(dir)
 }
 
+/// The folders of the corpus that hold C11 litmus tests with herd7's verdicts in
+/// `herd7-expected.json`; `lkmm/` beside them is the Linux-kernel corpus, with its own
+/// verdicts and tests.
+pub const C_CORPUS_DIRS: [&str; 3] = ["dat3m-c11", "herd-c", "herd-c11popl15"];
+
+/// Every `*.litmus` of the C corpus folders below the corpus directory `dir`, sorted.
+pub fn c_corpus_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = C_CORPUS_DIRS
+        .iter()
+        .flat_map(|sub| litmus_files(&dir.join(sub)))
+        .collect();
+    files.sort();
+    files
+}
+
 /// The project's own litmus tests, `litmus/*.litmus`, sorted.
 pub fn project_litmus() -> Vec<PathBuf> {
     litmus_files(&manifest_dir().join("litmus"))
