@@ -33,8 +33,11 @@ pub mod cat;
 pub mod diagnostics;
 pub mod encode;
 pub mod events;
+pub mod load;
 pub mod program;
 pub mod report;
 pub mod solver;
 pub mod syntax;
 pub mod witness;
+
+pub use load::{load, LoadOptions, Test};

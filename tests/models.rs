@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 mod common;
 
+use nemos::analysis::query::{ask, Finding, Query, QueryOptions};
 use nemos::analysis::{AnalysisOptions, Observation, Session};
 use nemos::cat::Model;
 use nemos::diagnostics::SourceFile;
@@ -202,25 +203,22 @@ fn flags_are_reported_as_herd_does() {
     })
     .unwrap();
     assert_eq!(model.check_names(), vec!["sc", "atomic"]);
-    let (program, events) = litmus("SB");
-    let options = AnalysisOptions {
-        model: Arc::new(model),
-        ..AnalysisOptions::default()
+    let path = manifest_dir().join("litmus/SB.litmus");
+    let text = std::fs::read_to_string(path).unwrap();
+    let test = nemos::load(&SourceFile::new("SB.litmus", text), &Default::default()).unwrap();
+    let options = QueryOptions::new(Arc::new(model), "flagged");
+    let query = Query::Check {
+        states: true,
+        certify: false,
     };
-    let mut session = Session::new(&program, &events, &options).unwrap();
-    let result = session.check().unwrap();
-    assert_eq!(result.flags, vec!["undefined".to_string()]);
-    let report = nemos::report::CheckReport {
-        file: "SB.litmus",
-        model: "flagged",
-        program: &program,
-        events: &events,
-        result: &result,
-        states: None,
-        counts: None,
-        matrix: false,
+    let answer = ask(&test, query, &options).unwrap();
+    let Finding::Check(found) = &answer.finding else {
+        panic!("a check answers with a check");
     };
-    let herd = report.herd();
+    assert_eq!(found.result.flags, vec!["undefined".to_string()]);
+    let report = nemos::report::answer_report(&test, &answer, "flagged", Default::default())
+        .expect("a verdict");
+    let herd = report.herd().expect("check has herd's layout");
     assert!(herd.contains("\nUndef\n"), "{herd}");
     assert!(herd.contains("\nFlag undefined\n"), "{herd}");
 }

@@ -1,7 +1,7 @@
 //! The messages of inputs that parse but do not make sense: names, arities, memory orders,
 //! the condition, unsupported constructs, and the lock/atomic-block structure.
 
-use nemos::diagnostics::{InputError, SourceFile};
+use nemos::diagnostics::SourceFile;
 use nemos::events::{unroll, UnrollOptions};
 
 /// Parse, lower and unroll; the rendered error of the first stage that fails.
@@ -17,7 +17,7 @@ fn error_of(name: &str, text: &str) -> String {
     };
     match unroll(&program, UnrollOptions::default()) {
         Ok(_) => panic!("{name}: expected an error"),
-        Err(diagnostics) => InputError::new(&file, diagnostics).render(false),
+        Err(error) => error.render(false),
     }
 }
 

@@ -4,10 +4,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use nemos::analysis::{AnalysisOptions, Session};
+use nemos::analysis::query::{ask, Query, QueryOptions};
 use nemos::diagnostics::SourceFile;
-use nemos::events::{unroll, UnrollOptions};
-use nemos::report::CheckReport;
+use nemos::report::{answer_report, events::EventsReport, Palette, Report, Shown};
 
 const MAX_EVENTS: usize = 32;
 
@@ -16,40 +15,31 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let file = SourceFile::new("fuzz.litmus".to_string(), text.to_string());
-    let Ok(test) = nemos::syntax::parse(&file) else {
-        return;
-    };
-    let program = match nemos::program::lower(&test, &file) {
-        Ok(p) => p,
+    let test = match nemos::load(&file, &nemos::LoadOptions { unroll: 1 }) {
+        Ok(test) => test,
         Err(error) => {
             let _ = error.render(false);
             return;
         }
     };
-    let Ok(events) = unroll(&program, UnrollOptions { unroll: 1 }) else {
-        return;
-    };
-    if events.len() > MAX_EVENTS || program.observed.len() > 8 {
+    if test.events.len() > MAX_EVENTS || test.program.observed.len() > 8 {
         return;
     }
-    let Ok(mut session) = Session::new(&program, &events, &AnalysisOptions::default()) else {
+    let events = EventsReport {
+        program: &test.program,
+        events: &test.events,
+    };
+    let _ = events.text(Palette::PLAIN);
+    let options = QueryOptions::new(std::sync::Arc::new(nemos::cat::sc()), "sc");
+    let query = Query::Check {
+        states: true,
+        certify: false,
+    };
+    let Ok(answer) = ask(&test, query, &options) else {
         return;
     };
-    let _ = nemos::report::events_table(&program, &events);
-    let Ok(result) = session.check() else {
-        return;
-    };
-    let states = session.outcomes().ok();
-    let report = CheckReport {
-        file: &file.name,
-        model: "sc",
-        program: &program,
-        events: &events,
-        result: &result,
-        states: states.as_deref(),
-        counts: None,
-        matrix: true,
-    };
-    let _ = report.text();
-    let _ = report.herd();
+    if let Some(report) = answer_report(&test, &answer, "sc", Shown { matrix: true }) {
+        let _ = report.text(Palette::PLAIN);
+        let _ = report.herd();
+    }
 });

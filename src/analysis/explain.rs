@@ -18,7 +18,7 @@ use crate::witness::relations::Violation;
 use crate::witness::Execution;
 
 /// Subsets are tried up to this many checks; beyond it the search stops and says so.
-const MAX_CORRECTION_SIZE: usize = 4;
+pub const MAX_CORRECTION_SIZE: usize = 4;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Explanation {

@@ -10,6 +10,7 @@ pub mod atomicity;
 pub mod explain;
 pub mod graph;
 pub mod model_races;
+pub mod query;
 pub mod races;
 
 use std::collections::BTreeMap;

@@ -8,7 +8,6 @@
 //! and, for each term, the finite set of values it may take when that set is small.
 
 pub mod bounds;
-pub mod display;
 mod unroll;
 
 pub use unroll::{unroll, UnrollOptions};

@@ -3,7 +3,7 @@
 use super::{
     bounds, BoundHit, Control, ControlId, Event, EventId, EventKind, Events, Guard, TermId, Terms,
 };
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, InputError};
 use crate::program::{
     Address, Expected, Expr, Instr, LocId, MemOrder, Program, RmwOp, ThreadProgram,
 };
@@ -23,7 +23,7 @@ impl Default for UnrollOptions {
 
 /// Unroll every thread of `program`. Errors are structural problems of the input that only
 /// show on the control-flow structure: unbalanced locks and atomic blocks.
-pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Vec<Diagnostic>> {
+pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, InputError> {
     let mut builder = Builder {
         events: Vec::new(),
         terms: Terms::default(),
@@ -56,7 +56,7 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Vec<D
         final_registers.push(registers);
     }
     if !builder.errors.is_empty() {
-        return Err(builder.errors);
+        return Err(InputError::new(&program.source, builder.errors));
     }
     let mut events = Events {
         events: builder.events,

@@ -66,6 +66,7 @@ pub fn lower(test: &ast::LitmusTest, file: &SourceFile) -> Result<Program, Input
     sort_observed(&mut observed, &threads, &locations);
     Ok(Program {
         name: test.name.name.clone(),
+        source: file.clone(),
         locations,
         threads,
         condition,

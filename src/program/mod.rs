@@ -25,6 +25,9 @@ pub type RegId = usize;
 #[derive(Clone, Debug, Serialize)]
 pub struct Program {
     pub name: String,
+    /// The text the program was lowered from: later stages locate their diagnostics in it.
+    #[serde(skip)]
+    pub source: crate::diagnostics::SourceFile,
     /// Shared memory cells. An array `d[2]` is two cells, `d[0]` and `d[1]`.
     pub locations: Vec<Location>,
     pub threads: Vec<ThreadProgram>,

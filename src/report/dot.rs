@@ -20,8 +20,8 @@ use std::fmt::Write as _;
 
 use petgraph::graph::{DiGraph, NodeIndex};
 
+use super::namer::Namer;
 use crate::analysis::graph::Overlay;
-use crate::events::display::Namer;
 use crate::events::{EventId, EventKind, Events};
 use crate::program::Program;
 use crate::witness::relations::Violation;

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::{ControlId, Event, EventId, EventKind, Events, Guard, Term, TermId};
+use crate::events::{ControlId, Event, EventId, EventKind, Events, Guard, Term, TermId};
 use crate::program::{MemOrder, Program};
 use crate::syntax::ast::{BinaryOp, UnaryOp};
 

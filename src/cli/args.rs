@@ -1,0 +1,285 @@
+//! The command line: what each command takes.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use nemos::analysis::atomicity::AtomicityMode;
+use nemos::encode::acyclic::AcyclicStrategy;
+use nemos::report;
+use nemos::solver::{Backend, EmitFormat};
+
+use super::batch::collect_files;
+use super::graphs::GraphTargets;
+
+pub const EXIT_CODES: &str = "Exit codes: 0 ran and found no defect; 1 a defect (a race, an atomicity violation, a failed assertion); \
+2 bad input or usage; 3 a limit was hit (executions cut by the unrolling bound, --timeout, --max-events). \
+A batch exits with the worst status of its tests: bad input, then a defect, then a limit.";
+
+#[derive(Parser)]
+#[command(
+    name = "nemos",
+    version,
+    about = "Decide litmus tests exactly under memory models, with SAT",
+    after_help = EXIT_CODES
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+    /// Colour the text output: auto (only on a terminal, and not when NO_COLOR is set;
+    /// CLICOLOR_FORCE forces it), always, never. JSON and herd output are never coloured.
+    #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto)]
+    pub color: ColorArg,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Check the syntax of litmus files and print their name, threads and condition.
+    #[command(after_help = EXIT_CODES)]
+    Parse {
+        /// Files or directories (searched for *.litmus).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        batch: BatchArgs,
+    },
+    /// Print the events a test unrolls into (Figure 4 of the Nemos/DefectFinder paper).
+    #[command(after_help = EXIT_CODES)]
+    Events {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        unroll: UnrollArgs,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        batch: BatchArgs,
+    },
+    /// Decide each test's final condition and show a witness execution.
+    #[command(after_help = EXIT_CODES)]
+    Check {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        common: AnalysisArgs,
+        /// Print the witness's order matrix (Figure 5 of the Nemos/DefectFinder paper).
+        #[arg(long)]
+        matrix: bool,
+        /// Also list every reachable final state.
+        #[arg(long)]
+        states: bool,
+        /// Have the solver check its own proof of every unsatisfiable answer and say
+        /// "certified" for a forbidden (or always-reached) outcome.
+        #[arg(long)]
+        certify: bool,
+        #[command(flatten)]
+        graphs: GraphArgs,
+    },
+    /// List every reachable final state over the registers and locations the condition and
+    /// the `locations` clause name.
+    #[command(after_help = EXIT_CODES)]
+    Outcomes {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        common: AnalysisArgs,
+    },
+    /// Find every pair of statements that race in some execution (exit 1 when one does).
+    #[command(after_help = EXIT_CODES)]
+    Races {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        common: AnalysisArgs,
+    },
+    /// Check that `atomic { }` blocks are atomic (exit 1 on a violation).
+    #[command(after_help = EXIT_CODES)]
+    Atomicity {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        common: AnalysisArgs,
+        /// strict: no event of another thread inside a block; window: none that touches a
+        /// location the block touches (one of the two a write); serial: no final state that
+        /// uninterrupted blocks cannot reach.
+        #[arg(long, value_enum, default_value_t = ModeArg::Window)]
+        mode: ModeArg,
+    },
+    /// For an outcome the model forbids (the test's condition unreachable): the smallest
+    /// set of the model's named checks that forbid it, and the sets whose removal allows it.
+    #[command(after_help = EXIT_CODES)]
+    Explain {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        common: AnalysisArgs,
+        #[command(flatten)]
+        graphs: GraphArgs,
+    },
+    /// List the shipped memory models and their named checks, or print one model's file.
+    Models {
+        /// A shipped model name (`sc`) or a path to a `.cat` file.
+        name: Option<String>,
+    },
+    /// Print a completion script for a shell (e.g. `nemos completions bash >
+    /// ~/.local/share/bash-completion/completions/nemos`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    Strict,
+    Window,
+    Serial,
+}
+
+/// Pictures of the execution shown; for a forbidden outcome, of the one reaching it with
+/// the forbidding check skipped, its cycle highlighted.
+#[derive(Args, Clone)]
+pub struct GraphArgs {
+    /// Write the execution as a Graphviz graph to FILE; for several tests, FILE is a
+    /// directory that receives one `.dot` file per test.
+    #[arg(long, value_name = "FILE")]
+    pub dot: Option<PathBuf>,
+    /// Render the same graph as SVG with Graphviz's `dot` (which must be on PATH) to FILE,
+    /// or one `.svg` file per test in a directory.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+}
+
+#[derive(Args, Clone, Copy)]
+pub struct UnrollArgs {
+    /// Loop iterations to unroll; executions needing more are reported, not analysed.
+    #[arg(long, default_value_t = 2)]
+    pub unroll: u32,
+}
+
+#[derive(Args, Clone, Copy)]
+pub struct BatchArgs {
+    /// Tests run in parallel on N threads (default: all cores).
+    #[arg(short = 'j', long = "jobs", value_name = "N")]
+    pub jobs: Option<usize>,
+}
+
+#[derive(Args, Clone)]
+pub struct AnalysisArgs {
+    /// The memory model: a shipped one (`nemos models` lists them) or a `.cat` file.
+    #[arg(long, default_value = "sc")]
+    pub model: String,
+    /// Switch off a named check of the model (what-if); repeatable.
+    #[arg(long = "skip", value_name = "CHECK")]
+    pub skip: Vec<String>,
+    #[command(flatten)]
+    pub unroll: UnrollArgs,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Count allowed executions (distinct rf and co) as herd does.
+    #[arg(long)]
+    pub count: bool,
+    /// How acyclicity is encoded.
+    #[arg(long, default_value = "lazy", value_parser = parse_strategy)]
+    pub acyclicity: AcyclicStrategy,
+    /// The solver: varisat (embedded), or z3 or cvc5 run as a process (installed separately).
+    #[arg(long, default_value = "varisat", value_parser = parse_backend)]
+    pub solver: Backend,
+    /// Write the instance of the query (check: the condition query) to FILE as `dimacs` or
+    /// `smt2`, with comments naming the variables (`c 17 rf(e3,e7)`); one test only.
+    #[arg(long, num_args = 2, value_names = ["FORMAT", "FILE"])]
+    pub emit: Option<Vec<String>>,
+    /// Give up on a test after SECONDS and report it as a limit hit (exit 3), not a verdict.
+    /// The abandoned solve keeps its core busy until nemos exits.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    pub timeout: Option<Duration>,
+    /// Do not analyse a test that unrolls into more than N events; report it as a limit hit.
+    #[arg(long, value_name = "N")]
+    pub max_events: Option<usize>,
+    #[command(flatten)]
+    pub batch: BatchArgs,
+    /// Where `--dot` and `--svg` write the graphs.
+    #[arg(skip)]
+    pub graphs: GraphTargets,
+}
+
+fn parse_timeout(s: &str) -> Result<Duration, String> {
+    let seconds: f64 = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    Duration::try_from_secs_f64(seconds).map_err(|_| format!("`{s}` is not a duration"))
+}
+
+impl AnalysisArgs {
+    /// The export requested by `--emit`.
+    pub fn emit(&self) -> Result<Option<(EmitFormat, PathBuf)>, String> {
+        match self.emit.as_deref() {
+            None => Ok(None),
+            Some([format, file]) => Ok(Some((format.parse()?, PathBuf::from(file)))),
+            Some(_) => Err("--emit takes a format (dimacs or smt2) and a file".into()),
+        }
+    }
+
+    /// What every analysis command checks before reading any file: the solver can run and
+    /// the export is well formed and has a single test to write.
+    pub fn validate(&self, paths: &[PathBuf]) -> Result<(), String> {
+        self.solver.available().map_err(|e| e.to_string())?;
+        if self.emit()?.is_some() {
+            let mut files = 0;
+            for path in paths {
+                files += collect_files(path)?.len();
+            }
+            if files != 1 {
+                return Err(format!(
+                    "--emit writes the instance of one test, but {files} test files were given"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn parse_backend(s: &str) -> Result<Backend, String> {
+    s.parse()
+}
+
+fn parse_strategy(s: &str) -> Result<AcyclicStrategy, String> {
+    s.parse()
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Herd,
+    Json,
+}
+
+impl Format {
+    pub fn report(self) -> report::Format {
+        match self {
+            Format::Text => report::Format::Text,
+            Format::Herd => report::Format::Herd,
+            Format::Json => report::Format::Json,
+        }
+    }
+}
+
+impl ModeArg {
+    pub fn mode(self) -> AtomicityMode {
+        match self {
+            ModeArg::Strict => AtomicityMode::Strict,
+            ModeArg::Window => AtomicityMode::Window,
+            ModeArg::Serial => AtomicityMode::Serial,
+        }
+    }
+}

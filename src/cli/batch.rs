@@ -1,0 +1,317 @@
+//! Running a command over a batch of test files: in parallel, each test buffered and
+//! printed in path order, one bad file never stopping the others, deadlines per test.
+
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write as _};
+use std::path::{Path, PathBuf};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use nemos::report;
+use nemos::report::batch::{Entry, Summary, Tally};
+
+use super::args::Format;
+use super::output::{eprint_error, paint_messages, palette, Stdout};
+
+/// Worst outcome of a run, mapped to the exit code at the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Status {
+    Clean = 0,
+    LimitHit = 3,
+    Defect = 1,
+    BadInput = 2,
+}
+
+impl Status {
+    /// Bad input outranks a defect, which outranks a limit.
+    fn rank(self) -> u8 {
+        match self {
+            Status::Clean => 0,
+            Status::LimitHit => 1,
+            Status::Defect => 2,
+            Status::BadInput => 3,
+        }
+    }
+
+    pub fn worst(self, other: Status) -> Status {
+        if other.rank() > self.rank() {
+            other
+        } else {
+            self
+        }
+    }
+}
+
+// Each test writes into its own buffers, so that parallel tests never interleave.
+macro_rules! owrite {
+    ($t:expr, $($arg:tt)*) => {{
+        let _ = write!($t.out, $($arg)*);
+    }};
+}
+macro_rules! ewriteln {
+    ($t:expr, $($arg:tt)*) => {{
+        let _ = writeln!($t.err, $($arg)*);
+    }};
+}
+pub(crate) use {ewriteln, owrite};
+
+/// One test's buffered result, printed in path order once the batch is done.
+pub struct TestRun {
+    pub path: PathBuf,
+    pub status: Status,
+    pub out: String,
+    pub err: String,
+    pub json: Option<serde_json::Value>,
+    /// A limit that stopped the analysis before any verdict (timeout, --max-events).
+    pub limit: Option<String>,
+    pub tally: Tally,
+}
+
+impl TestRun {
+    fn new(path: &Path) -> TestRun {
+        TestRun {
+            path: path.to_path_buf(),
+            status: Status::Clean,
+            out: String::new(),
+            err: String::new(),
+            json: None,
+            limit: None,
+            tally: Tally::default(),
+        }
+    }
+
+    fn status_name(&self) -> &'static str {
+        match self.status {
+            Status::Clean => "clean",
+            Status::Defect => "defect",
+            Status::BadInput => "error",
+            Status::LimitHit => "limit",
+        }
+    }
+
+    fn entry_json(&self) -> serde_json::Value {
+        // Plain text whatever the terminal: no escape codes from a coloured diagnostic.
+        let error = anstream::adapter::strip_str(&self.err).to_string();
+        report::batch::entry_json(
+            &self.path.display().to_string(),
+            self.status_name(),
+            self.json.as_ref(),
+            self.limit.as_deref(),
+            &error,
+        )
+    }
+
+    fn entry(&self) -> Entry {
+        Entry {
+            tally: self.tally,
+            failed: self.status == Status::BadInput,
+            limited: self.limit.is_some(),
+        }
+    }
+}
+
+pub type Work = Arc<dyn Fn(&mut TestRun, &Path) -> Status + Send + Sync>;
+
+/// Threads of their own: the parser and the encoder recurse, and the default stack of a
+/// spawned thread (2 MiB) is smaller than the main thread's.
+const STACK_SIZE: usize = 64 << 20;
+
+#[derive(Clone, Copy)]
+pub struct BatchOptions {
+    pub format: Format,
+    pub jobs: Option<usize>,
+    pub timeout: Option<Duration>,
+}
+
+/// Run `work` on every litmus file under `paths`, in parallel, and print the results in
+/// path order; one bad file never stops the others.
+pub fn run_batch(paths: &[PathBuf], options: BatchOptions, work: Work) -> Status {
+    let start = Instant::now();
+    let mut items: Vec<(PathBuf, Option<String>)> = Vec::new();
+    for path in paths {
+        match collect_files(path) {
+            Ok(files) => items.extend(files.into_iter().map(|f| (f, None))),
+            Err(message) => items.push((path.clone(), Some(message))),
+        }
+    }
+    items.sort();
+    items.dedup();
+    // Only for a person watching: a pipe or a file (tests, CI) gets no progress lines.
+    let progress = (items.len() > 1 && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(items.len() as u64);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} tests, {elapsed} elapsed, {eta} left",
+        ) {
+            bar.set_style(style);
+        }
+        bar
+    });
+    let one = |(path, problem): &(PathBuf, Option<String>)| {
+        let t = match problem {
+            Some(message) => {
+                let mut t = TestRun::new(path);
+                ewriteln!(t, "error: {message}");
+                t.status = Status::BadInput;
+                t
+            }
+            None => run_test(path, &work, options.timeout),
+        };
+        if let Some(bar) = &progress {
+            bar.inc(1);
+        }
+        t
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.jobs.unwrap_or(0))
+        .stack_size(STACK_SIZE)
+        .build();
+    let runs: Vec<TestRun> = match pool {
+        Ok(pool) => pool.install(|| items.par_iter().map(one).collect()),
+        Err(_) => items.iter().map(one).collect(),
+    };
+    if let Some(bar) = &progress {
+        bar.finish_and_clear();
+    }
+    let wall = start.elapsed();
+    print_batch(&runs, options.format, wall)
+}
+
+/// One test, on a thread of its own when it has a deadline: a SAT solve cannot be
+/// interrupted, so a test past its deadline is abandoned, and its thread keeps running
+/// (and its core busy) until the process exits.
+fn run_test(path: &Path, work: &Work, timeout: Option<Duration>) -> TestRun {
+    let guarded = |work: &Work, path: &Path| {
+        let mut t = TestRun::new(path);
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&mut t, path)));
+        t.status = match result {
+            Ok(status) => status,
+            Err(_) => {
+                ewriteln!(
+                    t,
+                    "error: {}: internal error: nemos panicked on this test; please report it with the test file",
+                    path.display()
+                );
+                Status::BadInput
+            }
+        };
+        t
+    };
+    let Some(limit) = timeout else {
+        return guarded(work, path);
+    };
+    let (send, receive) = mpsc::channel();
+    let owned_work = Arc::clone(work);
+    let owned_path = path.to_path_buf();
+    let spawned = std::thread::Builder::new()
+        .stack_size(STACK_SIZE)
+        .spawn(move || {
+            let _ = send.send(guarded(&owned_work, &owned_path));
+        });
+    let mut t = TestRun::new(path);
+    match spawned {
+        Err(e) => {
+            ewriteln!(t, "error: {}: cannot start a thread: {e}", path.display());
+            t.status = Status::BadInput;
+        }
+        Ok(_detached) => match receive.recv_timeout(limit) {
+            Ok(done) => return done,
+            Err(_) => {
+                t.limit = Some(format!("timeout after {} s", limit.as_secs_f64()));
+                t.status = Status::LimitHit;
+            }
+        },
+    }
+    t
+}
+
+fn print_batch(runs: &[TestRun], format: Format, wall: Duration) -> Status {
+    let status = runs
+        .iter()
+        .fold(Status::Clean, |status, t| status.worst(t.status));
+    let entries: Vec<Entry> = runs.iter().map(TestRun::entry).collect();
+    let summary = Summary::of(&entries, wall);
+    let mut stdout = Stdout::new();
+    if format == Format::Json && runs.len() > 1 {
+        let document = serde_json::json!({
+            "tests": runs.iter().map(TestRun::entry_json).collect::<Vec<_>>(),
+            "summary": summary,
+        });
+        match serde_json::to_string_pretty(&document) {
+            Ok(text) => stdout.write(&format!("{text}\n")),
+            Err(e) => eprint_error(&format!("cannot serialise the result: {e}")),
+        }
+        for t in runs {
+            eprint!("{}", paint_messages(&t.err));
+        }
+    } else {
+        for t in runs {
+            let mut out = t.out.clone();
+            if let Some(limit) = &t.limit {
+                if format == Format::Json {
+                    out = format!("{:#}\n", t.entry_json());
+                } else {
+                    let line = format!("{}: {limit}; no verdict", t.path.display());
+                    let _ = writeln!(out, "{}", palette(format).warn(&line));
+                }
+            } else if let Some(json) = &t.json {
+                out = format!("{json:#}\n");
+            } else if format == Format::Json && t.status == Status::BadInput {
+                // A reader of JSON gets a document for a test that failed too: its batch
+                // entry, the error as plain text (also on stderr).
+                out = format!("{:#}\n", t.entry_json());
+            }
+            stdout.write(&out);
+            if !t.err.is_empty() {
+                // Keep the two streams in step for a reader of the terminal.
+                if let Err(e) = stdout.lock.flush() {
+                    stdout.fail(e);
+                }
+                eprint!("{}", paint_messages(&t.err));
+            }
+        }
+        if runs.len() > 1 && format == Format::Text {
+            stdout.write(&summary.table(palette(format)));
+        }
+    }
+    drop(stdout);
+    let failed: Vec<String> = runs
+        .iter()
+        .filter(|t| t.status == Status::BadInput)
+        .map(|t| t.path.display().to_string())
+        .collect();
+    if !failed.is_empty() && runs.len() > 1 {
+        eprint_error(&format!(
+            "{} input(s) could not be processed: {}",
+            failed.len(),
+            failed.join(", ")
+        ));
+    }
+    status
+}
+
+pub fn collect_files(path: &Path) -> Result<Vec<PathBuf>, String> {
+    if path.is_dir() {
+        let mut files = Vec::new();
+        let mut stack = vec![path.to_path_buf()];
+        while let Some(dir) = stack.pop() {
+            let entries = std::fs::read_dir(&dir)
+                .map_err(|e| format!("cannot read directory {}: {e}", dir.display()))?;
+            for entry in entries.flatten() {
+                let p = entry.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "litmus") {
+                    files.push(p);
+                }
+            }
+        }
+        files.sort();
+        Ok(files)
+    } else if path.exists() {
+        Ok(vec![path.to_path_buf()])
+    } else {
+        Err(format!("{}: no such file or directory", path.display()))
+    }
+}

@@ -1,0 +1,344 @@
+//! The `nemos` command: arguments in, reports out. Every decision about a query lives in
+//! the library (`nemos::analysis::query`); what is here reads files, runs batches and
+//! prints.
+
+mod args;
+mod batch;
+mod graphs;
+mod models;
+mod output;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{CommandFactory, FromArgMatches};
+
+use nemos::analysis::query::{ask, Finding, Query, QueryOptions, Severity};
+use nemos::diagnostics::{InputError, SourceFile};
+use nemos::report::{self, Printed, Rendered, Report, Shown};
+use nemos::{LoadOptions, Test};
+
+use args::{AnalysisArgs, Cli, ColorArg, Command, Format, GraphArgs, UnrollArgs};
+use batch::{ewriteln, owrite, run_batch, BatchOptions, Status, TestRun, Work};
+use graphs::GraphTargets;
+use output::{color_in_args, colors, eprint_error, palette, Colors, Stdout, COLORS};
+
+pub fn main() -> ExitCode {
+    // clap prints help and usage errors itself, before `--color` is parsed: it is looked
+    // up first so that those follow it too (clap's own `auto` already follows NO_COLOR).
+    let mut command = Cli::command();
+    match color_in_args(std::env::args_os()) {
+        Some(ColorArg::Always) => command = command.color(clap::ColorChoice::Always),
+        Some(ColorArg::Never) => command = command.color(clap::ColorChoice::Never),
+        Some(ColorArg::Auto) | None => {}
+    }
+    let cli = match Cli::from_arg_matches(&command.get_matches()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    let _ = COLORS.set(Colors::decide(cli.color));
+    let status = run(cli.command);
+    ExitCode::from(status as u8)
+}
+
+/// What a command prints, for the format check before any work.
+fn printed(command: &Command) -> Option<(Printed, Format)> {
+    Some(match command {
+        Command::Parse { format, .. } => (Printed::Parse, *format),
+        Command::Events { format, .. } => (Printed::Events, *format),
+        Command::Check { common, .. }
+        | Command::Outcomes { common, .. }
+        | Command::Races { common, .. }
+        | Command::Atomicity { common, .. }
+        | Command::Explain { common, .. } => (Printed::Answer(query_of(command)?), common.format),
+        Command::Models { .. } | Command::Completions { .. } => return None,
+    })
+}
+
+/// The query of an analysis command.
+fn query_of(command: &Command) -> Option<Query> {
+    Some(match command {
+        Command::Check {
+            states,
+            certify,
+            common,
+            ..
+        } => {
+            let printed = Printed::Answer(Query::Check {
+                states: false,
+                certify: false,
+            });
+            Query::Check {
+                states: *states || printed.needs_states(common.format.report()),
+                certify: *certify,
+            }
+        }
+        Command::Outcomes { .. } => Query::Outcomes,
+        Command::Races { .. } => Query::Races,
+        Command::Atomicity { mode, .. } => Query::Atomicity(mode.mode()),
+        Command::Explain { .. } => Query::Explain,
+        Command::Parse { .. }
+        | Command::Events { .. }
+        | Command::Models { .. }
+        | Command::Completions { .. } => return None,
+    })
+}
+
+fn run(command: Command) -> Status {
+    if let Some((printed, format)) = printed(&command) {
+        let formats = printed.formats();
+        if !formats.contains(&format.report()) {
+            let names: Vec<&str> = formats.iter().map(|f| f.name()).collect();
+            eprint_error(&format!(
+                "this command cannot print --format {}; it prints {}",
+                format.report().name(),
+                names.join(" or ")
+            ));
+            return Status::BadInput;
+        }
+    }
+    let query = query_of(&command);
+    match command {
+        Command::Parse {
+            paths,
+            format,
+            batch,
+        } => untimed(&paths, format, batch.jobs, move |t, path| {
+            parse_one(t, path, format)
+        }),
+        Command::Events {
+            paths,
+            unroll,
+            format,
+            batch,
+        } => untimed(&paths, format, batch.jobs, move |t, path| {
+            events_one(t, path, unroll, format)
+        }),
+        Command::Check {
+            paths,
+            common,
+            matrix,
+            graphs,
+            ..
+        } => analyse_drawing(&paths, common, graphs, query, Shown { matrix }),
+        Command::Explain {
+            paths,
+            common,
+            graphs,
+        } => analyse_drawing(&paths, common, graphs, query, Shown::default()),
+        Command::Outcomes { paths, common }
+        | Command::Races { paths, common }
+        | Command::Atomicity { paths, common, .. } => {
+            analyse(&paths, common, query, Shown::default())
+        }
+        Command::Models { name } => models::models_command(name.as_deref()),
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "nemos", &mut script);
+            Stdout::new().write(&String::from_utf8_lossy(&script));
+            Status::Clean
+        }
+    }
+}
+
+/// Parsing and unrolling are quick and bounded by the input: no `--timeout` for them.
+fn untimed(
+    paths: &[PathBuf],
+    format: Format,
+    jobs: Option<usize>,
+    work: impl Fn(&mut TestRun, &Path) -> Status + Send + Sync + 'static,
+) -> Status {
+    let options = BatchOptions {
+        format,
+        jobs,
+        timeout: None,
+    };
+    run_batch(paths, options, Arc::new(work))
+}
+
+fn analyse(paths: &[PathBuf], common: AnalysisArgs, query: Option<Query>, shown: Shown) -> Status {
+    let Some(query) = query else {
+        return Status::BadInput;
+    };
+    if let Err(message) = common.validate(paths) {
+        eprint_error(&message);
+        return Status::BadInput;
+    }
+    // Loaded before the batch starts, so that a bad model is reported once.
+    if let Err(status) = models::load_model(&common.model) {
+        return status;
+    }
+    let options = BatchOptions {
+        format: common.format,
+        jobs: common.batch.jobs,
+        timeout: common.timeout,
+    };
+    let work: Work = Arc::new(move |t, path| analyse_one(t, path, &common, query, shown));
+    run_batch(paths, options, work)
+}
+
+/// `check` and `explain` draw graphs: their targets are resolved before the batch.
+fn analyse_drawing(
+    paths: &[PathBuf],
+    mut common: AnalysisArgs,
+    graphs: GraphArgs,
+    query: Option<Query>,
+    shown: Shown,
+) -> Status {
+    match GraphTargets::of(paths, graphs) {
+        Ok(targets) => common.graphs = targets,
+        Err(message) => {
+            eprint_error(&message);
+            return Status::BadInput;
+        }
+    }
+    analyse(paths, common, query, shown)
+}
+
+fn report_input_error(t: &mut TestRun, error: &InputError) {
+    t.err.push_str(&error.render(colors().stderr));
+}
+
+/// The text of `path`, or a message on the test's error stream.
+fn read(t: &mut TestRun, path: &Path) -> Result<SourceFile, Status> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(SourceFile::new(path.display().to_string(), text)),
+        Err(e) => {
+            ewriteln!(t, "error: cannot read {}: {e}", path.display());
+            Err(Status::BadInput)
+        }
+    }
+}
+
+/// Read `path` and take it through the front end.
+fn load(t: &mut TestRun, path: &Path, unroll: UnrollArgs) -> Result<Test, Status> {
+    let file = read(t, path)?;
+    nemos::load(
+        &file,
+        &LoadOptions {
+            unroll: unroll.unroll,
+        },
+    )
+    .map_err(|e| {
+        report_input_error(t, &e);
+        Status::BadInput
+    })
+}
+
+/// Print `report` into the test's buffers in `format` (checked before the batch began).
+fn print(t: &mut TestRun, report: &dyn Report, format: Format) {
+    match report::render(report, format.report(), palette(format)) {
+        Some(Rendered::Text(text)) => owrite!(t, "{text}"),
+        Some(Rendered::Json(value)) => t.json = Some(value),
+        None => ewriteln!(
+            t,
+            "error: no {} layout for this report",
+            format.report().name()
+        ),
+    }
+}
+
+fn parse_one(t: &mut TestRun, path: &Path, format: Format) -> Status {
+    let file = match read(t, path) {
+        Ok(file) => file,
+        Err(status) => return status,
+    };
+    match nemos::syntax::parse(&file) {
+        Ok(test) => {
+            print(
+                t,
+                &report::events::ParseReport {
+                    file: &file,
+                    test: &test,
+                },
+                format,
+            );
+            Status::Clean
+        }
+        Err(e) => {
+            report_input_error(t, &e);
+            Status::BadInput
+        }
+    }
+}
+
+fn events_one(t: &mut TestRun, path: &Path, unroll: UnrollArgs, format: Format) -> Status {
+    let test = match load(t, path, unroll) {
+        Ok(test) => test,
+        Err(status) => return status,
+    };
+    let report = report::events::EventsReport {
+        program: &test.program,
+        events: &test.events,
+    };
+    print(t, &report, format);
+    Status::Clean
+}
+
+fn analyse_one(
+    t: &mut TestRun,
+    path: &Path,
+    args: &AnalysisArgs,
+    query: Query,
+    shown: Shown,
+) -> Status {
+    let model = match models::load_model(&args.model) {
+        Ok(model) => model,
+        Err(status) => return status,
+    };
+    let test = match load(t, path, args.unroll) {
+        Ok(test) => test,
+        Err(status) => return status,
+    };
+    let emit = match args.emit() {
+        Ok(emit) => emit,
+        Err(message) => {
+            ewriteln!(t, "error: {message}");
+            return Status::BadInput;
+        }
+    };
+    let options = QueryOptions {
+        skip: args.skip.clone(),
+        strategy: args.acyclicity,
+        backend: args.solver,
+        count: args.count,
+        picture: args.graphs.wanted(),
+        emit: emit.as_ref().map(|(format, _)| *format),
+        max_events: args.max_events,
+        ..QueryOptions::new(model, args.model.clone())
+    };
+    let answer = match ask(&test, query, &options) {
+        Ok(answer) => answer,
+        Err(e) => {
+            ewriteln!(t, "error: {}: {e}", path.display());
+            return Status::BadInput;
+        }
+    };
+    if let Finding::Limit(limit) = &answer.finding {
+        t.limit = Some(limit.clone());
+        return Status::LimitHit;
+    }
+    if let Some(report) = report::answer_report(&test, &answer, &args.model, shown) {
+        print(t, report.as_ref(), args.format);
+    }
+    if args.graphs.wanted() {
+        let graph = report::answer_dot(&test, &answer, &args.model);
+        if let Err(status) = graphs::write_graphs(t, path, &args.graphs, graph) {
+            return status;
+        }
+    }
+    t.tally = report::batch::Tally::of(&answer);
+    if let (Some((_, target)), Some(instance)) = (&emit, &answer.instance) {
+        if let Err(e) = std::fs::write(target, instance) {
+            ewriteln!(t, "error: cannot write {}: {e}", target.display());
+            return Status::BadInput;
+        }
+    }
+    match answer.severity() {
+        Severity::Clean => Status::Clean,
+        Severity::Defect => Status::Defect,
+        Severity::LimitHit => Status::LimitHit,
+    }
+}

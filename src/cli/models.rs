@@ -1,0 +1,119 @@
+//! Memory models named on the command line: a shipped one, or a `.cat` file with its
+//! includes beside it.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::sync::Arc;
+
+use nemos::cat::Model;
+use nemos::diagnostics::SourceFile;
+
+use super::batch::Status;
+use super::output::{colors, eprint_error, Stdout};
+
+/// A shipped model by name, or a model file by path (its includes relative to it, then
+/// among the shipped files). Loaded once per run, so that a bad model file is reported
+/// once, not once per litmus file.
+pub fn load_model(spec: &str) -> Result<Arc<Model>, Status> {
+    type Loaded = std::collections::HashMap<String, Result<Arc<Model>, Status>>;
+    static MODELS: std::sync::OnceLock<std::sync::Mutex<Loaded>> = std::sync::OnceLock::new();
+    let cache = MODELS.get_or_init(Default::default);
+    if let Some(known) = cache.lock().ok().and_then(|c| c.get(spec).cloned()) {
+        return known;
+    }
+    let loaded = load_model_uncached(spec);
+    if let Ok(mut c) = cache.lock() {
+        c.insert(spec.to_string(), loaded.clone());
+    }
+    loaded
+}
+
+fn load_model_uncached(spec: &str) -> Result<Arc<Model>, Status> {
+    let is_path = spec.ends_with(".cat") || spec.contains('/') || spec.contains('\\');
+    if !is_path || nemos::cat::shipped(spec).is_some() && !Path::new(spec).exists() {
+        return match nemos::cat::load_shipped(spec) {
+            Some(Ok(model)) => Ok(Arc::new(model)),
+            Some(Err(e)) => {
+                eprint!("{}", e.render(colors().stderr));
+                Err(Status::BadInput)
+            }
+            None => {
+                let names: Vec<&str> = nemos::cat::SHIPPED.iter().map(|m| m.0).collect();
+                eprint_error(&format!(
+                    "unknown model `{spec}`; shipped models: {} (or give a path to a .cat file)",
+                    names.join(", ")
+                ));
+                Err(Status::BadInput)
+            }
+        };
+    }
+    let path = Path::new(spec);
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        eprint_error(&format!("cannot read model {}: {e}", path.display()));
+        Status::BadInput
+    })?;
+    let file = SourceFile::new(path.display().to_string(), text);
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let name = path
+        .file_stem()
+        .map_or(spec.to_string(), |s| s.to_string_lossy().into_owned());
+    let mut resolve = |include: &str| -> Result<SourceFile, String> {
+        let candidate = dir.join(include);
+        match std::fs::read_to_string(&candidate) {
+            Ok(text) => Ok(SourceFile::new(candidate.display().to_string(), text)),
+            Err(e) => {
+                nemos::cat::shipped(include).ok_or_else(|| format!("{}: {e}", candidate.display()))
+            }
+        }
+    };
+    nemos::cat::load(&file, &name, &mut resolve)
+        .map(Arc::new)
+        .map_err(|e| {
+            eprint!("{}", e.render(colors().stderr));
+            Status::BadInput
+        })
+}
+
+pub fn models_command(name: Option<&str>) -> Status {
+    match name {
+        Some(spec) => {
+            if let Some(file) = nemos::cat::shipped(spec) {
+                Stdout::new().write(&file.text);
+                return Status::Clean;
+            }
+            match std::fs::read_to_string(spec) {
+                Ok(text) => {
+                    Stdout::new().write(&text);
+                    Status::Clean
+                }
+                Err(_) => {
+                    eprint_error(&format!(
+                        "unknown model `{spec}`; `nemos models` lists them"
+                    ));
+                    Status::BadInput
+                }
+            }
+        }
+        None => {
+            let mut out = String::new();
+            for (name, file, _) in nemos::cat::SHIPPED {
+                let model = match load_model(name) {
+                    Ok(m) => m,
+                    Err(s) => return s,
+                };
+                let mut line = format!(
+                    "{name:<10} {:<12} checks: {}",
+                    model.title.as_deref().unwrap_or(file),
+                    model.check_names().join(", ")
+                );
+                let flags = model.flag_names();
+                if !flags.is_empty() {
+                    line.push_str(&format!("; flags: {}", flags.join(", ")));
+                }
+                let _ = writeln!(out, "{line}");
+            }
+            Stdout::new().write(&out);
+            Status::Clean
+        }
+    }
+}

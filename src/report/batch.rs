@@ -1,0 +1,166 @@
+//! What a batch of tests prints around and under their reports: each test's entry in a
+//! JSON document, and the summary table.
+
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::Palette;
+use crate::analysis::query::{Answer, Finding};
+use crate::analysis::Observation;
+
+/// What one test found, counted in the summary.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tally {
+    /// The condition's outcome is reachable (`Some(true)`) or not (`Some(false)`).
+    pub allowed: Option<bool>,
+    pub races: usize,
+    pub violated: bool,
+    pub assertion_failed: bool,
+    pub bound_hit: bool,
+}
+
+impl Tally {
+    pub fn of(answer: &Answer) -> Tally {
+        match &answer.finding {
+            Finding::Check(found) => Tally {
+                allowed: Some(found.result.observation != Observation::Never),
+                assertion_failed: found.result.assertion_failure.is_some(),
+                bound_hit: found.result.bound_hit,
+                ..Tally::default()
+            },
+            Finding::Races(result) => Tally {
+                races: result.races.len(),
+                bound_hit: result.bound_hit,
+                ..Tally::default()
+            },
+            Finding::Atomicity(result) => Tally {
+                violated: result.violated(),
+                bound_hit: result.bound_hit,
+                ..Tally::default()
+            },
+            Finding::Limit(_) | Finding::Explain(_) => Tally::default(),
+        }
+    }
+}
+
+/// One test of a batch, as the summary counts it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Entry {
+    pub tally: Tally,
+    /// The test could not be processed (bad input, an internal error).
+    pub failed: bool,
+    /// A limit stopped it before any verdict (a timeout, `--max-events`).
+    pub limited: bool,
+}
+
+/// A test's entry in a batch's JSON document; `result` is its report's JSON, `error` its
+/// messages as plain text.
+pub fn entry_json(
+    path: &str,
+    status: &str,
+    result: Option<&serde_json::Value>,
+    limit: Option<&str>,
+    error: &str,
+) -> serde_json::Value {
+    serde_json::json!({
+        "path": path,
+        "status": status,
+        "result": result,
+        "limit": limit,
+        "error": (!error.is_empty()).then_some(error),
+    })
+}
+
+/// The counts of a batch, under its results.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    pub tests: usize,
+    pub allowed: usize,
+    pub forbidden: usize,
+    pub racy: usize,
+    pub violated: usize,
+    pub assertion_failures: usize,
+    pub errors: usize,
+    pub limits: usize,
+    pub wall_seconds: f64,
+}
+
+impl Summary {
+    /// The counts over the tests of a batch, each given by what it found.
+    pub fn of(entries: &[Entry], wall: Duration) -> Summary {
+        let count = |f: &dyn Fn(&Entry) -> bool| entries.iter().filter(|e| f(e)).count();
+        Summary {
+            tests: entries.len(),
+            allowed: count(&|e| e.tally.allowed == Some(true)),
+            forbidden: count(&|e| e.tally.allowed == Some(false)),
+            racy: count(&|e| e.tally.races > 0),
+            violated: count(&|e| e.tally.violated),
+            assertion_failures: count(&|e| e.tally.assertion_failed),
+            errors: count(&|e| e.failed),
+            limits: count(&|e| e.limited || e.tally.bound_hit),
+            wall_seconds: (wall.as_secs_f64() * 1000.0).round() / 1000.0,
+        }
+    }
+
+    /// The summary table; with colour, its title bold and each count of a defect, an error
+    /// or a limit that is not zero in red (yellow for limits).
+    pub fn table(&self, palette: Palette) -> String {
+        use prettytable::{format, Table};
+        let mut table = Table::new();
+        table.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
+        table.set_titles(prettytable::row![
+            "tests",
+            "allowed",
+            "forbidden",
+            "racy",
+            "violated",
+            "assert failed",
+            "errors",
+            "limits",
+            "wall"
+        ]);
+        table.add_row(prettytable::row![
+            self.tests,
+            self.allowed,
+            self.forbidden,
+            self.racy,
+            self.violated,
+            self.assertion_failures,
+            self.errors,
+            self.limits,
+            format!("{:.2} s", self.wall_seconds)
+        ]);
+        let text = table.to_string();
+        if !palette.color {
+            return text;
+        }
+        // Styled after layout: prettytable would count escape codes as width.
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        if let Some(title) = lines.first_mut() {
+            *title = palette.strong(title);
+        }
+        if let Some(row) = lines.get_mut(2) {
+            let cells: Vec<String> = row
+                .split('|')
+                .enumerate()
+                .map(|(i, cell)| {
+                    let value = cell.trim();
+                    let paint: Option<fn(Palette, &str) -> String> = match i {
+                        3..=6 => Some(Palette::bad),
+                        7 => Some(Palette::warn),
+                        _ => None,
+                    };
+                    match paint {
+                        Some(paint) if !value.is_empty() && value != "0" => {
+                            cell.replacen(value, &paint(palette, value), 1)
+                        }
+                        _ => cell.to_string(),
+                    }
+                })
+                .collect();
+            *row = cells.join("|");
+        }
+        lines.iter().map(|l| format!("{l}\n")).collect()
+    }
+}

@@ -1,0 +1,387 @@
+//! The answer to `check` and `outcomes`: the verdict in words, a witness, the final states;
+//! and herd's layout of the same.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::dot;
+use super::namer::Namer;
+use super::witness::{matrix_text, witness_text};
+use super::{bound_warning, one_line, state_line, Palette, Report};
+use crate::analysis::graph::Overlay;
+use crate::analysis::{CheckResult, FinalState, Observation};
+use crate::events::Events;
+use crate::program::Program;
+use crate::syntax::ast::Quantifier;
+use crate::witness::Execution;
+
+pub(crate) fn quantifier_word(q: Quantifier) -> &'static str {
+    match q {
+        Quantifier::Exists => "Allowed",
+        Quantifier::NotExists => "Forbidden",
+        Quantifier::Forall => "Required",
+    }
+}
+
+pub(crate) fn observation_word(o: Observation) -> &'static str {
+    match o {
+        Observation::Always => "Always",
+        Observation::Sometimes => "Sometimes",
+        Observation::Never => "Never",
+    }
+}
+
+/// What a person reads first: the verdict in words.
+pub fn verdict_sentence(result: &CheckResult) -> String {
+    verdict_sentence_in(result, Palette::PLAIN)
+}
+
+/// The verdict in words, its first word green when the test's expectation holds (herd's
+/// `Ok`) and red when it does not (herd's `No`).
+pub fn verdict_sentence_in(result: &CheckResult, palette: Palette) -> String {
+    let reach = match result.observation {
+        Observation::Always => "every execution satisfies the condition",
+        Observation::Sometimes => "some executions satisfy the condition and some do not",
+        Observation::Never => "no execution satisfies the condition",
+    };
+    let verdict = match (result.quantifier, result.ok) {
+        (Quantifier::Exists, true) => "Allowed",
+        (Quantifier::Exists, false) => "Forbidden",
+        (Quantifier::NotExists, true) => "Ok (never reached, as required)",
+        (Quantifier::NotExists, false) => "No (reachable, but the test forbids it)",
+        (Quantifier::Forall, true) => "Ok (always holds, as required)",
+        (Quantifier::Forall, false) => "No (fails in some execution)",
+    };
+    let verdict = if result.ok {
+        palette.good(verdict)
+    } else {
+        palette.bad(verdict)
+    };
+    format!("{verdict}: {reach}")
+}
+
+pub struct CheckReport<'a> {
+    pub file: &'a str,
+    pub model: &'a str,
+    pub program: &'a Program,
+    pub events: &'a Events,
+    pub result: &'a CheckResult,
+    /// Present when the states were enumerated.
+    pub states: Option<&'a [FinalState]>,
+    /// Present with `--count`.
+    pub counts: Option<(u64, u64)>,
+    pub matrix: bool,
+    pub layout: Layout,
+}
+
+/// Which text a check answer gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// The verdict and a witness (`nemos check`).
+    Check,
+    /// The same, and which unsatisfiable answers were certified (`check --certify`).
+    Certified,
+    /// The reachable final states (`nemos outcomes`).
+    Outcomes,
+}
+
+impl CheckReport<'_> {
+    fn condition_text(&self) -> String {
+        self.program
+            .condition
+            .as_ref()
+            .map_or("exists (true)".to_string(), |c| one_line(&c.text))
+    }
+
+    /// The witness the report shows, and its title.
+    pub fn witness(&self) -> Option<(&'static str, &Execution)> {
+        self.result
+            .shown_witness()
+            .map(|(role, execution)| (role.title(), execution))
+    }
+
+    /// `execution` as a Graphviz graph: the report's witness, or, when the overlay has a
+    /// violation, the execution reaching the forbidden outcome with that check skipped.
+    pub fn dot(&self, execution: &Execution, overlay: &Overlay) -> String {
+        let what = match (&overlay.violation, self.witness()) {
+            (Some(v), _) => format!(
+                "the outcome of {} is {}; drawn with --skip {}",
+                self.condition_text(),
+                dot::violation_caption(v),
+                v.check
+            ),
+            (None, Some((title, _))) => format!("{title} for {}", self.condition_text()),
+            (None, None) => format!("Execution for {}", self.condition_text()),
+        };
+        let caption = format!("{} (model {}): {what}", self.program.name, self.model);
+        dot::execution_dot(self.program, self.events, execution, overlay, &caption)
+    }
+
+    /// The verdict, the witness and what was asked beside them, styled by `palette`.
+    fn check_text(&self, palette: Palette) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "Test {} ({}, model {}): {}",
+            self.program.name,
+            self.file,
+            self.model,
+            self.condition_text()
+        );
+        let _ = writeln!(out, "  {}", verdict_sentence_in(self.result, palette));
+        let _ = writeln!(
+            out,
+            "  observation: {}",
+            observation_word(self.result.observation)
+        );
+        if let Some((title, execution)) = self.witness() {
+            let _ = writeln!(out, "{}:", palette.strong(title));
+            out.push_str(&witness_text(self.program, self.events, execution));
+            let _ = writeln!(
+                out,
+                "  final state: {}",
+                state_line(self.program, &execution.final_state)
+            );
+            if self.matrix && execution.cyclic {
+                out.push_str("No order matrix: the execution has no SC interleaving.\n");
+            } else if self.matrix {
+                out.push_str("Order matrix (1: row before column, 0: not, X: either):\n");
+                out.push_str(&matrix_text(self.program, self.events, execution));
+            }
+        }
+        if let Some(states) = self.states {
+            let _ = writeln!(out, "States ({}):", states.len());
+            for s in states {
+                let mark = if s.satisfies {
+                    "  <- condition holds"
+                } else {
+                    ""
+                };
+                let _ = writeln!(out, "  {}{}", state_line(self.program, &s.values), mark);
+            }
+        }
+        for flag in &self.result.flags {
+            let _ = writeln!(
+                out,
+                "  {}: raised by some execution the model allows",
+                palette.warn(&format!("flag {flag}"))
+            );
+        }
+        if let Some(failure) = &self.result.assertion_failure {
+            let namer = Namer::new(self.program, self.events);
+            let names = namer.labels(&failure.failed_assertions);
+            let _ = writeln!(
+                out,
+                "{} {}",
+                palette.bad("Assertion fails:"),
+                names.join(", ")
+            );
+            out.push_str(&witness_text(self.program, self.events, failure));
+        }
+        if self.result.bound_hit {
+            let _ = writeln!(
+                out,
+                "  {}",
+                bound_warning(palette, self.events.unroll, "they are not included")
+            );
+        }
+        out
+    }
+
+    fn herd_text(&self) -> String {
+        let name = &self.program.name;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "Test {} {}",
+            name,
+            quantifier_word(self.result.quantifier)
+        );
+        if let Some(states) = self.states {
+            let _ = writeln!(out, "States {}", states.len());
+            for s in states {
+                let _ = writeln!(out, "{}", state_line(self.program, &s.values));
+            }
+        }
+        // herd's verdict for a test whose allowed executions have undefined behaviour.
+        let undefined = self.result.flags.iter().any(|f| f == "undefined");
+        let verdict = if undefined {
+            "Undef"
+        } else if self.result.ok {
+            "Ok"
+        } else {
+            "No"
+        };
+        if self.result.bound_hit {
+            let _ = writeln!(out, "Loop {verdict}");
+        } else {
+            let _ = writeln!(out, "{verdict}");
+        }
+        let _ = writeln!(out, "Witnesses");
+        let (p, n) = match self.counts {
+            Some((p, n)) => (p.to_string(), n.to_string()),
+            None => ("?".to_string(), "?".to_string()),
+        };
+        let _ = writeln!(out, "Positive: {p} Negative: {n}");
+        if self.result.assertion_failure.is_some() {
+            let _ = writeln!(out, "Flag assertion-failure");
+        }
+        for flag in &self.result.flags {
+            let _ = writeln!(out, "Flag {flag}");
+        }
+        let _ = writeln!(out, "Condition {}", self.condition_text());
+        let _ = writeln!(
+            out,
+            "Observation {} {} {} {}",
+            name,
+            observation_word(self.result.observation),
+            p,
+            n
+        );
+        if self.counts.is_none() {
+            let _ = writeln!(
+                out,
+                "(* execution counts not computed: pass --count for herd's Positive/Negative *)"
+            );
+        }
+        out
+    }
+
+    pub fn json_document(&self) -> CheckJson {
+        let namer = Namer::new(self.program, self.events);
+        let witness = self.witness().map(|(kind, e)| WitnessJson {
+            kind: kind.to_lowercase(),
+            interleaving: namer.labels(&e.interleaving),
+            event_ids: e.interleaving.iter().map(|&id| namer.number(id)).collect(),
+            reads_from: e
+                .rf
+                .iter()
+                .map(|&(w, r)| (namer.number(w), namer.number(r)))
+                .collect(),
+            final_state: state_line(self.program, &e.final_state),
+            sc_interleaving: !e.cyclic,
+        });
+        CheckJson {
+            test: self.program.name.clone(),
+            file: self.file.to_string(),
+            model: self.model.to_string(),
+            condition: self.condition_text(),
+            kind: quantifier_word(self.result.quantifier).to_string(),
+            verdict: if self.result.ok { "Ok" } else { "No" }.to_string(),
+            observation: observation_word(self.result.observation).to_string(),
+            states: self.states.map(|s| {
+                s.iter()
+                    .map(|s| state_line(self.program, &s.values))
+                    .collect()
+            }),
+            positive: self.counts.map(|c| c.0),
+            negative: self.counts.map(|c| c.1),
+            bound_hit: self.result.bound_hit,
+            assertion_fails: self.result.assertion_failure.is_some(),
+            flags: self.result.flags.clone(),
+            witness,
+        }
+    }
+
+    /// The reachable final states, each marked where the condition holds.
+    fn outcomes_text(&self, palette: Palette) -> String {
+        let states = self.states.unwrap_or_default();
+        let mut out = format!(
+            "Test {} ({}, model {}): {} reachable final state{}\n",
+            self.program.name,
+            self.file,
+            self.model,
+            states.len(),
+            if states.len() == 1 { "" } else { "s" }
+        );
+        for s in states {
+            let mark = if s.satisfies {
+                "  <- condition holds"
+            } else {
+                ""
+            };
+            out.push_str(&format!(
+                "  {}{}\n",
+                state_line(self.program, &s.values),
+                mark
+            ));
+        }
+        for flag in &self.result.flags {
+            out.push_str(&format!(
+                "  {}: raised by some execution the model allows\n",
+                palette.warn(&format!("flag {flag}"))
+            ));
+        }
+        if self.result.bound_hit {
+            out.push_str(&format!(
+                "  {}\n",
+                bound_warning(palette, self.events.unroll, "they are not included")
+            ));
+        }
+        out
+    }
+}
+
+impl Report for CheckReport<'_> {
+    fn text(&self, palette: Palette) -> String {
+        match self.layout {
+            Layout::Check => self.check_text(palette),
+            Layout::Certified => self.check_text(palette) + &certified_text(self.result),
+            Layout::Outcomes => self.outcomes_text(palette),
+        }
+    }
+
+    fn json(&self) -> serde_json::Value {
+        serde_json::to_value(self.json_document()).unwrap_or(serde_json::Value::Null)
+    }
+
+    fn herd(&self) -> Option<String> {
+        Some(self.herd_text())
+    }
+}
+
+/// What `--certify` established: each side of the condition that no execution reaches was
+/// answered unsatisfiable by a solver that checked its own proof.
+fn certified_text(result: &CheckResult) -> String {
+    let mut out = String::new();
+    if result.positive.is_none() {
+        out.push_str("  certified: no execution satisfies the condition (solver proof checked)\n");
+    }
+    if result.negative.is_none() {
+        out.push_str("  certified: no execution falsifies the condition (solver proof checked)\n");
+    }
+    out
+}
+
+#[derive(Serialize)]
+pub struct WitnessJson {
+    pub kind: String,
+    pub interleaving: Vec<String>,
+    pub event_ids: Vec<usize>,
+    pub reads_from: Vec<(usize, usize)>,
+    pub final_state: String,
+    /// `interleaving` is an SC interleaving; false when the execution has none (weak
+    /// models), and `interleaving` then lists its events by thread.
+    pub sc_interleaving: bool,
+}
+
+#[derive(Serialize)]
+pub struct CheckJson {
+    pub test: String,
+    pub file: String,
+    pub model: String,
+    pub condition: String,
+    /// `Allowed` (exists), `Forbidden` (~exists) or `Required` (forall), as herd names them.
+    pub kind: String,
+    /// herd's `Ok` or `No`.
+    pub verdict: String,
+    pub observation: String,
+    pub states: Option<Vec<String>>,
+    pub positive: Option<u64>,
+    pub negative: Option<u64>,
+    pub bound_hit: bool,
+    pub assertion_fails: bool,
+    pub flags: Vec<String>,
+    pub witness: Option<WitnessJson>,
+}

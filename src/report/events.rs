@@ -1,0 +1,127 @@
+//! What the front end made of a file: its syntax (`nemos parse`) and the events it unrolls
+//! into (`nemos events`).
+
+use std::fmt::Write as _;
+
+use prettytable::{format, Cell, Row, Table};
+use serde::Serialize;
+
+use super::namer::{EventRow, Namer};
+use super::{Palette, Report};
+use crate::diagnostics::SourceFile;
+use crate::events::Events;
+use crate::program::Program;
+use crate::syntax::ast;
+
+/// The event table of the Nemos/DefectFinder paper's Figure 4.
+pub fn events_table(program: &Program, events: &Events) -> String {
+    let namer = Namer::new(program, events);
+    let mut table = Table::new();
+    table.set_format(*format::consts::FORMAT_CLEAN);
+    table.set_titles(Row::new(
+        [
+            "id", "thread", "pos", "kind", "loc", "value", "reg", "guard", "order", "match",
+        ]
+        .iter()
+        .map(|t| Cell::new(t))
+        .collect(),
+    ));
+    for row in namer.rows() {
+        table.add_row(Row::new(
+            [
+                row.id.to_string(),
+                row.thread,
+                row.position.to_string(),
+                row.kind,
+                row.location,
+                row.value,
+                row.register,
+                row.guard,
+                row.order,
+                row.matches,
+            ]
+            .iter()
+            .map(|c| Cell::new(c))
+            .collect(),
+        ));
+    }
+    let mut out = format!(
+        "Events of {} (unrolled {} times)\n",
+        program.name, events.unroll
+    );
+    out.push_str(&table.to_string());
+    if !events.bound_hits.is_empty() {
+        let _ = writeln!(
+            out,
+            "{} loop(s) may run past the unrolling bound; raise it with --unroll",
+            events.bound_hits.len()
+        );
+    }
+    out
+}
+
+#[derive(Serialize)]
+pub struct EventsJson<'a> {
+    pub test: &'a str,
+    pub unroll: u32,
+    pub events: Vec<EventRow>,
+}
+
+pub fn events_json<'a>(program: &'a Program, events: &Events) -> EventsJson<'a> {
+    EventsJson {
+        test: &program.name,
+        unroll: events.unroll,
+        events: Namer::new(program, events).rows(),
+    }
+}
+
+/// The events of a test.
+pub struct EventsReport<'a> {
+    pub program: &'a Program,
+    pub events: &'a Events,
+}
+
+impl Report for EventsReport<'_> {
+    fn text(&self, _palette: Palette) -> String {
+        events_table(self.program, self.events)
+    }
+
+    fn json(&self) -> serde_json::Value {
+        serde_json::to_value(events_json(self.program, self.events))
+            .unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// A file's syntax: its name, threads and condition.
+pub struct ParseReport<'a> {
+    pub file: &'a SourceFile,
+    pub test: &'a ast::LitmusTest,
+}
+
+impl Report for ParseReport<'_> {
+    fn text(&self, _palette: Palette) -> String {
+        let threads: Vec<String> = self
+            .test
+            .threads
+            .iter()
+            .map(|t| t.name.name.clone())
+            .collect();
+        let condition = self
+            .test
+            .condition
+            .as_ref()
+            .map_or(String::new(), |c| self.file.snippet(c.span).to_string());
+        format!(
+            "{}: test {} with {} thread(s) ({}); condition {}\n",
+            self.file.name,
+            self.test.name.name,
+            threads.len(),
+            threads.join(", "),
+            condition
+        )
+    }
+
+    fn json(&self) -> serde_json::Value {
+        serde_json::to_value(self.test).unwrap_or(serde_json::Value::Null)
+    }
+}

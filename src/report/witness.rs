@@ -1,0 +1,158 @@
+//! An execution as lines a person reads: the interleaving with what each read returned and
+//! from where, and the paper's order matrix.
+
+use std::fmt::Write as _;
+
+use super::namer::Namer;
+use crate::events::{EventId, EventKind, Events};
+use crate::program::Program;
+use crate::witness::Execution;
+
+/// A witness as lines: the interleaving with what each read returned and from where. An
+/// execution of a weak model may have no interleaving at all (`po | rf | co | fr` cyclic):
+/// it is then shown thread by thread, with the coherence order of each location.
+pub fn witness_text(program: &Program, events: &Events, execution: &Execution) -> String {
+    witness_lines(program, events, execution, None)
+}
+
+/// The witness up to the last of `marked`, with the `marked` events flagged `<==`: where a
+/// race or an interruption happens, and what led to it.
+pub fn witness_prefix(
+    program: &Program,
+    events: &Events,
+    execution: &Execution,
+    marked: &[EventId],
+) -> String {
+    witness_lines(program, events, execution, Some(marked))
+}
+
+fn witness_lines(
+    program: &Program,
+    events: &Events,
+    execution: &Execution,
+    marked: Option<&[EventId]>,
+) -> String {
+    let namer = Namer::new(program, events);
+    let mut out = String::new();
+    let shown = match marked {
+        Some(marked) => {
+            let last = execution
+                .interleaving
+                .iter()
+                .rposition(|e| marked.contains(e))
+                .unwrap_or(execution.interleaving.len().saturating_sub(1));
+            &execution.interleaving[..(last + 1).min(execution.interleaving.len())]
+        }
+        None => &execution.interleaving[..],
+    };
+    let line = |e: EventId| {
+        let mut line = event_line(&namer, events, execution, e);
+        if marked.is_some_and(|m| m.contains(&e)) {
+            line.push_str(" <==");
+        }
+        line.push('\n');
+        line
+    };
+    if execution.cyclic {
+        out.push_str(
+            "  no SC interleaving exists for this execution (po | rf | co | fr is cyclic); its events by thread:\n",
+        );
+        for &e in shown {
+            out.push_str(&line(e));
+        }
+        if marked.is_some() {
+            return out;
+        }
+        for (loc, chain) in execution.co.iter().enumerate() {
+            if chain.len() < 2 {
+                continue;
+            }
+            let order: Vec<String> = chain.iter().map(|&w| namer.number(w).to_string()).collect();
+            let _ = writeln!(
+                out,
+                "  coherence of {}: {}",
+                program.locations[loc].name,
+                order.join(" -> ")
+            );
+        }
+        return out;
+    }
+    let numbers: Vec<String> = execution
+        .interleaving
+        .iter()
+        .map(|&e| namer.number(e).to_string())
+        .collect();
+    let _ = writeln!(out, "  interleaving: {}", numbers.join(" "));
+    for &e in shown {
+        out.push_str(&line(e));
+    }
+    out
+}
+
+/// One executed event: its label, and what it read (from where) or computed.
+fn event_line(namer: &Namer, events: &Events, execution: &Execution, e: EventId) -> String {
+    let event = &events.events[e];
+    let mut line = format!("  {:>4}  {}", namer.number(e), namer.label(event));
+    if event.is_read() {
+        if let Some(&(w, _)) = execution.rf.iter().find(|&&(_, r)| r == e) {
+            let value = execution.values[e].map_or("?".to_string(), |v| v.to_string());
+            let source = &events.events[w];
+            let from = if source.kind == EventKind::Init {
+                "init".to_string()
+            } else {
+                format!("{} ({})", namer.number(w), namer.thread_name(source))
+            };
+            let _ = write!(line, "    reads {value} from {from}");
+        }
+    } else if matches!(event.kind, EventKind::Write | EventKind::Computation) {
+        if let Some(v) = execution.values[e] {
+            if event
+                .value
+                .and_then(|t| events.terms.constant_value(t))
+                .is_none()
+            {
+                let _ = write!(line, "    (= {v})");
+            }
+        }
+    } else if event.kind == EventKind::Control {
+        if let Some(v) = execution.values[e] {
+            let _ = write!(line, "    ({})", if v != 0 { "taken" } else { "not taken" });
+        }
+    }
+    line.trim_end().to_string()
+}
+
+/// The paper's Figure 5: `1` where the row event must precede the column event, `0` where it
+/// cannot, `X` where this execution allows either.
+pub fn matrix_text(program: &Program, events: &Events, execution: &Execution) -> String {
+    let namer = Namer::new(program, events);
+    let shown: Vec<usize> = (0..events.len())
+        .filter(|&e| execution.feasible[e])
+        .collect();
+    let precedence = execution.precedence(events);
+    let width = shown
+        .iter()
+        .map(|&e| namer.number(e).to_string().len())
+        .max()
+        .unwrap_or(1)
+        + 1;
+    let mut out = String::new();
+    let _ = write!(out, "{:>width$}", "");
+    for &e in &shown {
+        let _ = write!(out, "{:>width$}", namer.number(e));
+    }
+    out.push('\n');
+    for &a in &shown {
+        let _ = write!(out, "{:>width$}", namer.number(a));
+        for &b in &shown {
+            let cell = match precedence[a][b] {
+                Some(true) => "1",
+                Some(false) => "0",
+                None => "X",
+            };
+            let _ = write!(out, "{cell:>width$}");
+        }
+        out.push('\n');
+    }
+    out
+}
