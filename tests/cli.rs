@@ -587,3 +587,32 @@ fn one_bad_test_in_json_prints_its_entry() {
         );
     }
 }
+
+/// A format a command has no layout for is refused before any file is read: it used to
+/// print text instead.
+#[test]
+fn a_format_a_command_cannot_print_is_refused() {
+    for command in ["parse", "events", "atomicity", "explain"] {
+        let r = run(&[command, "--format", "herd", "litmus/SB.litmus"]);
+        assert_eq!(r.code, 2, "{command}: {}", r.stderr);
+        assert!(r.stdout.is_empty(), "{command}: {}", r.stdout);
+        assert!(
+            r.stderr.contains("cannot print --format herd; it prints text or json"),
+            "{command}: {}",
+            r.stderr
+        );
+    }
+}
+
+/// `explain --emit` writes the instance of its first solve, as the other queries do.
+#[test]
+fn explain_writes_its_instance() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let target = dir.path().join("explain.cnf");
+    let target_text = target.display().to_string();
+    let r = run(&["explain", "litmus/SB.litmus", "--emit", "dimacs", &target_text]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(&target).expect("explain wrote the instance");
+    assert!(text.contains("query: explain, the first solve"), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("p cnf ")), "{text}");
+}
