@@ -2,30 +2,34 @@
 //!
 //! The crate is a one-way pipeline, one module per stage; each imports only earlier ones:
 //! [`syntax`] -> [`program`] -> [`events`] -> [`encode`] -> [`solver`] -> [`witness`] ->
-//! [`analysis`] -> [`report`]. Memory models are read by [`cat`], a front end beside
-//! [`syntax`] that [`encode`] compiles. See ARCHITECTURE.md.
+//! [`analysis`] -> [`report`], with [`load`] the front door over the first three. Memory
+//! models are read by [`cat`], a front end beside [`syntax`] that [`encode`] compiles. See
+//! ARCHITECTURE.md.
 //!
-//! Deciding a litmus test through the library, as `nemos check` does:
+//! Deciding a litmus test through the library, as `nemos check` does: the front door
+//! [`load`] takes a text to events, [`analysis::query::ask`] answers a question about it,
+//! and [`report`] prints the answer.
 //!
 //! ```
-//! use nemos::analysis::{AnalysisOptions, Observation, Session};
+//! use std::sync::Arc;
+//! use nemos::analysis::query::{ask, Finding, Query, QueryOptions};
+//! use nemos::analysis::Observation;
 //! use nemos::diagnostics::SourceFile;
-//! use nemos::events::{unroll, UnrollOptions};
 //!
 //! let text = "C SB\n{ x = 0; y = 0; }\n\
 //!     P0 (int* x, int* y) { *x = 1; int r0 = *y; }\n\
 //!     P1 (int* x, int* y) { *y = 1; int r0 = *x; }\n\
 //!     exists (0:r0=0 /\\ 1:r0=0)\n";
-//! let file = SourceFile::new("SB.litmus", text);
-//! let test = nemos::syntax::parse(&file).expect("parses");
-//! let program = nemos::program::lower(&test, &file).expect("lowers");
-//! let events = unroll(&program, UnrollOptions::default()).expect("unrolls");
+//! let test = nemos::load(&SourceFile::new("SB.litmus", text), &Default::default())
+//!     .expect("a well-formed test");
 //!
-//! // Under SC (the default model) store buffering's weak outcome never happens.
-//! let mut session = Session::new(&program, &events, &AnalysisOptions::default()).unwrap();
-//! let result = session.check().unwrap();
-//! assert_eq!(result.observation, Observation::Never);
-//! assert!(result.positive.is_none());
+//! // Under SC store buffering's weak outcome never happens.
+//! let options = QueryOptions::new(Arc::new(nemos::cat::sc()), "sc");
+//! let query = Query::Check { states: false, certify: false };
+//! let answer = ask(&test, query, &options).unwrap();
+//! let Finding::Check(found) = &answer.finding else { unreachable!() };
+//! assert_eq!(found.result.observation, Observation::Never);
+//! assert!(found.result.positive.is_none());
 //! ```
 
 pub mod analysis;
