@@ -1,4 +1,5 @@
-//! Atomicity of `atomic { }` blocks (seed 004, Appendix D and section 6).
+//! Atomicity of `atomic { }` blocks (the Nemos/DefectFinder paper, Appendix D and
+//! section 6).
 //!
 //! Three strengths, from the paper's definition to what a user of a data structure observes:
 //! - `strict`: some SC execution places an event of another thread between the block's entry

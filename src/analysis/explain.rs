@@ -1,4 +1,5 @@
-//! Which checks of the model forbid an outcome (seed 004, section 7.3, "what if").
+//! Which checks of the model forbid an outcome (the Nemos/DefectFinder paper, section 7.3,
+//! "what if").
 //!
 //! Every named check holds under a selector literal. The outcome (the test's condition, or
 //! its negation for `forall`) is asked for with every enabled selector assumed; when that is

@@ -1,4 +1,4 @@
-//! Data races across all SC executions (seed 004, Appendix C).
+//! Data races across all SC executions (the Nemos/DefectFinder paper, Appendix C).
 //!
 //! `hb` is program order plus the synchronisation of an unlock with the lock acquisition that
 //! reads from it (the next acquisition of that lock in the SC order), closed transitively.

@@ -1,5 +1,4 @@
-//! Sequential consistency written by hand (seed 004, Appendix A;
-//! `../shared/guide/semantics.md` section 2).
+//! Sequential consistency written by hand (the Nemos/DefectFinder paper, Appendix A).
 //!
 //! The axiomatic form of Shasha and Snir: an execution is SC iff `po | rf | co | fr` is
 //! acyclic, and read-modify-writes are atomic (no write of the location falls between the

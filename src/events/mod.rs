@@ -1,8 +1,8 @@
 //! From programs to events: the finite, fully symbolic execution that encodings constrain.
 //!
-//! Each thread is unrolled into events in program order (seed 004, section 3). A branch
-//! becomes a `Control` event that defines a control variable, and every event under the
-//! branch carries that variable in its [`Guard`]. Values are [`Term`]s over the values that
+//! Each thread is unrolled into events in program order (the Nemos/DefectFinder paper,
+//! section 3). A branch becomes a `Control` event that defines a control variable, and
+//! every event under the branch carries that variable in its [`Guard`]. Values are [`Term`]s over the values that
 //! reads return, hash-consed in a [`Terms`] arena so that equal terms are encoded once.
 //! The static pass in [`bounds`] then computes, for each read, the writes it may read from
 //! and, for each term, the finite set of values it may take when that set is small.

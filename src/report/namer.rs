@@ -10,7 +10,7 @@ use crate::events::{ControlId, Event, EventId, EventKind, Events, Guard, Term, T
 use crate::program::{MemOrder, Program};
 use crate::syntax::ast::{BinaryOp, UnaryOp};
 
-/// One row of the event table (seed 004, Figure 4).
+/// One row of the event table (the Nemos/DefectFinder paper, Figure 4).
 #[derive(Clone, Debug, Serialize)]
 pub struct EventRow {
     pub id: usize,
