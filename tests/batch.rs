@@ -89,7 +89,7 @@ fn json_batch_is_one_document_with_a_summary() {
         .contains("b-bad.litmus:4:8"));
     assert_eq!(tests[0]["result"]["observation"], "Never");
     assert_eq!(json["summary"]["tests"], 3);
-    assert_eq!(json["summary"]["forbidden"], 2);
+    assert_eq!(json["summary"]["unreachable"], 2);
     assert_eq!(json["summary"]["errors"], 1);
 }
 

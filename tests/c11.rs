@@ -254,7 +254,7 @@ fn herd_format_reports_undef() {
             .unwrap();
         let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(text.contains("\nUndef\n"), undef, "{model}: {text}");
-        assert_eq!(text.contains("Flag undefined"), undef, "{model}: {text}");
+        assert_eq!(text.contains("Flag *undef*"), undef, "{model}: {text}");
         for command in ["outcomes", "check"] {
             let out = Command::new(env!("CARGO_BIN_EXE_nemos"))
                 .current_dir(&root)

@@ -26,7 +26,7 @@ fn a_forbidden_outcome_is_certified() {
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert!(output.status.success(), "{stdout}");
     assert!(
-        stdout.contains("Forbidden")
+        stdout.contains("No (never reached)")
             && stdout.contains("certified: no execution satisfies the condition"),
         "{stdout}"
     );

@@ -150,11 +150,7 @@ fn outcomes_in_each_format() {
 
 #[test]
 fn races_in_each_format_exit_1() {
-    for (format, name) in [
-        ("text", "races_text"),
-        ("herd", "races_herd"),
-        ("json", "races_json"),
-    ] {
+    for (format, name) in [("text", "races_text"), ("json", "races_json")] {
         let out = run(&["races", "--format", format, "litmus/fig1-program2.litmus"]);
         assert_eq!(out.code, 1, "a race is a defect: {}", out.stderr);
         insta::assert_snapshot!(name, out.stdout);
@@ -405,18 +401,18 @@ fn text_is_plain_when_piped_and_coloured_with_color_always() {
         "litmus/fig1-program2.litmus",
     ]);
     assert_eq!(coloured.code, 0);
-    // Forbidden is herd's `No` (red), Allowed its `Ok` (green).
+    // herd's `No` is red, its `Ok` green.
     assert!(
         coloured
             .stdout
-            .contains("\u{1b}[1m\u{1b}[31mForbidden\u{1b}[0m"),
+            .contains("\u{1b}[1m\u{1b}[31mNo (never reached)\u{1b}[0m"),
         "{:?}",
         coloured.stdout
     );
     assert!(
         coloured
             .stdout
-            .contains("\u{1b}[1m\u{1b}[32mAllowed\u{1b}[0m"),
+            .contains("\u{1b}[1m\u{1b}[32mOk (reachable)\u{1b}[0m"),
         "{:?}",
         coloured.stdout
     );
@@ -592,12 +588,13 @@ fn one_bad_test_in_json_prints_its_entry() {
 /// print text instead.
 #[test]
 fn a_format_a_command_cannot_print_is_refused() {
-    for command in ["parse", "events", "atomicity", "explain"] {
+    for command in ["parse", "events", "races", "atomicity", "explain"] {
         let r = run(&[command, "--format", "herd", "litmus/SB.litmus"]);
         assert_eq!(r.code, 2, "{command}: {}", r.stderr);
         assert!(r.stdout.is_empty(), "{command}: {}", r.stdout);
         assert!(
-            r.stderr.contains("cannot print --format herd; it prints text or json"),
+            r.stderr
+                .contains("cannot print --format herd; it prints text or json"),
             "{command}: {}",
             r.stderr
         );
@@ -610,9 +607,166 @@ fn explain_writes_its_instance() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let target = dir.path().join("explain.cnf");
     let target_text = target.display().to_string();
-    let r = run(&["explain", "litmus/SB.litmus", "--emit", "dimacs", &target_text]);
+    let r = run(&[
+        "explain",
+        "litmus/SB.litmus",
+        "--emit",
+        "dimacs",
+        &target_text,
+    ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let text = std::fs::read_to_string(&target).expect("explain wrote the instance");
     assert!(text.contains("query: explain, the first solve"), "{text}");
     assert!(text.lines().any(|l| l.starts_with("p cnf ")), "{text}");
+}
+
+/// A test file in a temporary directory.
+fn write_test(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).expect("write the test");
+    path.display().to_string()
+}
+
+/// A `~exists` or `forall` that some execution breaks is a defect (exit 1), in every format;
+/// an `exists` that no execution reaches is an answer (exit 0).
+#[test]
+fn a_failed_requirement_exits_1() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let body = "{ x = 0; y = 0; }\nP0 (int* x, int* y) { *x = 1; int r0 = *y; }\n\
+                P1 (int* x, int* y) { *y = 1; int r0 = *x; }\n";
+    let not_exists = write_test(
+        &dir,
+        "sb-ne.litmus",
+        &format!("C sb-ne\n{body}~exists (0:r0=1 /\\ 1:r0=1)\n"),
+    );
+    let forall = write_test(
+        &dir,
+        "sb-fa.litmus",
+        &format!("C sb-fa\n{body}forall (0:r0=0 \\/ 1:r0=0)\n"),
+    );
+    for format in ["text", "herd", "json"] {
+        let r = run(&["check", "--format", format, &not_exists]);
+        assert_eq!(r.code, 1, "~exists, {format}: {}", r.stdout);
+        let r = run(&["check", "--format", format, &forall]);
+        assert_eq!(r.code, 1, "forall, {format}: {}", r.stdout);
+    }
+    let r = run(&["check", &not_exists]);
+    assert!(
+        r.stdout.contains("No (reachable, but the test forbids it)"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(run(&["check", "litmus/SB.litmus"]).code, 0);
+}
+
+/// herd's layout as its tools read it: an empty line after each block, `Positive` counting
+/// the executions that meet the expectation (for `~exists`, those outside the condition),
+/// locations in brackets on the `Condition` line, counts without `--count`.
+#[test]
+fn herd_layout_as_mcompare_reads_it() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = write_test(
+        &dir,
+        "ne.litmus",
+        "C ne\n{ x = 0; }\nP0 (int* x) { *x = 1; }\nP1 (int* x) { int r0 = *x; }\n\
+         ~exists (x=2 /\\ 1:r0=1)\n",
+    );
+    let r = run(&["check", "--format", "herd", &path, "litmus/SB.litmus"]);
+    let blocks: Vec<&str> = r.stdout.split_terminator("\n\n").collect();
+    assert_eq!(blocks.len(), 2, "{:?}", r.stdout);
+    assert!(r.stdout.ends_with("\n\n"), "{:?}", r.stdout);
+    let ne = blocks[0];
+    assert!(ne.contains("\nPositive: 2 Negative: 0\n"), "{ne}");
+    assert!(ne.contains("\nObservation ne Never 0 2"), "{ne}");
+    assert!(
+        ne.contains("\nCondition ~exists ([x]=2 /\\ 1:r0=1)\n"),
+        "{ne}"
+    );
+    assert!(
+        blocks[1].contains("\nPositive: 0 Negative: 3\n"),
+        "{}",
+        blocks[1]
+    );
+}
+
+/// `--expect` compares with a log in herd's layout: the same states and verdict exit 0, a
+/// difference exits 4 and says what differs.
+#[test]
+fn expect_compares_with_herds_layout() {
+    let same = run(&[
+        "check",
+        "--expect",
+        "litmus/SB.expected",
+        "litmus/SB.litmus",
+    ]);
+    assert_eq!(same.code, 0, "{}", same.stderr);
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let expected =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/SB.expected"))
+            .expect("read SB.expected");
+    let changed = write_test(
+        &dir,
+        "SB.expected",
+        &expected
+            .replace("\nNo\n", "\nOk\n")
+            .replace("0:r0=1; 1:r0=1;", "0:r0=2; 1:r0=1;"),
+    );
+    let differs = run(&["outcomes", "--expect", &changed, "litmus/SB.litmus"]);
+    assert_eq!(differs.code, 4, "{}", differs.stderr);
+    assert!(
+        differs.stderr.contains("verdict No, expected Ok"),
+        "{}",
+        differs.stderr
+    );
+    assert!(
+        differs
+            .stderr
+            .contains("expected but not reachable: 0:r0=2; 1:r0=1;")
+            && differs
+                .stderr
+                .contains("reachable but not expected: 0:r0=1; 1:r0=1;"),
+        "{}",
+        differs.stderr
+    );
+    let junk = write_test(&dir, "junk.expected", "nothing here\n");
+    assert_eq!(
+        run(&["check", "--expect", &junk, "litmus/SB.litmus"]).code,
+        2
+    );
+}
+
+/// When the unrolling bound cuts executions, no verdict claims more than was explored.
+#[test]
+fn a_cut_answer_says_unknown() {
+    for unroll in ["0", "2"] {
+        let r = run(&["check", "--unroll", unroll, "litmus/loop-unbounded.litmus"]);
+        assert_eq!(r.code, 3, "{}", r.stdout);
+        assert!(
+            r.stdout
+                .contains("Unknown (holds within the unrolling bound only)"),
+            "{}",
+            r.stdout
+        );
+        assert!(!r.stdout.contains("Ok ("), "{}", r.stdout);
+    }
+    let json = json(&run(&["check", "--format", "json", "litmus/loop-unbounded.litmus"]).stdout);
+    assert_eq!(json["verdict"], "Unknown");
+    assert!(
+        json["limit"]
+            .as_str()
+            .is_some_and(|l| l.contains("--unroll")),
+        "{json}"
+    );
+}
+
+/// `--count` shows its counts in text too.
+#[test]
+fn count_shows_in_text() {
+    let r = run(&["check", "--count", "litmus/SB.litmus"]);
+    assert!(
+        r.stdout
+            .contains("executions: 0 satisfy the condition, 3 do not"),
+        "{}",
+        r.stdout
+    );
 }

@@ -33,7 +33,7 @@ fn parse_blocks(stdout: &str) -> Result<Vec<Block>, String> {
     let mut lines = stdout.lines().peekable();
     while let Some(first) = lines.next() {
         let mut words = first.split_whitespace();
-        let (Some("Test"), Some(name), Some(_kind), None) =
+        let (Some("Test"), Some(name), Some(kind), None) =
             (words.next(), words.next(), words.next(), words.next())
         else {
             return Err(format!("expected `Test NAME KIND`, found {first:?}"));
@@ -59,8 +59,15 @@ fn parse_blocks(stdout: &str) -> Result<Vec<Block>, String> {
             return Err(format!("{name}: no `Witnesses` line"));
         }
         let counts_line = next("the counts")?;
-        let counts = parse_counts(counts_line)
+        let witnesses = parse_counts(counts_line)
             .ok_or_else(|| format!("{name}: bad counts line {counts_line:?}"))?;
+        // herd's positive witnesses meet the test's expectation: for `~exists`
+        // (`Forbidden`), the executions that do not satisfy the condition.
+        let counts = if kind == "Forbidden" {
+            (witnesses.1, witnesses.0)
+        } else {
+            witnesses
+        };
         let mut line = next("Condition")?;
         while line.starts_with("Flag ") {
             line = next("Condition")?;
@@ -87,6 +94,10 @@ fn parse_blocks(stdout: &str) -> Result<Vec<Block>, String> {
         // herd's comments between blocks.
         while lines.peek().is_some_and(|l| l.starts_with("(*")) {
             lines.next();
+        }
+        // mcompare7 reads a block only up to an empty line.
+        if lines.next() != Some("") {
+            return Err(format!("{name}: no empty line after the block"));
         }
     }
     Ok(blocks)

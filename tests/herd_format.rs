@@ -19,7 +19,7 @@ fn a_condition_written_over_several_lines_is_printed_on_one() {
         .expect("run nemos");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
-        stdout.contains("Condition exists (0:r0=1 /\\ x=1)\n"),
+        stdout.contains("Condition exists (0:r0=1 /\\ [x]=1)\n"),
         "{stdout}"
     );
 }

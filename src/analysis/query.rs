@@ -126,6 +126,23 @@ impl WitnessRole {
 }
 
 impl CheckResult {
+    /// The verdict stands whatever the executions the unrolling bound cut do: it rests on
+    /// an execution that was found (a witness, a counterexample), or no execution was cut.
+    pub fn conclusive(&self) -> bool {
+        use crate::syntax::ast::Quantifier;
+        !self.bound_hit
+            || match self.quantifier {
+                Quantifier::Exists => self.ok,
+                Quantifier::NotExists | Quantifier::Forall => !self.ok,
+            }
+    }
+
+    /// The test states a requirement (`~exists`, `forall`) that some execution breaks.
+    pub fn requirement_fails(&self) -> bool {
+        use crate::syntax::ast::Quantifier;
+        !self.ok && matches!(self.quantifier, Quantifier::NotExists | Quantifier::Forall)
+    }
+
     /// The witness worth showing: the one that meets the condition for `exists`, and a
     /// counterexample to the test's expectation otherwise.
     pub fn shown_witness(&self) -> Option<(WitnessRole, &Execution)> {
@@ -172,7 +189,7 @@ pub struct Answer {
 pub enum Severity {
     /// Ran and found no defect.
     Clean,
-    /// A race, an atomicity violation, a failed assertion.
+    /// A race, an atomicity violation, a failed assertion, a failed `~exists` or `forall`.
     Defect,
     /// A limit cut the question: the unrolling bound, `--max-events`.
     LimitHit,
@@ -182,7 +199,10 @@ impl Answer {
     pub fn severity(&self) -> Severity {
         let (defect, limited) = match &self.finding {
             Finding::Limit(_) => (false, true),
-            Finding::Check(c) => (c.result.assertion_failure.is_some(), c.result.bound_hit),
+            Finding::Check(c) => (
+                c.result.assertion_failure.is_some() || c.result.requirement_fails(),
+                c.result.bound_hit,
+            ),
             Finding::Races(r) => (!r.races.is_empty(), r.bound_hit),
             Finding::Atomicity(a) => (a.violated(), a.bound_hit),
             Finding::Explain(_) => (false, false),

@@ -10,12 +10,17 @@ use nemos::encode::acyclic::AcyclicStrategy;
 use nemos::report;
 use nemos::solver::{Backend, EmitFormat};
 
+use std::sync::Arc;
+
+use nemos::report::herd_log::Expectations;
+
 use super::batch::collect_files;
 use super::graphs::GraphTargets;
 
-pub const EXIT_CODES: &str = "Exit codes: 0 ran and found no defect; 1 a defect (a race, an atomicity violation, a failed assertion); \
-2 bad input or usage; 3 a limit was hit (executions cut by the unrolling bound, --timeout, --max-events). \
-A batch exits with the worst status of its tests: bad input, then a defect, then a limit.";
+pub const EXIT_CODES: &str = "Exit codes: 0 ran and found no defect; 1 a defect (a race, an atomicity violation, a failed assertion, \
+a failed ~exists or forall); 2 bad input or usage; 3 a limit was hit (executions cut by the unrolling bound, --timeout, \
+--max-events); 4 a result differs from --expect. \
+A batch exits with the worst status of its tests: bad input, then a difference, then a defect, then a limit.";
 
 #[derive(Parser)]
 #[command(
@@ -84,6 +89,8 @@ pub enum Command {
         certify: bool,
         #[command(flatten)]
         graphs: GraphArgs,
+        #[command(flatten)]
+        expect: ExpectArgs,
     },
     /// List every reachable final state over the registers and locations the condition and
     /// the `locations` clause name.
@@ -93,6 +100,8 @@ pub enum Command {
         paths: Vec<PathBuf>,
         #[command(flatten)]
         common: AnalysisArgs,
+        #[command(flatten)]
+        expect: ExpectArgs,
     },
     /// Find every pair of statements that race in some execution (exit 1 when one does).
     #[command(after_help = EXIT_CODES)]
@@ -160,6 +169,15 @@ pub struct GraphArgs {
     pub svg: Option<PathBuf>,
 }
 
+#[derive(Args, Clone)]
+pub struct ExpectArgs {
+    /// Compare each test's final states and verdict with its block in FILE, a log in
+    /// herd7's layout (herd's `.expected` files, `litmus/*.expected`), as herd's mcompare7
+    /// does; exit 4 when some test differs.
+    #[arg(long, value_name = "FILE")]
+    pub expect: Option<PathBuf>,
+}
+
 #[derive(Args, Clone, Copy)]
 pub struct UnrollArgs {
     /// Loop iterations to unroll; executions needing more are reported, not analysed.
@@ -186,7 +204,8 @@ pub struct AnalysisArgs {
     pub unroll: UnrollArgs,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Count allowed executions (distinct rf and co) as herd does.
+    /// Count the allowed executions (distinct rf and co) that satisfy the condition and
+    /// that do not, as herd does; its layout (`--format herd`) always counts.
     #[arg(long)]
     pub count: bool,
     /// How acyclicity is encoded.
@@ -211,6 +230,9 @@ pub struct AnalysisArgs {
     /// Where `--dot` and `--svg` write the graphs.
     #[arg(skip)]
     pub graphs: GraphTargets,
+    /// The expected results of `--expect`, read before the batch.
+    #[arg(skip)]
+    pub expected: Option<Arc<Expectations>>,
 }
 
 fn parse_timeout(s: &str) -> Result<Duration, String> {

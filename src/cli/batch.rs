@@ -22,16 +22,20 @@ pub enum Status {
     LimitHit = 3,
     Defect = 1,
     BadInput = 2,
+    /// A result differs from the one `--expect` gives.
+    Differs = 4,
 }
 
 impl Status {
-    /// Bad input outranks a defect, which outranks a limit.
+    /// Bad input outranks a difference from the expected results, which outranks a defect,
+    /// which outranks a limit.
     fn rank(self) -> u8 {
         match self {
             Status::Clean => 0,
             Status::LimitHit => 1,
             Status::Defect => 2,
-            Status::BadInput => 3,
+            Status::Differs => 3,
+            Status::BadInput => 4,
         }
     }
 
@@ -88,6 +92,7 @@ impl TestRun {
             Status::Defect => "defect",
             Status::BadInput => "error",
             Status::LimitHit => "limit",
+            Status::Differs => "differs",
         }
     }
 

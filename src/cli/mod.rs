@@ -17,10 +17,11 @@ use clap::{CommandFactory, FromArgMatches};
 
 use nemos::analysis::query::{ask, Finding, Query, QueryOptions, Severity};
 use nemos::diagnostics::{InputError, SourceFile};
+use nemos::report::herd_log::{self, Comparison};
 use nemos::report::{self, Printed, Rendered, Report, Shown};
 use nemos::{LoadOptions, Test};
 
-use args::{AnalysisArgs, Cli, ColorArg, Command, Format, GraphArgs, UnrollArgs};
+use args::{AnalysisArgs, Cli, ColorArg, Command, ExpectArgs, Format, GraphArgs, UnrollArgs};
 use batch::{ewriteln, owrite, run_batch, BatchOptions, Status, TestRun, Work};
 use graphs::GraphTargets;
 use output::{color_in_args, colors, eprint_error, palette, Colors, Stdout, COLORS};
@@ -64,6 +65,7 @@ fn query_of(command: &Command) -> Option<Query> {
             states,
             certify,
             common,
+            expect,
             ..
         } => {
             let printed = Printed::Answer(Query::Check {
@@ -71,7 +73,9 @@ fn query_of(command: &Command) -> Option<Query> {
                 certify: false,
             });
             Query::Check {
-                states: *states || printed.needs_states(common.format.report()),
+                states: *states
+                    || printed.needs_states(common.format.report())
+                    || expect.expect.is_some(),
                 certify: *certify,
             }
         }
@@ -118,19 +122,33 @@ fn run(command: Command) -> Status {
         }),
         Command::Check {
             paths,
-            common,
+            mut common,
             matrix,
             graphs,
+            expect,
             ..
-        } => analyse_drawing(&paths, common, graphs, query, Shown { matrix }),
+        } => {
+            if let Err(status) = read_expectations(&mut common, expect) {
+                return status;
+            }
+            analyse_drawing(&paths, common, graphs, query, Shown { matrix })
+        }
+        Command::Outcomes {
+            paths,
+            mut common,
+            expect,
+        } => {
+            if let Err(status) = read_expectations(&mut common, expect) {
+                return status;
+            }
+            analyse(&paths, common, query, Shown::default())
+        }
         Command::Explain {
             paths,
             common,
             graphs,
         } => analyse_drawing(&paths, common, graphs, query, Shown::default()),
-        Command::Outcomes { paths, common }
-        | Command::Races { paths, common }
-        | Command::Atomicity { paths, common, .. } => {
+        Command::Races { paths, common } | Command::Atomicity { paths, common, .. } => {
             analyse(&paths, common, query, Shown::default())
         }
         Command::Models { name } => models::models_command(name.as_deref()),
@@ -177,6 +195,31 @@ fn analyse(paths: &[PathBuf], common: AnalysisArgs, query: Option<Query>, shown:
     };
     let work: Work = Arc::new(move |t, path| analyse_one(t, path, &common, query, shown));
     run_batch(paths, options, work)
+}
+
+/// The file of `--expect`, read once before the batch.
+fn read_expectations(common: &mut AnalysisArgs, expect: ExpectArgs) -> Result<(), Status> {
+    let Some(path) = expect.expect else {
+        return Ok(());
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        eprint_error(&format!("cannot read {}: {e}", path.display()));
+        Status::BadInput
+    })?;
+    let file = SourceFile::new(path.display().to_string(), text);
+    let expected = herd_log::parse(&file).map_err(|e| {
+        eprint!("{}", output::paint_messages(&e.render(colors().stderr)));
+        Status::BadInput
+    })?;
+    if expected.is_empty() {
+        eprint_error(&format!(
+            "{}: no test block (`Test NAME KIND`, `States N`, ...) in herd's layout",
+            path.display()
+        ));
+        return Err(Status::BadInput);
+    }
+    common.expected = Some(Arc::new(expected));
+    Ok(())
 }
 
 /// `check` and `explain` draw graphs: their targets are resolved before the batch.
@@ -303,7 +346,7 @@ fn analyse_one(
         skip: args.skip.clone(),
         strategy: args.acyclicity,
         backend: args.solver,
-        count: args.count,
+        count: args.count || Printed::Answer(query).needs_counts(args.format.report()),
         picture: args.graphs.wanted(),
         emit: emit.as_ref().map(|(format, _)| *format),
         max_events: args.max_events,
@@ -334,6 +377,24 @@ fn analyse_one(
         if let Err(e) = std::fs::write(target, instance) {
             ewriteln!(t, "error: cannot write {}: {e}", target.display());
             return Status::BadInput;
+        }
+    }
+    if let Some(expected) = &args.expected {
+        match herd_log::compare(&test, &answer, &args.model, expected) {
+            Some(Comparison::Same) => return Status::Clean,
+            Some(Comparison::Differs(found)) => {
+                for difference in found {
+                    ewriteln!(t, "differs: {}: {difference}", path.display());
+                }
+                return Status::Differs;
+            }
+            Some(Comparison::NoExpectation) => ewriteln!(
+                t,
+                "note: {}: no expected result for test {}",
+                path.display(),
+                test.program.name
+            ),
+            None => {}
         }
     }
     match answer.severity() {

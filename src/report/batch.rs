@@ -13,7 +13,7 @@ use crate::analysis::Observation;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Tally {
     /// The condition's outcome is reachable (`Some(true)`) or not (`Some(false)`).
-    pub allowed: Option<bool>,
+    pub reachable: Option<bool>,
     pub races: usize,
     pub violated: bool,
     pub assertion_failed: bool,
@@ -24,7 +24,7 @@ impl Tally {
     pub fn of(answer: &Answer) -> Tally {
         match &answer.finding {
             Finding::Check(found) => Tally {
-                allowed: Some(found.result.observation != Observation::Never),
+                reachable: Some(found.result.observation != Observation::Never),
                 assertion_failed: found.result.assertion_failure.is_some(),
                 bound_hit: found.result.bound_hit,
                 ..Tally::default()
@@ -76,8 +76,10 @@ pub fn entry_json(
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Summary {
     pub tests: usize,
-    pub allowed: usize,
-    pub forbidden: usize,
+    /// Tests whose condition some execution satisfies.
+    pub reachable: usize,
+    /// Tests whose condition no execution satisfies.
+    pub unreachable: usize,
     pub racy: usize,
     pub violated: usize,
     pub assertion_failures: usize,
@@ -92,8 +94,8 @@ impl Summary {
         let count = |f: &dyn Fn(&Entry) -> bool| entries.iter().filter(|e| f(e)).count();
         Summary {
             tests: entries.len(),
-            allowed: count(&|e| e.tally.allowed == Some(true)),
-            forbidden: count(&|e| e.tally.allowed == Some(false)),
+            reachable: count(&|e| e.tally.reachable == Some(true)),
+            unreachable: count(&|e| e.tally.reachable == Some(false)),
             racy: count(&|e| e.tally.races > 0),
             violated: count(&|e| e.tally.violated),
             assertion_failures: count(&|e| e.tally.assertion_failed),
@@ -111,8 +113,8 @@ impl Summary {
         table.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
         table.set_titles(prettytable::row![
             "tests",
-            "allowed",
-            "forbidden",
+            "reachable",
+            "unreachable",
             "racy",
             "violated",
             "assert failed",
@@ -122,8 +124,8 @@ impl Summary {
         ]);
         table.add_row(prettytable::row![
             self.tests,
-            self.allowed,
-            self.forbidden,
+            self.reachable,
+            self.unreachable,
             self.racy,
             self.violated,
             self.assertion_failures,

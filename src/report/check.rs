@@ -12,7 +12,7 @@ use super::{bound_warning, one_line, state_line, Palette, Report};
 use crate::analysis::graph::Overlay;
 use crate::analysis::{CheckResult, FinalState, Observation};
 use crate::events::Events;
-use crate::program::Program;
+use crate::program::{Program, StateProp};
 use crate::syntax::ast::Quantifier;
 use crate::witness::Execution;
 
@@ -37,17 +37,39 @@ pub fn verdict_sentence(result: &CheckResult) -> String {
     verdict_sentence_in(result, Palette::PLAIN)
 }
 
-/// The verdict in words, its first word green when the test's expectation holds (herd's
-/// `Ok`) and red when it does not (herd's `No`).
+/// The verdict in words: herd's `Ok` (green) when the test's expectation holds, `No` (red)
+/// when it does not, and `Unknown` (yellow) when executions cut by the unrolling bound could
+/// still change it. It claims nothing about those executions.
 pub fn verdict_sentence_in(result: &CheckResult, palette: Palette) -> String {
-    let reach = match result.observation {
-        Observation::Always => "every execution satisfies the condition",
-        Observation::Sometimes => "some executions satisfy the condition and some do not",
-        Observation::Never => "no execution satisfies the condition",
+    let nothing_completes =
+        result.bound_hit && result.positive.is_none() && result.negative.is_none();
+    let reach = match (result.observation, result.bound_hit) {
+        _ if nothing_completes => "no execution completes within the unrolling bound",
+        (Observation::Always, false) => "every execution satisfies the condition",
+        (Observation::Always, true) => {
+            "every execution within the unrolling bound satisfies the condition"
+        }
+        (Observation::Sometimes, false) => "some executions satisfy the condition and some do not",
+        (Observation::Sometimes, true) => {
+            "some executions within the unrolling bound satisfy the condition and some do not"
+        }
+        (Observation::Never, false) => "no execution satisfies the condition",
+        (Observation::Never, true) => {
+            "no execution within the unrolling bound satisfies the condition"
+        }
     };
+    if !result.conclusive() {
+        let verdict = match result.quantifier {
+            Quantifier::Forall => "Unknown (holds within the unrolling bound only)",
+            Quantifier::Exists | Quantifier::NotExists => {
+                "Unknown (not reached within the unrolling bound)"
+            }
+        };
+        return format!("{}: {reach}", palette.warn(verdict));
+    }
     let verdict = match (result.quantifier, result.ok) {
-        (Quantifier::Exists, true) => "Allowed",
-        (Quantifier::Exists, false) => "Forbidden",
+        (Quantifier::Exists, true) => "Ok (reachable)",
+        (Quantifier::Exists, false) => "No (never reached)",
         (Quantifier::NotExists, true) => "Ok (never reached, as required)",
         (Quantifier::NotExists, false) => "No (reachable, but the test forbids it)",
         (Quantifier::Forall, true) => "Ok (always holds, as required)",
@@ -132,9 +154,15 @@ impl CheckReport<'_> {
         let _ = writeln!(out, "  {}", verdict_sentence_in(self.result, palette));
         let _ = writeln!(
             out,
-            "  observation: {}",
-            observation_word(self.result.observation)
+            "  observation: {}{}",
+            observation_word(self.result.observation),
+            if self.result.bound_hit {
+                " (within the unrolling bound)"
+            } else {
+                ""
+            }
         );
+        out.push_str(&self.counts_line());
         if let Some((title, execution)) = self.witness() {
             let _ = writeln!(out, "{}:", palette.strong(title));
             out.push_str(&witness_text(self.program, self.events, execution));
@@ -189,6 +217,24 @@ impl CheckReport<'_> {
         out
     }
 
+    /// herd's verdict line: `Ok`, `No`, or `Undef` for a test whose allowed executions have
+    /// undefined behaviour, after `Loop ` when the unrolling bound cut some execution.
+    pub fn herd_verdict(&self) -> String {
+        let undefined = self.result.flags.iter().any(|f| f == "undefined");
+        let verdict = if undefined {
+            "Undef"
+        } else if self.result.ok {
+            "Ok"
+        } else {
+            "No"
+        };
+        if self.result.bound_hit {
+            format!("Loop {verdict}")
+        } else {
+            verdict.to_string()
+        }
+    }
+
     fn herd_text(&self) -> String {
         let name = &self.program.name;
         let mut out = String::new();
@@ -204,33 +250,31 @@ impl CheckReport<'_> {
                 let _ = writeln!(out, "{}", state_line(self.program, &s.values));
             }
         }
-        // herd's verdict for a test whose allowed executions have undefined behaviour.
-        let undefined = self.result.flags.iter().any(|f| f == "undefined");
-        let verdict = if undefined {
-            "Undef"
-        } else if self.result.ok {
-            "Ok"
-        } else {
-            "No"
-        };
-        if self.result.bound_hit {
-            let _ = writeln!(out, "Loop {verdict}");
-        } else {
-            let _ = writeln!(out, "{verdict}");
-        }
+        let _ = writeln!(out, "{}", self.herd_verdict());
         let _ = writeln!(out, "Witnesses");
         let (p, n) = match self.counts {
             Some((p, n)) => (p.to_string(), n.to_string()),
             None => ("?".to_string(), "?".to_string()),
         };
-        let _ = writeln!(out, "Positive: {p} Negative: {n}");
+        // herd counts the executions that meet the test's expectation as positive: for
+        // `~exists`, those that do not satisfy the condition. `Observation` keeps the
+        // counts of the condition itself.
+        let (witnesses_p, witnesses_n) = match self.result.quantifier {
+            Quantifier::NotExists => (&n, &p),
+            Quantifier::Exists | Quantifier::Forall => (&p, &n),
+        };
+        let _ = writeln!(out, "Positive: {witnesses_p} Negative: {witnesses_n}");
         if self.result.assertion_failure.is_some() {
             let _ = writeln!(out, "Flag assertion-failure");
         }
         for flag in &self.result.flags {
-            let _ = writeln!(out, "Flag {flag}");
+            let _ = writeln!(out, "Flag {}", herd_flag_name(flag));
         }
-        let _ = writeln!(out, "Condition {}", self.condition_text());
+        let _ = writeln!(
+            out,
+            "Condition {}",
+            herd_condition(self.program, self.result.quantifier)
+        );
         let _ = writeln!(
             out,
             "Observation {} {} {} {}",
@@ -245,6 +289,8 @@ impl CheckReport<'_> {
                 "(* execution counts not computed: pass --count for herd's Positive/Negative *)"
             );
         }
+        // herd ends every test's block with an empty line; its comparison tools rely on it.
+        out.push('\n');
         out
     }
 
@@ -268,7 +314,18 @@ impl CheckReport<'_> {
             model: self.model.to_string(),
             condition: self.condition_text(),
             kind: quantifier_word(self.result.quantifier).to_string(),
-            verdict: if self.result.ok { "Ok" } else { "No" }.to_string(),
+            verdict: match (self.result.conclusive(), self.result.ok) {
+                (false, _) => "Unknown",
+                (true, true) => "Ok",
+                (true, false) => "No",
+            }
+            .to_string(),
+            limit: self.result.bound_hit.then(|| {
+                format!(
+                    "some executions need more than {} loop iterations (--unroll)",
+                    self.events.unroll
+                )
+            }),
             observation: observation_word(self.result.observation).to_string(),
             states: self.states.map(|s| {
                 s.iter()
@@ -281,6 +338,16 @@ impl CheckReport<'_> {
             assertion_fails: self.result.assertion_failure.is_some(),
             flags: self.result.flags.clone(),
             witness,
+        }
+    }
+
+    /// `--count`'s answer: executions, not final states.
+    fn counts_line(&self) -> String {
+        match self.counts {
+            Some((p, n)) => format!(
+                "  executions: {p} satisfy the condition, {n} do not (distinct rf and co)\n"
+            ),
+            None => String::new(),
         }
     }
 
@@ -307,6 +374,7 @@ impl CheckReport<'_> {
                 mark
             ));
         }
+        out.push_str(&self.counts_line());
         for flag in &self.result.flags {
             out.push_str(&format!(
                 "  {}: raised by some execution the model allows\n",
@@ -320,6 +388,64 @@ impl CheckReport<'_> {
             ));
         }
         out
+    }
+}
+
+/// herd's name for a flag the model raises: its `*undef*` for the undefined behaviour that
+/// the C11 models flag as `undefined`.
+pub(crate) fn herd_flag_name(flag: &str) -> &str {
+    if flag == "undefined" {
+        "*undef*"
+    } else {
+        flag
+    }
+}
+
+/// The final condition as herd prints it: `exists ([x]=1 /\ 0:r0=0)`, locations in brackets,
+/// parentheses only where an operator sits under a different one.
+pub fn herd_condition(program: &Program, quantifier: Quantifier) -> String {
+    let prop = program
+        .condition
+        .as_ref()
+        .map_or(String::from("true"), |c| herd_prop(program, &c.prop, None));
+    let word = match quantifier {
+        Quantifier::Exists => "exists",
+        Quantifier::NotExists => "~exists",
+        Quantifier::Forall => "forall",
+    };
+    format!("{word} ({prop})")
+}
+
+/// `above` is the operator the proposition sits under, if any.
+fn herd_prop(program: &Program, prop: &StateProp, above: Option<&str>) -> String {
+    let operator = |op: &str, a: &StateProp, b: &StateProp| {
+        let text = format!(
+            "{}{op}{}",
+            herd_prop(program, a, Some(op)),
+            herd_prop(program, b, Some(op))
+        );
+        match above {
+            Some(outer) if outer != op => format!("({text})"),
+            _ => text,
+        }
+    };
+    match prop {
+        StateProp::Const(true) => "true".to_string(),
+        StateProp::Const(false) => "false".to_string(),
+        StateProp::Atom {
+            var,
+            value,
+            negated: false,
+        } => format!("{}={value}", program.observable_name(*var)),
+        StateProp::Atom {
+            var,
+            value,
+            negated: true,
+        } => format!("not ({}={value})", program.observable_name(*var)),
+        StateProp::Not(p) => format!("not ({})", herd_prop(program, p, None)),
+        StateProp::And(a, b) => operator(" /\\ ", a, b),
+        StateProp::Or(a, b) => operator(" \\/ ", a, b),
+        StateProp::Implies(a, b) => operator(" => ", a, b),
     }
 }
 
@@ -374,8 +500,11 @@ pub struct CheckJson {
     pub condition: String,
     /// `Allowed` (exists), `Forbidden` (~exists) or `Required` (forall), as herd names them.
     pub kind: String,
-    /// herd's `Ok` or `No`.
+    /// herd's `Ok` or `No`; `Unknown` when executions cut by the unrolling bound could
+    /// change it.
     pub verdict: String,
+    /// What cut the answer short: the unrolling bound.
+    pub limit: Option<String>,
     pub observation: String,
     pub states: Option<Vec<String>>,
     pub positive: Option<u64>,

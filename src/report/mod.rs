@@ -11,6 +11,7 @@ pub mod check;
 pub mod dot;
 pub mod events;
 pub mod explain;
+pub mod herd_log;
 pub mod namer;
 pub mod races;
 pub mod witness;
@@ -85,21 +86,28 @@ impl Printed {
     /// The formats this report has.
     pub fn formats(self) -> &'static [Format] {
         match self {
-            Printed::Answer(Query::Check { .. } | Query::Outcomes | Query::Races) => {
+            Printed::Answer(Query::Check { .. } | Query::Outcomes) => {
                 &[Format::Text, Format::Herd, Format::Json]
             }
+            // herd7 has no counterpart of these: it flags races only as a check's flag.
             Printed::Parse
             | Printed::Events
-            | Printed::Answer(Query::Atomicity(_) | Query::Explain) => {
+            | Printed::Answer(Query::Races | Query::Atomicity(_) | Query::Explain) => {
                 &[Format::Text, Format::Json]
             }
         }
     }
 
     /// What the answer needs computed beside the verdict to print in `format`: herd's
-    /// layout lists the final states.
+    /// layout lists the final states and counts the executions.
     pub fn needs_states(self, format: Format) -> bool {
         matches!(self, Printed::Answer(Query::Check { .. })) && format == Format::Herd
+    }
+
+    /// See [`Printed::needs_states`].
+    pub fn needs_counts(self, format: Format) -> bool {
+        matches!(self, Printed::Answer(Query::Check { .. } | Query::Outcomes))
+            && format == Format::Herd
     }
 }
 
@@ -155,7 +163,7 @@ pub fn answer_dot(test: &Test, answer: &Answer, model: &str) -> Option<String> {
     }
 }
 
-fn check_report<'a>(
+pub(crate) fn check_report<'a>(
     test: &'a Test,
     query: Query,
     found: &'a CheckAnswer,

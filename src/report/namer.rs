@@ -57,6 +57,10 @@ impl<'a> Namer<'a> {
     }
 
     /// 1-based number shown to users.
+    pub fn program(&self) -> &Program {
+        self.program
+    }
+
     pub fn number(&self, e: EventId) -> usize {
         e + 1
     }
@@ -204,7 +208,7 @@ impl<'a> Namer<'a> {
         format!("{thread}: {body}")
     }
 
-    fn register_name(&self, e: &Event, r: usize) -> String {
+    pub fn register_name(&self, e: &Event, r: usize) -> String {
         match e.thread {
             Some(t) => self.program.threads[t].registers[r].name.clone(),
             None => String::new(),

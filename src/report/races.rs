@@ -74,15 +74,6 @@ impl Report for RacesReport<'_> {
         out
     }
 
-    fn herd(&self) -> Option<String> {
-        let mut out = format!("Test {}\n", self.program.name);
-        for _ in &self.result.races {
-            out.push_str("Flag data-race\n");
-        }
-        let _ = writeln!(out, "Races {}", self.result.races.len());
-        Some(out)
-    }
-
     fn json(&self) -> serde_json::Value {
         let namer = Namer::new(self.program, self.events);
         let races: Vec<serde_json::Value> = self

@@ -46,12 +46,16 @@ fn witness_lines(
         None => &execution.interleaving[..],
     };
     let line = |e: EventId| {
-        let mut line = event_line(&namer, events, execution, e);
-        if marked.is_some_and(|m| m.contains(&e)) {
-            line.push_str(" <==");
+        let (head, source) = event_line(&namer, events, execution, e);
+        let flag = if marked.is_some_and(|m| m.contains(&e)) {
+            " <=="
+        } else {
+            ""
+        };
+        match source {
+            Some(source) => format!("{:<44}  {source}\n", format!("{head}{flag}")),
+            None => format!("{head}{flag}\n"),
         }
-        line.push('\n');
-        line
     };
     if execution.cyclic {
         out.push_str(
@@ -89,37 +93,69 @@ fn witness_lines(
     out
 }
 
-/// One executed event: its label, and what it read (from where) or computed.
-fn event_line(namer: &Namer, events: &Events, execution: &Execution, e: EventId) -> String {
+/// One executed event: what it did, in words and values (not the unroller's names), and the
+/// source line it comes from (`// line 5: *x = 1;`) when it has one.
+fn event_line(
+    namer: &Namer,
+    events: &Events,
+    execution: &Execution,
+    e: EventId,
+) -> (String, Option<String>) {
     let event = &events.events[e];
-    let mut line = format!("  {:>4}  {}", namer.number(e), namer.label(event));
-    if event.is_read() {
-        if let Some(&(w, _)) = execution.rf.iter().find(|&&(_, r)| r == e) {
-            let value = execution.values[e].map_or("?".to_string(), |v| v.to_string());
-            let source = &events.events[w];
-            let from = if source.kind == EventKind::Init {
-                "init".to_string()
-            } else {
-                format!("{} ({})", namer.number(w), namer.thread_name(source))
+    let value = execution.values[e].map_or("?".to_string(), |v| v.to_string());
+    let location = namer.location_name(event);
+    let what = match event.kind {
+        EventKind::Init => {
+            let head = format!("  {:>4}  init: {location} = {value}", namer.number(e));
+            return (head, None);
+        }
+        EventKind::Read | EventKind::Lock => {
+            let from = match execution.rf.iter().find(|&&(_, r)| r == e) {
+                Some(&(w, _)) if events.events[w].kind == EventKind::Init => "init".to_string(),
+                Some(&(w, _)) => format!(
+                    "{} ({})",
+                    namer.number(w),
+                    namer.thread_name(&events.events[w])
+                ),
+                None => "?".to_string(),
             };
-            let _ = write!(line, "    reads {value} from {from}");
+            let verb = if event.kind == EventKind::Lock {
+                "lock"
+            } else {
+                "read"
+            };
+            format!("{verb} {location} = {value}, from {from}")
         }
-    } else if matches!(event.kind, EventKind::Write | EventKind::Computation) {
-        if let Some(v) = execution.values[e] {
-            if event
-                .value
-                .and_then(|t| events.terms.constant_value(t))
-                .is_none()
-            {
-                let _ = write!(line, "    (= {v})");
-            }
-        }
-    } else if event.kind == EventKind::Control {
-        if let Some(v) = execution.values[e] {
-            let _ = write!(line, "    ({})", if v != 0 { "taken" } else { "not taken" });
-        }
-    }
-    line.trim_end().to_string()
+        EventKind::Write => format!("write {location} = {value}"),
+        EventKind::Unlock => format!("unlock {location}"),
+        EventKind::Fence => format!("fence {}", event.order.short()),
+        EventKind::Computation => match event.register {
+            Some(r) => format!("{} = {value}", namer.register_name(event, r)),
+            None => format!("computes {value}"),
+        },
+        EventKind::Control => match execution.values[e] {
+            Some(0) => "branch not taken".to_string(),
+            Some(_) => "branch taken".to_string(),
+            None => "branch".to_string(),
+        },
+        EventKind::Assert => match execution.values[e] {
+            Some(0) => "assertion fails".to_string(),
+            _ => "assertion holds".to_string(),
+        },
+        EventKind::AtomicEnter => "atomic block begins".to_string(),
+        EventKind::AtomicExit => "atomic block ends".to_string(),
+    };
+    let source = &namer.program().source;
+    let (line, _) = source.line_col(event.span.start);
+    let text = source.snippet(event.span);
+    let statement = text.lines().next().unwrap_or("").trim();
+    let head = format!(
+        "  {:>4}  {}: {what}",
+        namer.number(e),
+        namer.thread_name(event)
+    );
+    let source = (!statement.is_empty()).then(|| format!("// line {line}: {statement}"));
+    (head, source)
 }
 
 /// The paper's Figure 5: `1` where the row event must precede the column event, `0` where it
