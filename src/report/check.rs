@@ -196,17 +196,7 @@ impl CheckReport<'_> {
                 palette.warn(&format!("flag {flag}"))
             );
         }
-        if let Some(failure) = &self.result.assertion_failure {
-            let namer = Namer::new(self.program, self.events);
-            let names = namer.labels(&failure.failed_assertions);
-            let _ = writeln!(
-                out,
-                "{} {}",
-                palette.bad("Assertion fails:"),
-                names.join(", ")
-            );
-            out.push_str(&witness_text(self.program, self.events, failure));
-        }
+        out.push_str(&self.assertion_failure_text(palette));
         if self.result.bound_hit {
             let _ = writeln!(
                 out,
@@ -341,6 +331,37 @@ impl CheckReport<'_> {
         }
     }
 
+    /// The assertions that fail in some execution, where they are, and that execution.
+    fn assertion_failure_text(&self, palette: Palette) -> String {
+        let Some(failure) = &self.result.assertion_failure else {
+            return String::new();
+        };
+        let source = &self.program.source;
+        let places: Vec<String> = failure
+            .failed_assertions
+            .iter()
+            .map(|&e| {
+                let event = &self.events.events[e];
+                let (line, _) = source.line_col(event.span.start);
+                let text = source.snippet(event.span);
+                let thread = event
+                    .thread
+                    .map_or("init".to_string(), |t| self.program.thread_name(t));
+                format!(
+                    "{thread}, line {line}: {}",
+                    text.lines().next().unwrap_or("").trim()
+                )
+            })
+            .collect();
+        let mut out = format!(
+            "{} {}\n",
+            palette.bad("Assertion fails:"),
+            places.join("; ")
+        );
+        out.push_str(&witness_text(self.program, self.events, failure));
+        out
+    }
+
     /// `--count`'s answer: executions, not final states.
     fn counts_line(&self) -> String {
         match self.counts {
@@ -375,6 +396,7 @@ impl CheckReport<'_> {
             ));
         }
         out.push_str(&self.counts_line());
+        out.push_str(&self.assertion_failure_text(palette));
         for flag in &self.result.flags {
             out.push_str(&format!(
                 "  {}: raised by some execution the model allows\n",
