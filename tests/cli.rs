@@ -770,3 +770,44 @@ fn count_shows_in_text() {
         r.stdout
     );
 }
+
+/// `-` reads a test from standard input; `@FILE` reads herd's index of test files (one per
+/// line, `#` comments, names relative to the index).
+#[test]
+fn stdin_and_index_lists() {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/SB.litmus"))
+            .expect("read SB.litmus");
+    let from_stdin = run_with(nemos().args(["check", "-"]).write_stdin(text));
+    assert_eq!(from_stdin.code, 0, "{}", from_stdin.stderr);
+    assert!(
+        from_stdin.stdout.starts_with("Test SB (<stdin>, model sc)"),
+        "{}",
+        from_stdin.stdout
+    );
+
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let index = write_test(
+        &dir,
+        "index.txt",
+        &format!(
+            "# two tests\n{}/litmus/SB.litmus\n\n{}/litmus/MP.litmus  # message passing\n",
+            env!("CARGO_MANIFEST_DIR"),
+            env!("CARGO_MANIFEST_DIR")
+        ),
+    );
+    let listed = run(&["check", &format!("@{index}")]);
+    assert_eq!(listed.code, 0, "{}", listed.stderr);
+    assert!(
+        listed.stdout.contains("Test SB (") && listed.stdout.contains("Test MP ("),
+        "{}",
+        listed.stdout
+    );
+    let missing = run(&["check", "@/nonexistent/index"]);
+    assert_eq!(missing.code, 2);
+    assert!(
+        missing.stderr.contains("cannot read the index"),
+        "{}",
+        missing.stderr
+    );
+}

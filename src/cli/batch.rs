@@ -296,7 +296,15 @@ fn print_batch(runs: &[TestRun], format: Format, wall: Duration) -> Status {
     status
 }
 
+/// The tests a command-line argument names: `-` (standard input), `@FILE` (herd's index of
+/// test files, one per line), a directory (its `*.litmus`, recursively) or a file.
 pub fn collect_files(path: &Path) -> Result<Vec<PathBuf>, String> {
+    if path.as_os_str() == STDIN {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    if let Some(index) = path.to_str().and_then(|p| p.strip_prefix('@')) {
+        return index_files(Path::new(index));
+    }
     if path.is_dir() {
         let mut files = Vec::new();
         let mut stack = vec![path.to_path_buf()];
@@ -319,4 +327,30 @@ pub fn collect_files(path: &Path) -> Result<Vec<PathBuf>, String> {
     } else {
         Err(format!("{}: no such file or directory", path.display()))
     }
+}
+
+/// The argument that reads a test from standard input.
+pub const STDIN: &str = "-";
+
+/// The files an index names, as herd's `@FILE` reads them: one per line, blank lines and
+/// `#` comments skipped, relative names taken from the index's directory.
+fn index_files(index: &Path) -> Result<Vec<PathBuf>, String> {
+    let text = std::fs::read_to_string(index)
+        .map_err(|e| format!("cannot read the index {}: {e}", index.display()))?;
+    let base = index.parent().unwrap_or(Path::new(""));
+    let mut files = Vec::new();
+    for line in text.lines() {
+        let name = line.split('#').next().unwrap_or("").trim();
+        if name.is_empty() {
+            continue;
+        }
+        let named = Path::new(name);
+        let file = if named.is_absolute() {
+            named.to_path_buf()
+        } else {
+            base.join(named)
+        };
+        files.extend(collect_files(&file)?);
+    }
+    Ok(files)
 }

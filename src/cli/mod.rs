@@ -244,8 +244,17 @@ fn report_input_error(t: &mut TestRun, error: &InputError) {
     t.err.push_str(&error.render(colors().stderr));
 }
 
-/// The text of `path`, or a message on the test's error stream.
+/// The text of `path` (standard input for `-`), or a message on the test's error stream.
 fn read(t: &mut TestRun, path: &Path) -> Result<SourceFile, Status> {
+    if path.as_os_str() == batch::STDIN {
+        return match std::io::read_to_string(std::io::stdin()) {
+            Ok(text) => Ok(SourceFile::new("<stdin>", text)),
+            Err(e) => {
+                ewriteln!(t, "error: cannot read standard input: {e}");
+                Err(Status::BadInput)
+            }
+        };
+    }
     match std::fs::read_to_string(path) {
         Ok(text) => Ok(SourceFile::new(path.display().to_string(), text)),
         Err(e) => {
