@@ -295,7 +295,21 @@ impl CheckReport<'_> {
                 .iter()
                 .map(|&(w, r)| (namer.number(w), namer.number(r)))
                 .collect(),
-            final_state: state_line(self.program, &e.final_state),
+            final_state: e
+                .final_state
+                .iter()
+                .map(|&(o, v)| (self.program.observable_name(o), v))
+                .collect(),
+            coherence: e
+                .co
+                .iter()
+                .enumerate()
+                .filter(|(_, chain)| !chain.is_empty())
+                .map(|(loc, chain)| {
+                    let order = chain.iter().map(|&w| namer.number(w)).collect();
+                    (self.program.locations[loc].name.clone(), order)
+                })
+                .collect(),
             sc_interleaving: !e.cyclic,
         });
         CheckJson {
@@ -508,7 +522,11 @@ pub struct WitnessJson {
     pub interleaving: Vec<String>,
     pub event_ids: Vec<usize>,
     pub reads_from: Vec<(usize, usize)>,
-    pub final_state: String,
+    /// Each observed register (`0:r0`) and location (`[x]`) with its final value.
+    pub final_state: std::collections::BTreeMap<String, i32>,
+    /// Each location's writes (event numbers, the initial write first) in coherence order:
+    /// under a weak model, what the interleaving cannot show.
+    pub coherence: std::collections::BTreeMap<String, Vec<usize>>,
     /// `interleaving` is an SC interleaving; false when the execution has none (weak
     /// models), and `interleaving` then lists its events by thread.
     pub sc_interleaving: bool,

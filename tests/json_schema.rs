@@ -1,0 +1,142 @@
+//! Every JSON document the CLI prints matches `docs/output.schema.json`: each command over
+//! every project test (one batch document and one document per test), and the entries of a
+//! test stopped by bad input or by a limit.
+
+use std::path::Path;
+use std::process::Command;
+
+mod common;
+
+fn validator() -> jsonschema::Validator {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text =
+        std::fs::read_to_string(root.join("docs/output.schema.json")).expect("read the schema");
+    let schema: serde_json::Value = serde_json::from_str(&text).expect("the schema is JSON");
+    jsonschema::validator_for(&schema).expect("the schema is a valid JSON Schema")
+}
+
+/// The schema with `$defs/NAME` as its root, to say why a document fails.
+fn named(name: &str) -> serde_json::Value {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text =
+        std::fs::read_to_string(root.join("docs/output.schema.json")).expect("read the schema");
+    let mut schema: serde_json::Value = serde_json::from_str(&text).expect("the schema is JSON");
+    schema["$ref"] = serde_json::Value::String(format!("#/$defs/{name}"));
+    if let Some(map) = schema.as_object_mut() {
+        map.remove("anyOf");
+    }
+    schema
+}
+
+/// The JSON `nemos ARGS --format json` prints; several tests print one document each when
+/// given one at a time, one batch document otherwise.
+fn json_of(args: &[&str]) -> Vec<serde_json::Value> {
+    let output = Command::new(env!("CARGO_BIN_EXE_nemos"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .expect("nemos runs");
+    let stdout = String::from_utf8(output.stdout).expect("utf-8");
+    serde_json::Deserializer::from_str(&stdout)
+        .into_iter::<serde_json::Value>()
+        .map(|d| d.unwrap_or_else(|e| panic!("nemos {args:?}: not JSON: {e}\n{stdout}")))
+        .collect()
+}
+
+fn assert_valid(validator: &jsonschema::Validator, what: &str, document: &serde_json::Value) {
+    // The deepest failure says what is wrong; `anyOf` failures repeat the whole document.
+    let errors: Vec<String> = validator
+        .iter_errors(document)
+        .map(|e| e.to_string().chars().take(300).collect())
+        .collect();
+    if errors.is_empty() {
+        return;
+    }
+    let text = format!("{document:#}");
+    let mut detail = String::new();
+    for (name, schema) in [
+        "check",
+        "races",
+        "atomicity",
+        "explain",
+        "events",
+        "batch",
+        "entry",
+    ]
+    .map(|name| (name, named(name)))
+    {
+        if let Ok(v) = jsonschema::validator_for(&schema) {
+            let found: Vec<String> = v
+                .iter_errors(document)
+                .take(3)
+                .map(|e| e.to_string().chars().take(300).collect())
+                .collect();
+            detail.push_str(&format!("as {name}: {}\n", found.join("; ")));
+        }
+    }
+    panic!(
+        "{what}: does not match docs/output.schema.json:\n{}\n{detail}{}",
+        errors.join("\n"),
+        text.chars().take(3000).collect::<String>()
+    );
+}
+
+#[test]
+fn every_json_document_matches_the_schema() {
+    let validator = validator();
+    let commands: [&[&str]; 8] = [
+        &["check", "--states", "--count"],
+        &["check", "--model", "rc11"],
+        &["outcomes"],
+        &["races"],
+        &["atomicity"],
+        &["explain"],
+        &["events"],
+        &["parse"],
+    ];
+    let tests = common::project_litmus();
+    assert!(tests.len() > 20, "only {} project tests", tests.len());
+    let mut checked = 0;
+    for command in commands {
+        let mut batch = command.to_vec();
+        batch.push("litmus");
+        let documents = json_of(&batch);
+        assert_eq!(documents.len(), 1, "nemos {batch:?}: one batch document");
+        assert_valid(&validator, &format!("nemos {batch:?}"), &documents[0]);
+        for test in &tests {
+            let path = test.display().to_string();
+            let mut one = command.to_vec();
+            one.push(&path);
+            for document in json_of(&one) {
+                assert_valid(&validator, &format!("nemos {one:?}"), &document);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 8 * tests.len(), "{checked} documents checked");
+}
+
+#[test]
+fn error_and_limit_entries_match_the_schema() {
+    let validator = validator();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let bad = dir.path().join("bad.litmus");
+    std::fs::write(&bad, "C bad\n{ }\nP0 () { r0 = ; }\n").expect("write the test");
+    let bad = bad.display().to_string();
+    for args in [
+        vec!["check", bad.as_str()],
+        vec!["check", "--max-events", "3", "litmus/SB.litmus"],
+        vec![
+            "check",
+            "--max-events",
+            "3",
+            "litmus/SB.litmus",
+            bad.as_str(),
+        ],
+    ] {
+        let documents = json_of(&args);
+        assert_eq!(documents.len(), 1, "nemos {args:?}");
+        assert_valid(&validator, &format!("nemos {args:?}"), &documents[0]);
+    }
+}
