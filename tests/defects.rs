@@ -3,7 +3,7 @@
 //! Each test states the answer the paper (or a hand analysis in the litmus file's doc
 //! string) gives, and checks it through the command line's JSON output and exit code.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
@@ -238,5 +238,37 @@ fn a_lock_also_stored_into_as_data_protects_nothing() {
             pair("P0, line 7: *x = 1;", "P1, line 14: int r1 = *x;"),
             pair("P0, line 8: *x = 2;", "P1, line 14: int r1 = *x;"),
         ]
+    );
+}
+
+#[test]
+fn atomics_synchronise_under_sc() {
+    // Under SC every atomic access is sequentially consistent: an atomic read synchronises
+    // with the atomic write it reads from, so message passing through an atomic flag and a
+    // compare-exchange spin lock protect their plain data (DRF-SC). Without the check of
+    // the flag, the plain accesses race.
+    for test in [
+        "litmus/race-free-mp-atomics.litmus",
+        "litmus/race-free-cas-lock.litmus",
+    ] {
+        let (code, pairs) = races(test);
+        assert_eq!((code, pairs.len()), (0, 0), "{test}: {pairs:?}");
+    }
+    let unchecked = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/race-free-mp-atomics.litmus"),
+    )
+    .expect("read the test")
+    .replace("if (r0 == 1) {", "{");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("mp-unchecked.litmus");
+    std::fs::write(&path, unchecked).expect("write the test");
+    let (code, pairs) = races(&path.display().to_string());
+    assert_eq!((code, pairs.len()), (1, 1), "{pairs:?}");
+    let (_, json) = run(&["races", "litmus/race-free-mp-atomics.litmus"]);
+    assert!(
+        json["race_definition"]
+            .as_str()
+            .is_some_and(|d| d.starts_with("SC's")),
+        "{json}"
     );
 }

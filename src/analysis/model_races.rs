@@ -29,7 +29,11 @@ impl Session<'_> {
             let lit = self.solver.or(&lits);
             add_candidate(&mut by_statement, events, (a, b), lit);
         }
-        let result = self.distinct_races(by_statement);
+        let name = self.model.name.clone();
+        let result = self.distinct_races(by_statement).map(|mut result| {
+            result.definition = format!("{name}'s own relation `race`");
+            result
+        });
         Some(result)
     }
 }

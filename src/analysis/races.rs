@@ -1,19 +1,23 @@
 //! Data races across all SC executions (the Nemos/DefectFinder paper, Appendix C).
 //!
-//! `hb` is program order plus the synchronisation of an unlock with the lock acquisition that
-//! reads from it (the next acquisition of that lock in the SC order), closed transitively.
-//! Two feasible events of different threads race when they access the same location, at
-//! least one writes, and neither is `hb`-before the other. Accesses made through C11 atomics
-//! synchronise rather than race: two atomic accesses never race with each other.
+//! `hb` is program order plus synchronisation, closed transitively: an unlock synchronises
+//! with the lock acquisition that follows it (the next acquisition of that lock in the SC
+//! order), and an atomic write with an atomic read that reads from it (under SC every
+//! atomic access is sequentially consistent, so reads-from between atomics synchronises, as
+//! the DRF-SC guarantee has it). Two feasible events of different threads race when they
+//! access the same location, at least one writes, at least one is a plain (non-atomic)
+//! access, and neither is `hb`-before the other: two atomic accesses never race.
 //!
 //! The critical sections of one mutex are totally ordered by the lock order `lko`, and each
 //! acquisition synchronises with the release just before it, so an unlock is `hb`-before
-//! every later (in `lko`) lock of the same mutex: `hb = (po | lko)+`. (A lock location also
-//! used as data synchronises through `rf` from the release an acquisition reads.)
-//! Reachability from an access `a` only changes at lock acquisitions along a thread, and
-//! only through the first unlock after `a` in `a`'s thread, so it is encoded once per unlock
-//! with a literal per lock event of the other threads:
-//! `reach_u(k) <- reach_u(previous lock) | OR_u' (u' before k & reach_u(last lock before u'))`.
+//! every later (in `lko`) lock of the same mutex: `hb = (po | lko | rf between atomics)+`.
+//! (A lock location also used as data synchronises through `rf` from the release an
+//! acquisition reads.) Call unlocks and atomic writes releases, locks and atomic reads
+//! acquisitions. Reachability from an access `a` only changes at acquisitions along a
+//! thread, and only through the first release after `a` in `a`'s thread, so it is encoded
+//! once per release with a literal per acquisition of the other threads:
+//! `reach_u(k) <- reach_u(previous acquisition) | OR_u' (u' syncs with k & reach_u(last
+//! acquisition before u'))`.
 //!
 //! All racing pairs of statements are found by solving for any pair not yet reported,
 //! recording every pair the witness exhibits, and solving again: one solve per distinct race
@@ -29,6 +33,10 @@ use crate::events::{EventId, EventKind, Events};
 use crate::program::{MemOrder, Program};
 use crate::syntax::ast::Span;
 use crate::witness::Execution;
+
+/// What `races` calls a race when the model defines none (SC, TSO, ...).
+pub const SC_RACE_DEFINITION: &str = "SC's: conflicting accesses, at least one plain, \
+unordered by happens-before (program order, lock order, reads-from between atomics)";
 
 /// A program statement: thread and source span.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -67,6 +75,8 @@ pub struct Race {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct RaceResult {
+    /// Which definition of a race was used, in words.
+    pub definition: String,
     pub races: Vec<Race>,
     /// Some execution needs more loop iterations than were unrolled: races beyond the bound
     /// are not covered.
@@ -156,37 +166,66 @@ pub(super) fn add_candidate(
     by_statement.entry(key).or_default().push((pair, lit));
 }
 
-/// The last lock acquisition of `e`'s thread before `e`, or `e` itself when it is one.
-fn last_lock_before(events: &Events, e: EventId) -> Option<EventId> {
+/// Where `hb` enters a thread: a lock acquisition, or an atomic read (which synchronises
+/// with the atomic write it reads from).
+fn is_acquisition(events: &Events, e: EventId) -> bool {
+    let event = &events.events[e];
+    event.thread.is_some()
+        && match event.kind {
+            EventKind::Lock => true,
+            EventKind::Read => event.order != MemOrder::NonAtomic,
+            _ => false,
+        }
+}
+
+/// Where `hb` leaves a thread: an unlock, or an atomic write (not the write half of a lock
+/// acquisition, which releases nothing).
+fn is_release(events: &Events, e: EventId) -> bool {
+    let event = &events.events[e];
+    event.thread.is_some()
+        && match event.kind {
+            EventKind::Unlock => true,
+            EventKind::Write => {
+                event.order != MemOrder::NonAtomic
+                    && !event
+                        .rmw
+                        .is_some_and(|r| events.events[r].kind == EventKind::Lock)
+            }
+            _ => false,
+        }
+}
+
+/// The last acquisition of `e`'s thread before `e`, or `e` itself when it is one.
+fn last_acquisition_before(events: &Events, e: EventId) -> Option<EventId> {
     let thread = events.events[e].thread?;
     events.threads[thread]
         .iter()
         .copied()
         .rev()
-        .find(|&x| (x == e || events.po(x, e)) && events.events[x].kind == EventKind::Lock)
+        .find(|&x| (x == e || events.po(x, e)) && is_acquisition(events, x))
 }
 
-/// The first unlock of `e`'s thread after `e`, or `e` itself when it is one.
-fn first_unlock_after(events: &Events, e: EventId) -> Option<EventId> {
+/// The first release of `e`'s thread after `e`, or `e` itself when it is one.
+fn first_release_after(events: &Events, e: EventId) -> Option<EventId> {
     let thread = events.events[e].thread?;
     events.threads[thread]
         .iter()
         .copied()
-        .find(|&x| (x == e || events.po(e, x)) && events.events[x].kind == EventKind::Unlock)
+        .find(|&x| (x == e || events.po(e, x)) && is_release(events, x))
 }
 
 impl Session<'_> {
-    /// `hb` reach from the unlock `source` into other threads, as one literal per lock
-    /// event: true when the lock is `hb`-after `source`. Only lower bounds are stated
+    /// `hb` reach from the release `source` into other threads, as one literal per
+    /// acquisition: true when the acquisition is `hb`-after `source`. Only lower bounds are stated
     /// (every `hb` path forces its literal); a race needs the literals false, so they cannot
     /// claim less reach than there is, and any true race leaves them free to be false.
     fn hb_reach(&mut self, source: EventId) -> HashMap<EventId, Bool> {
         let events = self.encoding.events;
         let source_thread = events.events[source].thread;
         let mut reach: HashMap<EventId, Bool> = HashMap::new();
-        for lock in events.events.iter().filter(|e| e.kind == EventKind::Lock) {
-            if lock.thread != source_thread {
-                reach.insert(lock.id, Bool::Lit(self.solver.new_lit()));
+        for e in 0..events.len() {
+            if is_acquisition(events, e) && events.events[e].thread != source_thread {
+                reach.insert(e, Bool::Lit(self.solver.new_lit()));
             }
         }
         for thread in &events.threads {
@@ -200,18 +239,16 @@ impl Session<'_> {
                 }
             }
         }
-        // Synchronisation: an unlock that is reached (or is the source's, or later in the
-        // source's thread) and precedes a lock of the same location.
-        let unlocks: Vec<EventId> = events
-            .events
-            .iter()
-            .filter(|e| e.kind == EventKind::Unlock)
-            .map(|e| e.id)
+        // Synchronisation: a release that is reached (or is the source, or later in the
+        // source's thread) and precedes an acquisition of the same location in the lock
+        // order, or is read by it.
+        let releases: Vec<EventId> = (0..events.len())
+            .filter(|&e| is_release(events, e))
             .collect();
         let targets: Vec<EventId> = reach.keys().copied().collect();
         for k in targets {
             let ek = &events.events[k];
-            for &u in &unlocks {
+            for &u in &releases {
                 let eu = &events.events[u];
                 if eu.thread == ek.thread || eu.location != ek.location {
                     continue;
@@ -223,7 +260,7 @@ impl Session<'_> {
                         continue;
                     }
                 } else {
-                    match last_lock_before(events, u) {
+                    match last_acquisition_before(events, u) {
                         Some(l) => reach[&l],
                         None => continue,
                     }
@@ -244,7 +281,7 @@ impl Session<'_> {
     }
 
     /// The literal "`a` happens before `b`", for events of different threads: `a` reaches
-    /// the last lock before `b` through the first unlock after `a`.
+    /// the last acquisition before `b` through the first release after `a`.
     fn reaches(
         &mut self,
         a: EventId,
@@ -252,9 +289,10 @@ impl Session<'_> {
         reach_from: &mut HashMap<EventId, HashMap<EventId, Bool>>,
     ) -> Bool {
         let events = self.encoding.events;
-        let (Some(source), Some(target)) =
-            (first_unlock_after(events, a), last_lock_before(events, b))
-        else {
+        let (Some(source), Some(target)) = (
+            first_release_after(events, a),
+            last_acquisition_before(events, b),
+        ) else {
             return Bool::FALSE;
         };
         if let std::collections::hash_map::Entry::Vacant(slot) = reach_from.entry(source) {
@@ -286,7 +324,9 @@ impl Session<'_> {
             }
             add_candidate(&mut by_statement, events, (a, b), race);
         }
-        self.distinct_races(by_statement)
+        let mut result = self.distinct_races(by_statement)?;
+        result.definition = SC_RACE_DEFINITION.to_string();
+        Ok(result)
     }
 
     /// One witness per racing statement pair among the candidates, sorted, with whether the
@@ -317,6 +357,10 @@ impl Session<'_> {
             .collect();
         races.sort_by_key(|r| (r.first, r.second));
         let bound_hit = self.bound_reachable()?;
-        Ok(RaceResult { races, bound_hit })
+        Ok(RaceResult {
+            definition: String::new(),
+            races,
+            bound_hit,
+        })
     }
 }

@@ -38,6 +38,7 @@ impl Report for RacesReport<'_> {
             "Test {} ({}, model {}): {verdict}",
             self.program.name, self.file.name, self.model
         );
+        let _ = writeln!(out, "  race definition: {}", self.result.definition);
         for (i, race) in races.iter().enumerate() {
             let _ = writeln!(
                 out,
@@ -94,6 +95,7 @@ impl Report for RacesReport<'_> {
             "test": self.program.name,
             "file": self.file.name,
             "model": self.model,
+            "race_definition": self.result.definition,
             "race_free": self.result.races.is_empty(),
             "bound_hit": self.result.bound_hit,
             "races": races,

@@ -20,7 +20,9 @@
 //!   open atomic blocks end there for the window check. A failed `assert` is recorded too
 //!   and the thread goes on.
 //! - happens-before is program order plus unlock -> the next lock of the same lock in the
-//!   trace, transitively: vector clocks per thread and per lock.
+//!   trace, plus a release (an atomic write, an unlock) -> an atomic read of the value it
+//!   wrote, transitively: vector clocks per thread, per lock and per location's last
+//!   release. Two atomic accesses never race.
 //! - a block instance is interrupted by a step of another thread that runs after the
 //!   block's first operation and before one of its later operations.
 
@@ -266,6 +268,10 @@ struct State<'a> {
     memory: Vec<i32>,
     threads: Vec<ThreadState<'a>>,
     lock_clocks: Vec<Vec<u32>>,
+    /// Per location, the clock of its last write when that write releases (an atomic write
+    /// or an unlock): an atomic read of it synchronises with it. `None` after a plain write
+    /// and initially.
+    release_clocks: Vec<Option<Vec<u32>>>,
     accesses: Vec<Access>,
     races: BTreeSet<(Statement, Statement)>,
     interruptions: BTreeSet<(Statement, Statement)>,
@@ -316,6 +322,7 @@ pub fn explore(program: &Program, unroll: u32) -> Reference {
         memory: program.locations.iter().map(|l| l.initial).collect(),
         threads,
         lock_clocks: vec![vec![0; n]; program.locations.len()],
+        release_clocks: vec![None; program.locations.len()],
         accesses: Vec::new(),
         races: BTreeSet::new(),
         interruptions: BTreeSet::new(),
@@ -585,6 +592,31 @@ impl<'p> Explorer<'p> {
                     span = *s;
                 }
                 _ => unreachable!("not a shared step: {step:?}"),
+            }
+        }
+        // Under SC every atomic access synchronises: an atomic read joins the clock of the
+        // release it reads from (the location's last write), in the order of the step's
+        // accesses (an RMW reads, then writes).
+        {
+            let th = &mut state.threads[t];
+            for &(loc, write, order) in &accesses {
+                let atomic = order != MemOrder::NonAtomic;
+                if !write && atomic {
+                    if let Some(release) = &state.release_clocks[loc] {
+                        for (mine, theirs) in th.clock.iter_mut().zip(release) {
+                            *mine = (*mine).max(*theirs);
+                        }
+                    }
+                } else if write {
+                    state.release_clocks[loc] = atomic.then(|| th.clock.clone());
+                }
+            }
+            match step {
+                Step::Shared(Instr::Lock { loc, .. }) => state.release_clocks[*loc] = None,
+                Step::Shared(Instr::Unlock { loc, .. }) => {
+                    state.release_clocks[*loc] = Some(th.clock.clone());
+                }
+                _ => {}
             }
         }
         let me = statement(t, span);
