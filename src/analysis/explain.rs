@@ -13,8 +13,8 @@ use serde::Serialize;
 
 use super::{AnalysisError, Session};
 use crate::encode::cnf::{Bool, Lit};
+use crate::program::Quantifier;
 use crate::solver::{SolveOutcome, Solver};
-use crate::syntax::ast::Quantifier;
 use crate::witness::relations::Violation;
 use crate::witness::Execution;
 

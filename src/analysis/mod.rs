@@ -26,9 +26,9 @@ use crate::encode::sc;
 use crate::encode::value::{self, Value};
 use crate::encode::Encoding;
 use crate::events::{EventId, Events};
+use crate::program::Quantifier;
 use crate::program::{Observable, Program, StateProp};
 use crate::solver::{solve_under, SolveOutcome, Solver, SolverError, SolverOptions, VarisatSolver};
-use crate::syntax::ast::Quantifier;
 use crate::witness::validate::{validate, validate_model, ModelChecks};
 use crate::witness::Execution;
 

@@ -129,7 +129,7 @@ impl CheckResult {
     /// The verdict stands whatever the executions the unrolling bound cut do: it rests on
     /// an execution that was found (a witness, a counterexample), or no execution was cut.
     pub fn conclusive(&self) -> bool {
-        use crate::syntax::ast::Quantifier;
+        use crate::program::Quantifier;
         !self.bound_hit
             || match self.quantifier {
                 Quantifier::Exists => self.ok,
@@ -139,14 +139,14 @@ impl CheckResult {
 
     /// The test states a requirement (`~exists`, `forall`) that some execution breaks.
     pub fn requirement_fails(&self) -> bool {
-        use crate::syntax::ast::Quantifier;
+        use crate::program::Quantifier;
         !self.ok && matches!(self.quantifier, Quantifier::NotExists | Quantifier::Forall)
     }
 
     /// The witness worth showing: the one that meets the condition for `exists`, and a
     /// counterexample to the test's expectation otherwise.
     pub fn shown_witness(&self) -> Option<(WitnessRole, &Execution)> {
-        use crate::syntax::ast::Quantifier;
+        use crate::program::Quantifier;
         match self.quantifier {
             Quantifier::Exists => self.positive.as_ref().map(|e| (WitnessRole::Witness, e)),
             Quantifier::NotExists => self

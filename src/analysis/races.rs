@@ -28,10 +28,10 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Serialize;
 
 use super::{AnalysisError, Candidates, Session};
+use crate::diagnostics::Span;
 use crate::encode::cnf::{Bool, ClauseSink, Gates};
 use crate::events::{EventId, EventKind, Events};
 use crate::program::{MemOrder, Program};
-use crate::syntax::ast::Span;
 use crate::witness::Execution;
 
 /// What `races` calls a race when the model defines none (SC, TSO, ...).

@@ -1,6 +1,6 @@
 //! The syntax tree of a model file, every node with its byte span.
 
-use crate::syntax::ast::Span;
+use crate::diagnostics::Span;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ModelAst {

@@ -9,8 +9,8 @@
 use std::collections::HashMap;
 
 use super::ast::{self, BinOp, CheckKind, Expr, ExprKind, ModelAst, Statement, UnOp};
+use crate::diagnostics::Span;
 use crate::diagnostics::{Diagnostic, InputError, SourceFile};
-use crate::syntax::ast::Span;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Type {

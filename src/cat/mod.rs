@@ -17,8 +17,8 @@ pub use check::{Base, Check, Model, TExpr, Type};
 
 use lalrpop_util::ParseError;
 
+use crate::diagnostics::Span;
 use crate::diagnostics::{Diagnostic, InputError, SourceFile};
-use crate::syntax::ast::Span;
 
 lalrpop_util::lalrpop_mod!(
     #[allow(clippy::all, clippy::pedantic, unused_qualifications, dead_code)]

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use super::acyclic::less_than;
 use super::cnf::{Bool, ClauseSink, Gates, Lit};
 use crate::program::arith::{eval_binary, eval_unary};
-use crate::syntax::ast::{BinaryOp, UnaryOp};
+use crate::program::{BinaryOp, UnaryOp};
 
 const WIDTH: usize = 32;
 
@@ -194,7 +194,6 @@ pub fn apply_unary<S: ClauseSink>(sink: &mut S, op: UnaryOp, a: &Value) -> Value
                 from_truth(!nonzero)
             }
             UnaryOp::BitNot => Value::Bits(bits.iter().map(|&b| !b).collect()),
-            UnaryOp::Deref | UnaryOp::AddrOf => a.clone(),
         },
     }
 }

@@ -16,9 +16,10 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use crate::diagnostics::Span;
 use crate::program::arith::{eval_binary, eval_unary};
+use crate::program::{BinaryOp, UnaryOp};
 use crate::program::{LocId, MemOrder, RegId};
-use crate::syntax::ast::{BinaryOp, Span, UnaryOp};
 
 pub type EventId = usize;
 pub type TermId = usize;

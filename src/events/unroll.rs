@@ -3,11 +3,12 @@
 use super::{
     bounds, BoundHit, Control, ControlId, Event, EventId, EventKind, Events, Guard, TermId, Terms,
 };
+use crate::diagnostics::Span;
 use crate::diagnostics::{Diagnostic, InputError};
 use crate::program::{
     Address, Expected, Expr, Instr, LocId, MemOrder, Program, RmwOp, ThreadProgram,
 };
-use crate::syntax::ast::{BinaryOp, Span, UnaryOp};
+use crate::program::{BinaryOp, UnaryOp};
 
 #[derive(Clone, Copy, Debug)]
 pub struct UnrollOptions {
@@ -760,11 +761,9 @@ mod tests {
             "C t\n{{ x = 0; int y[3] = {{10, 11, 12}}; l = 0; }}\nP0 (int* x, int* y, int* l) {{\n{body}\n}}\nexists (x=0)\n"
         );
         let file = SourceFile::new("t.litmus", text);
-        let test = crate::syntax::parse(&file).unwrap_or_else(|e| panic!("{}", e.short()));
-        let program =
-            crate::program::lower(&test, &file).unwrap_or_else(|e| panic!("{}", e.short()));
-        let events = unroll(&program, UnrollOptions::default()).unwrap();
-        (program, events)
+        let test =
+            crate::load(&file, &Default::default()).unwrap_or_else(|e| panic!("{}", e.short()));
+        (test.program, test.events)
     }
 
     fn loc(program: &Program, name: &str) -> LocId {

@@ -5,7 +5,7 @@
 //! so that every backend, the static value analysis and the reference interpreter agree
 //! exactly. Comparisons and logical operators give 0 or 1, as in C.
 
-use crate::syntax::ast::{BinaryOp, UnaryOp};
+use crate::program::{BinaryOp, UnaryOp};
 
 pub fn eval_binary(op: BinaryOp, a: i32, b: i32) -> i32 {
     match op {
@@ -65,7 +65,6 @@ pub fn eval_unary(op: UnaryOp, a: i32) -> i32 {
         UnaryOp::Not => (a == 0) as i32,
         UnaryOp::BitNot => !a,
         // Memory accesses and addresses never reach pure expressions: lowering hoists them.
-        UnaryOp::Deref | UnaryOp::AddrOf => a,
     }
 }
 

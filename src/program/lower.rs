@@ -3,11 +3,12 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::{
-    Address, Expected, Expr, FinalCondition, Instr, Location, MemOrder, Observable, Program, RegId,
-    Register, RmwOp, StateProp, ThreadProgram,
+    Address, BinaryOp, Expected, Expr, FinalCondition, Instr, Location, MemOrder, Observable,
+    Program, RegId, Register, RmwOp, StateProp, ThreadProgram, UnaryOp,
 };
+use crate::diagnostics::Span;
 use crate::diagnostics::{Diagnostic, InputError, SourceFile};
-use crate::syntax::ast::{self, BinaryOp, ExprKind, Span, StmtKind, UnaryOp};
+use crate::syntax::ast::{self, ExprKind, StmtKind};
 
 /// Lower a parsed test into the program IR, reporting every semantic error found.
 pub fn lower(test: &ast::LitmusTest, file: &SourceFile) -> Result<Program, InputError> {
@@ -41,7 +42,7 @@ pub fn lower(test: &ast::LitmusTest, file: &SourceFile) -> Result<Program, Input
     let condition = test.condition.as_ref().and_then(|c| {
         let prop = lowerer.lower_prop(&c.prop, &threads)?;
         Some(FinalCondition {
-            quantifier: c.quantifier,
+            quantifier: c.quantifier.into(),
             prop,
             text: file.snippet(c.span).to_string(),
         })
@@ -407,7 +408,7 @@ impl Lowerer {
                     self.unknown_identifier(id);
                 }
             }
-            ExprKind::Unary(UnaryOp::Deref, _) | ExprKind::Index(_, _) => {
+            ExprKind::Unary(ast::UnaryOp::Deref, _) | ExprKind::Index(_, _) => {
                 let Some(loc) = self.lvalue_location(lhs, scope, out) else {
                     return;
                 };
@@ -441,7 +442,7 @@ impl Lowerer {
             ExprKind::Call(name, args) if returns_memory_value(&name.name) => {
                 self.lower_call(name, args, rhs.span, Some(reg), scope, out);
             }
-            ExprKind::Unary(UnaryOp::Deref, _) | ExprKind::Index(_, _) => {
+            ExprKind::Unary(ast::UnaryOp::Deref, _) | ExprKind::Index(_, _) => {
                 if let Some(loc) = self.lvalue_location(rhs, scope, out) {
                     out.push(Instr::Load {
                         dst: reg,
@@ -493,7 +494,7 @@ impl Lowerer {
         out: &mut Vec<Instr>,
     ) -> Option<Address> {
         match &e.kind {
-            ExprKind::Unary(UnaryOp::Deref, inner) => self.address(inner, scope, out),
+            ExprKind::Unary(ast::UnaryOp::Deref, inner) => self.address(inner, scope, out),
             ExprKind::Index(base, index) => self.indexed_address(base, index, scope, out),
             _ => {
                 self.error(Diagnostic::new(
@@ -583,7 +584,7 @@ impl Lowerer {
         out: &mut Vec<Instr>,
     ) -> Option<Address> {
         match &e.kind {
-            ExprKind::Binary(BinaryOp::Add, base, index) => {
+            ExprKind::Binary(ast::BinaryOp::Add, base, index) => {
                 // `i + y` is `y + i` in C.
                 if self.names_location(index, scope) && !self.names_location(base, scope) {
                     return self.indexed_address(index, base, scope, out);
@@ -591,7 +592,7 @@ impl Lowerer {
                 self.indexed_address(base, index, scope, out)
             }
             ExprKind::Cast(_, inner) => self.address(inner, scope, out),
-            ExprKind::Unary(UnaryOp::AddrOf, inner) => match &inner.kind {
+            ExprKind::Unary(ast::UnaryOp::AddrOf, inner) => match &inner.kind {
                 ExprKind::Name(_) => self.address_offset(inner, 0, scope).map(Address::Fixed),
                 ExprKind::Index(base, index) => self.indexed_address(base, index, scope, out),
                 _ => {
@@ -723,7 +724,7 @@ impl Lowerer {
                     None
                 }
             }
-            ExprKind::Unary(UnaryOp::Deref, _) | ExprKind::Index(_, _) => {
+            ExprKind::Unary(ast::UnaryOp::Deref, _) | ExprKind::Index(_, _) => {
                 let loc = self.lvalue_location(e, scope, out)?;
                 let dst = scope.temporary();
                 out.push(Instr::Load {
@@ -734,7 +735,7 @@ impl Lowerer {
                 });
                 Some(Expr::Reg(dst))
             }
-            ExprKind::Unary(UnaryOp::AddrOf, _) => {
+            ExprKind::Unary(ast::UnaryOp::AddrOf, _) => {
                 self.error(
                     Diagnostic::new("addresses are not values in nemos", e.span)
                         .with_help("only integers are stored and compared"),
@@ -743,14 +744,15 @@ impl Lowerer {
             }
             ExprKind::Unary(op, inner) => {
                 let inner = self.lower_expr(inner, scope, out)?;
-                Some(Expr::Unary(*op, Box::new(inner)))
+                // `*` and `&` are memory accesses and addresses, lowered by the arms above.
+                UnaryOp::of(*op).map(|op| Expr::Unary(op, Box::new(inner)))
             }
-            ExprKind::Binary(op @ (BinaryOp::And | BinaryOp::Or), a, b) => {
+            ExprKind::Binary(op @ (ast::BinaryOp::And | ast::BinaryOp::Or), a, b) => {
                 let a = self.lower_expr(a, scope, out)?;
                 let mut b_prelude = Vec::new();
                 let b = self.lower_expr(b, scope, &mut b_prelude)?;
                 if b_prelude.is_empty() {
-                    return Some(Expr::Binary(*op, Box::new(a), Box::new(b)));
+                    return Some(Expr::Binary((*op).into(), Box::new(a), Box::new(b)));
                 }
                 // The right operand reads memory: C evaluates it only when needed.
                 let t = scope.temporary();
@@ -764,7 +766,7 @@ impl Lowerer {
                     value: truth(b),
                     span: e.span,
                 });
-                let (then_branch, else_branch) = if *op == BinaryOp::And {
+                let (then_branch, else_branch) = if *op == ast::BinaryOp::And {
                     (b_prelude, vec![])
                 } else {
                     (vec![], b_prelude)
@@ -780,7 +782,7 @@ impl Lowerer {
             ExprKind::Binary(op, a, b) => {
                 let a = self.lower_expr(a, scope, out)?;
                 let b = self.lower_expr(b, scope, out)?;
-                Some(Expr::Binary(*op, Box::new(a), Box::new(b)))
+                Some(Expr::Binary((*op).into(), Box::new(a), Box::new(b)))
             }
             ExprKind::Conditional(c, a, b) => {
                 let c = self.lower_expr(c, scope, out)?;
@@ -922,7 +924,7 @@ impl Lowerer {
         out: &mut Vec<Instr>,
     ) -> Option<Address> {
         match &arg.kind {
-            ExprKind::Unary(UnaryOp::Deref, inner) => self.address(inner, scope, out),
+            ExprKind::Unary(ast::UnaryOp::Deref, inner) => self.address(inner, scope, out),
             _ => self.address(arg, scope, out),
         }
     }
@@ -1115,7 +1117,7 @@ impl Lowerer {
         scope: &mut ThreadScope,
         out: &mut Vec<Instr>,
     ) -> Option<Expected> {
-        if let ExprKind::Unary(UnaryOp::AddrOf, inner) = &arg.kind {
+        if let ExprKind::Unary(ast::UnaryOp::AddrOf, inner) = &arg.kind {
             if let ExprKind::Name(id) = &inner.kind {
                 if let Some(reg) = scope.lookup(&id.name) {
                     return Some(Expected::Register(reg));
@@ -1296,7 +1298,7 @@ fn truth(e: Expr) -> Expr {
 fn constant_value(e: &ast::Expr) -> Option<i64> {
     match &e.kind {
         ExprKind::Int(v) => Some(*v),
-        ExprKind::Unary(UnaryOp::Neg, inner) => constant_value(inner).map(|v| -v),
+        ExprKind::Unary(ast::UnaryOp::Neg, inner) => constant_value(inner).map(|v| -v),
         ExprKind::Cast(_, inner) => constant_value(inner),
         _ => None,
     }

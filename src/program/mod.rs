@@ -9,12 +9,14 @@
 
 pub mod arith;
 mod lower;
+pub mod ops;
 
 pub use lower::lower;
+pub use ops::{BinaryOp, Quantifier, UnaryOp};
 
 use serde::Serialize;
 
-use crate::syntax::ast::{BinaryOp, Quantifier, Span, UnaryOp};
+use crate::diagnostics::Span;
 
 /// Index into [`Program::locations`].
 pub type LocId = usize;

@@ -12,8 +12,8 @@ use super::{bound_warning, one_line, state_line, Palette, Report};
 use crate::analysis::graph::Overlay;
 use crate::analysis::{CheckResult, FinalState, Observation};
 use crate::events::Events;
+use crate::program::Quantifier;
 use crate::program::{Program, StateProp};
-use crate::syntax::ast::Quantifier;
 use crate::witness::Execution;
 
 pub(crate) fn quantifier_word(q: Quantifier) -> &'static str {

@@ -7,9 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::check::CheckReport;
 use super::state_line;
 use crate::analysis::query::{Answer, Finding};
+use crate::diagnostics::Span;
 use crate::diagnostics::{Diagnostic, InputError, SourceFile};
 use crate::load::Test;
-use crate::syntax::ast::Span;
 
 /// One test's block of a herd log.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::events::{ControlId, Event, EventId, EventKind, Events, Guard, Term, TermId};
+use crate::program::{BinaryOp, UnaryOp};
 use crate::program::{MemOrder, Program};
-use crate::syntax::ast::{BinaryOp, UnaryOp};
 
 /// One row of the event table (the Nemos/DefectFinder paper, Figure 4).
 #[derive(Clone, Debug, Serialize)]
@@ -118,8 +118,6 @@ impl<'a> Namer<'a> {
                     UnaryOp::Neg => "-",
                     UnaryOp::Not => "!",
                     UnaryOp::BitNot => "~",
-                    UnaryOp::Deref => "*",
-                    UnaryOp::AddrOf => "&",
                 };
                 format!("{}{}", symbol, self.term_prec(a, 12))
             }

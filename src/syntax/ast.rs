@@ -8,23 +8,7 @@
 
 use serde::Serialize;
 
-/// A half-open byte range `[start, end)` into the source text.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
-pub struct Span {
-    pub start: usize,
-    pub end: usize,
-}
-
-impl Span {
-    pub fn new(start: usize, end: usize) -> Span {
-        Span { start, end }
-    }
-
-    /// The smallest span covering both.
-    pub fn to(self, other: Span) -> Span {
-        Span::new(self.start.min(other.start), self.end.max(other.end))
-    }
-}
+pub use crate::diagnostics::Span;
 
 /// A name as written, with where it was written.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]

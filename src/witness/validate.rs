@@ -386,7 +386,7 @@ mod tests {
     use super::*;
     use crate::analysis::{AnalysisOptions, Session};
     use crate::diagnostics::SourceFile;
-    use crate::events::{unroll, Events, UnrollOptions};
+    use crate::events::Events;
     use crate::solver::Solver;
 
     fn session_for(text: &str, f: impl FnOnce(&mut Session, &Events)) {
@@ -395,9 +395,7 @@ mod tests {
 
     fn session_under(model: &str, text: &str, f: impl FnOnce(&mut Session, &Events)) {
         let file = SourceFile::new("t.litmus".to_string(), text.to_string());
-        let test = crate::syntax::parse(&file).unwrap();
-        let program = crate::program::lower(&test, &file).unwrap();
-        let events = unroll(&program, UnrollOptions::default()).unwrap();
+        let crate::Test { program, events } = crate::load(&file, &Default::default()).unwrap();
         let options = AnalysisOptions {
             model: std::sync::Arc::new(crate::cat::load_shipped(model).unwrap().unwrap()),
             ..AnalysisOptions::default()

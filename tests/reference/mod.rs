@@ -29,9 +29,9 @@
 use std::collections::BTreeSet;
 
 use nemos::analysis::races::Statement;
+use nemos::diagnostics::Span;
 use nemos::program::arith::{eval_binary, eval_unary};
 use nemos::program::{Address, Expected, Expr, Instr, LocId, MemOrder, Observable, Program, RmwOp};
-use nemos::syntax::ast::Span;
 
 /// What every complete trace of a program shows, collected over all of them.
 #[derive(Debug, Default)]
