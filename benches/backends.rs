@@ -15,7 +15,7 @@
 
 use std::time::Duration;
 
-#[path = "families.rs"]
+#[path = "common/families.rs"]
 mod families;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};

@@ -11,7 +11,7 @@
 
 use std::time::{Duration, Instant};
 
-#[path = "families.rs"]
+#[path = "common/families.rs"]
 mod families;
 
 use nemos::cat::Model;
@@ -20,7 +20,7 @@ use nemos::encode::acyclic::AcyclicStrategy;
 use nemos::encode::cnf::{Bool, ClauseSink, Cnf};
 use nemos::encode::model::encode_model;
 use nemos::encode::{sc, Encoding};
-use nemos::events::{unroll, Events, UnrollOptions};
+use nemos::events::Events;
 use nemos::program::Program;
 use nemos::solver::{solve_under, SolveOutcome, VarisatSolver};
 
@@ -95,13 +95,8 @@ fn sizes_over(dir: &std::path::Path) {
                 continue;
             };
             let file = SourceFile::new(p.display().to_string(), text);
-            let Ok(test) = nemos::syntax::parse(&file) else {
-                continue;
-            };
-            let Ok(program) = nemos::program::lower(&test, &file) else {
-                continue;
-            };
-            let Ok(events) = unroll(&program, UnrollOptions::default()) else {
+            let Ok(nemos::Test { program, events }) = nemos::load(&file, &Default::default())
+            else {
                 continue;
             };
             if program.condition.is_none() {

@@ -10,7 +10,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
 use nemos::analysis::{AnalysisOptions, Session};
 
-#[path = "families.rs"]
+#[path = "common/families.rs"]
 mod families;
 
 fn races(c: &mut Criterion) {

@@ -11,7 +11,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use nemos::analysis::{AnalysisOptions, Session};
 use nemos::encode::acyclic::AcyclicStrategy;
 
-#[path = "families.rs"]
+#[path = "common/families.rs"]
 mod families;
 
 const STRATEGIES: [(&str, AcyclicStrategy); 3] = [

@@ -7,7 +7,7 @@
 //!
 //! The models the queries use are compiled from `models/*.cat` (`encode::model`); this
 //! hand-written encoding stays as the yardstick the compiled `sc.cat` is measured against
-//! (`benches/models.rs`, `tests/models.rs`). [`interleaving_order`] is the SC order the
+//! (`benches/models.rs`, `tests/it/models.rs`). [`interleaving_order`] is the SC order the
 //! atomicity queries ask where events fall in.
 
 use super::acyclic::{AcyclicStrategy, Order};

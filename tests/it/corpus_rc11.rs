@@ -9,10 +9,9 @@ use std::path::Path;
 
 use nemos::analysis::{AnalysisOptions, Session};
 use nemos::diagnostics::SourceFile;
-use nemos::events::{unroll, UnrollOptions};
 use nemos::report::state_line;
 
-mod common;
+use crate::common;
 use common::{corpus, normalise};
 
 fn rc11() -> AnalysisOptions {
@@ -35,10 +34,8 @@ struct Verdict {
 fn run(dir: &Path, path: &str, options: &AnalysisOptions) -> Result<Verdict, String> {
     let text = std::fs::read_to_string(dir.join(path)).unwrap();
     let file = SourceFile::new(path.to_string(), text);
-    let program = nemos::syntax::parse(&file)
-        .and_then(|test| nemos::program::lower(&test, &file))
-        .map_err(|e| e.short())?;
-    let events = unroll(&program, UnrollOptions::default()).unwrap();
+    let nemos::Test { program, events } =
+        nemos::load(&file, &Default::default()).map_err(|e| e.short())?;
     let mut session = Session::new(&program, &events, options).unwrap();
     let result = session.check().unwrap();
     let states = session.outcomes().unwrap();

@@ -4,10 +4,9 @@ use std::path::PathBuf;
 
 use assert_cmd::Command;
 
-mod common;
+use crate::common;
 use nemos::analysis::{AnalysisOptions, Session};
 use nemos::diagnostics::SourceFile;
-use nemos::events::{unroll, UnrollOptions};
 
 fn litmus(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -52,9 +51,7 @@ fn certified_answers_agree_with_plain_ones() {
             path.display().to_string(),
             std::fs::read_to_string(&path).unwrap(),
         );
-        let test = nemos::syntax::parse(&file).unwrap();
-        let program = nemos::program::lower(&test, &file).unwrap();
-        let events = unroll(&program, UnrollOptions::default()).unwrap();
+        let nemos::Test { program, events } = nemos::load(&file, &Default::default()).unwrap();
         let plain = Session::new(&program, &events, &AnalysisOptions::default())
             .unwrap()
             .check()

@@ -1,7 +1,7 @@
 //! Every litmus file of the shared C corpus must parse, except a few that are outside the
 //! language on purpose; those must be rejected with a message naming the construct.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -4,8 +4,8 @@
 //! must whether some execution fails an assertion (an `assert` or the bounds check of a
 //! register-indexed access).
 
-mod common;
-mod reference;
+use crate::common;
+use crate::reference;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -36,8 +36,7 @@ struct Answers {
 
 fn lower(name: &str, text: &str) -> Program {
     let file = SourceFile::new(name.to_string(), text.to_string());
-    let test = nemos::syntax::parse(&file).unwrap_or_else(|e| panic!("{}\n{text}", e.short()));
-    nemos::program::lower(&test, &file).unwrap_or_else(|e| panic!("{}\n{text}", e.short()))
+    nemos::load::lower(&file).unwrap_or_else(|e| panic!("{}\n{text}", e.short()))
 }
 
 fn product(program: &Program, strategy: AcyclicStrategy) -> Answers {

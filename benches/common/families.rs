@@ -3,7 +3,7 @@
 #![allow(dead_code)] // each benchmark uses the families it needs
 
 use nemos::diagnostics::SourceFile;
-use nemos::events::{unroll, Events, UnrollOptions};
+use nemos::events::Events;
 use nemos::program::Program;
 
 /// The SC issue's family: thread `i` of `n` does `x = i+1; y = i+1; r = y; s = x;` on
@@ -40,14 +40,12 @@ pub fn locked_counter(threads: usize, increments: usize) -> String {
     text
 }
 
-/// Parse, lower and unroll generated text.
+/// Parse, lower and unroll generated text through the front door.
 pub fn load(text: &str, unroll_bound: u32) -> (Program, Events) {
     let file = SourceFile::new("generated.litmus", text);
-    let test = nemos::syntax::parse(&file).expect("generated test parses");
-    let program = nemos::program::lower(&test, &file).expect("generated test lowers");
-    let options = UnrollOptions {
+    let options = nemos::LoadOptions {
         unroll: unroll_bound,
     };
-    let events = unroll(&program, options).expect("generated test unrolls");
-    (program, events)
+    let test = nemos::load(&file, &options).expect("generated test loads");
+    (test.program, test.events)
 }

@@ -3,7 +3,7 @@
 //! `litmus/NAME.expected`, which was written only after the states and verdict were checked
 //! by hand against sequential consistency (the reasoning is each test's doc string).
 //!
-//! `UPDATE_EXPECT=1 cargo test --test litmus_expected` rewrites the expectation files
+//! `UPDATE_EXPECT=1 cargo test --release --test it litmus_expected` rewrites the expectation files
 //! instead of comparing; review the diff before committing it.
 //!
 //! The second part pins the paper's (seed 004) Figures 4 and 5 for `fig1-program2.litmus`.
@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-mod common;
+use crate::common;
 
 /// Tests whose exit code is not 0, with the code and why.
 const EXIT_CODES: &[(&str, i32, &str)] = &[

@@ -1,7 +1,7 @@
 //! The parser must answer every input with a tree or one diagnostic, never a panic: feed it
 //! truncated and mangled versions of the corpus files and of a sample test.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -7,7 +7,6 @@ use std::sync::Arc;
 
 use nemos::analysis::{AnalysisOptions, Observation, Session};
 use nemos::diagnostics::SourceFile;
-use nemos::events::{unroll, UnrollOptions};
 
 const MODELS: [&str; 2] = ["rc11", "c11"];
 
@@ -22,9 +21,8 @@ fn options(model: &str, skip: &[&str]) -> AnalysisOptions {
 /// Whether `exists` is reachable, and whether the flag `undefined` is raised.
 fn run(text: &str, model: &str, skip: &[&str]) -> (bool, bool) {
     let file = SourceFile::new("test.litmus", text);
-    let test = nemos::syntax::parse(&file).unwrap_or_else(|e| panic!("{}", e.short()));
-    let program = nemos::program::lower(&test, &file).unwrap_or_else(|e| panic!("{}", e.short()));
-    let events = unroll(&program, UnrollOptions::default()).unwrap();
+    let nemos::Test { program, events } =
+        nemos::load(&file, &Default::default()).unwrap_or_else(|e| panic!("{}", e.short()));
     let mut session = Session::new(&program, &events, &options(model, skip)).unwrap();
     let result = session.check().unwrap();
     (

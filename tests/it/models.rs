@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
 
-mod common;
+use crate::common;
 
 use nemos::analysis::query::{ask, Finding, Query, QueryOptions};
 use nemos::analysis::{AnalysisOptions, Observation, Session};
@@ -15,7 +15,7 @@ use nemos::diagnostics::SourceFile;
 use nemos::encode::acyclic::AcyclicStrategy;
 use nemos::encode::cnf::Bool;
 use nemos::encode::{sc, Encoding};
-use nemos::events::{unroll, Events, UnrollOptions};
+use nemos::events::Events;
 use nemos::program::Program;
 use nemos::solver::{solve_under, SolveOutcome, VarisatSolver};
 
@@ -24,11 +24,8 @@ fn manifest_dir() -> PathBuf {
 }
 
 fn program_of(name: &str, text: &str) -> (Program, Events) {
-    let file = SourceFile::new(name, text);
-    let test = nemos::syntax::parse(&file).unwrap_or_else(|e| panic!("{}", e.short()));
-    let program = nemos::program::lower(&test, &file).unwrap_or_else(|e| panic!("{}", e.short()));
-    let events = unroll(&program, UnrollOptions::default()).unwrap();
-    (program, events)
+    let test = crate::common::load(name, text);
+    (test.program, test.events)
 }
 
 fn litmus(name: &str) -> (Program, Events) {

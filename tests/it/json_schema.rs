@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::Command;
 
-mod common;
+use crate::common;
 
 fn validator() -> jsonschema::Validator {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

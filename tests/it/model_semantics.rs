@@ -16,7 +16,6 @@ use nemos::diagnostics::SourceFile;
 use nemos::encode::cnf::{Bool, ClauseSink, Gates};
 use nemos::encode::model::{encode_definition, Val};
 use nemos::encode::Encoding;
-use nemos::events::{unroll, UnrollOptions};
 use nemos::solver::{solve_under, SolveOutcome, Solver, VarisatSolver};
 use nemos::witness::eval::Explicit;
 use nemos::witness::Execution;
@@ -67,9 +66,7 @@ fn compiled_operators_agree_with_direct_evaluation() {
     for name in PROGRAMS {
         let text = std::fs::read_to_string(dir.join(format!("{name}.litmus"))).unwrap();
         let file = SourceFile::new(*name, text);
-        let test = nemos::syntax::parse(&file).unwrap();
-        let program = nemos::program::lower(&test, &file).unwrap();
-        let events = unroll(&program, UnrollOptions::default()).unwrap();
+        let nemos::Test { program, events } = nemos::load(&file, &Default::default()).unwrap();
         for expr in EXPRESSIONS {
             let source = SourceFile::new("e.cat", format!("let e = {expr}\n"));
             let model = nemos::cat::load(&source, "e", &mut |_| Err("none".into()))

@@ -2,7 +2,7 @@
 
 use assert_cmd::Command;
 
-mod common;
+use crate::common;
 
 fn nemos() -> Command {
     let mut command = Command::cargo_bin("nemos").expect("the nemos binary is built");
@@ -203,9 +203,7 @@ fn every_skipped_check_fails_on_a_chained_cycle() {
                 path.display().to_string(),
                 std::fs::read_to_string(path).unwrap(),
             );
-            let test = nemos::syntax::parse(&file).unwrap();
-            let program = nemos::program::lower(&test, &file).unwrap();
-            let events = nemos::events::unroll(&program, Default::default()).unwrap();
+            let nemos::Test { program, events } = nemos::load(&file, &Default::default()).unwrap();
             let mut session = Session::new(&program, &events, &options).unwrap();
             let explanation = session.explain().unwrap();
             for skipped in &explanation.without_one {

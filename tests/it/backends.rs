@@ -14,12 +14,12 @@ use std::process::Command;
 
 use nemos::analysis::{AnalysisOptions, Observation, Session};
 use nemos::diagnostics::SourceFile;
-use nemos::events::{unroll, Events, UnrollOptions};
+use nemos::events::Events;
 use nemos::program::Program;
 use nemos::report::state_line;
 use nemos::solver::{Backend, EmitFormat, Recording, SolveOutcome, SolverOptions};
 
-mod common;
+use crate::common;
 use common::{c_corpus_files, corpus, litmus_files, manifest_dir};
 
 /// Parse, lower and unroll; `None` for the files nemos rejects with a message.
@@ -28,10 +28,8 @@ fn load(path: &Path) -> Option<(Program, Events)> {
         path.display().to_string(),
         std::fs::read_to_string(path).unwrap(),
     );
-    let test = nemos::syntax::parse(&file).ok()?;
-    let program = nemos::program::lower(&test, &file).ok()?;
-    let events = unroll(&program, UnrollOptions::default()).ok()?;
-    Some((program, events))
+    let test = nemos::load(&file, &Default::default()).ok()?;
+    Some((test.program, test.events))
 }
 
 fn options(backend: Backend, record: Option<Recording>) -> AnalysisOptions {

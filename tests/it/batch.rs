@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 
-mod common;
+use crate::common;
 
 fn nemos() -> Command {
     let mut command = Command::cargo_bin("nemos").expect("the nemos binary is built");

@@ -1,16 +1,12 @@
 //! Unrolling: guards from nested and else branches, loops at several bounds, RMWs, fences,
 //! locks and atomic blocks.
 
-use nemos::diagnostics::SourceFile;
-use nemos::events::{unroll, EventKind, Events, UnrollOptions};
+use nemos::events::{EventKind, Events};
 use nemos::program::{MemOrder, Program};
 
 fn build(text: &str, k: u32) -> (Program, Events) {
-    let file = SourceFile::new("t.litmus", text);
-    let test = nemos::syntax::parse(&file).unwrap_or_else(|e| panic!("{}", e.short()));
-    let program = nemos::program::lower(&test, &file).unwrap_or_else(|e| panic!("{}", e.short()));
-    let events = unroll(&program, UnrollOptions { unroll: k }).unwrap();
-    (program, events)
+    let test = crate::common::load_unrolled("t.litmus", text, k);
+    (test.program, test.events)
 }
 
 fn kinds(events: &Events, thread: usize) -> Vec<EventKind> {

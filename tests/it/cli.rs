@@ -10,7 +10,7 @@ use std::path::Path;
 
 use assert_cmd::Command;
 
-mod common;
+use crate::common;
 
 /// `nemos` run from the crate root with the colour variables of the caller's environment
 /// removed, so that only what a test sets counts.

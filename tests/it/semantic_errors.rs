@@ -2,20 +2,12 @@
 //! the condition, unsupported constructs, and the lock/atomic-block structure.
 
 use nemos::diagnostics::SourceFile;
-use nemos::events::{unroll, UnrollOptions};
 
-/// Parse, lower and unroll; the rendered error of the first stage that fails.
+/// The rendered error of the front door: of the first stage (parse, lower, unroll) that
+/// fails.
 fn error_of(name: &str, text: &str) -> String {
     let file = SourceFile::new(format!("{name}.litmus"), text);
-    let test = match nemos::syntax::parse(&file) {
-        Ok(t) => t,
-        Err(e) => return e.render(false),
-    };
-    let program = match nemos::program::lower(&test, &file) {
-        Ok(p) => p,
-        Err(e) => return e.render(false),
-    };
-    match unroll(&program, UnrollOptions::default()) {
+    match nemos::load(&file, &Default::default()) {
         Ok(_) => panic!("{name}: expected an error"),
         Err(error) => error.render(false),
     }

@@ -1,8 +1,6 @@
 //! What the corpus tests share: where the corpus is, how its files are found, how herd's
 //! state lines compare, and the shipped models as analysis options.
 
-#![allow(dead_code)] // each test binary uses the helpers it needs
-
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -91,4 +89,16 @@ pub fn slow_program() -> String {
     };
     let threads: String = (0..4).map(thread).collect();
     format!("C counter-4x10\n{{ c = 0; l = 0; }}\n\n{threads}exists (c=40)\n")
+}
+
+/// `text` through the front door (parse, lower, unroll `unroll` times); a test that does
+/// not load fails with the located message.
+pub fn load_unrolled(name: &str, text: &str, unroll: u32) -> nemos::Test {
+    let file = nemos::diagnostics::SourceFile::new(name, text);
+    nemos::load(&file, &nemos::LoadOptions { unroll }).unwrap_or_else(|e| panic!("{}", e.short()))
+}
+
+/// [`load_unrolled`] with the default bound.
+pub fn load(name: &str, text: &str) -> nemos::Test {
+    load_unrolled(name, text, nemos::LoadOptions::default().unroll)
 }

@@ -5,10 +5,9 @@ use std::collections::BTreeSet;
 
 use nemos::analysis::{observation_of, AnalysisOptions, Observation, Session};
 use nemos::diagnostics::SourceFile;
-use nemos::events::{unroll, UnrollOptions};
 use nemos::report::state_line;
 
-mod common;
+use crate::common;
 use common::{corpus, normalise};
 
 fn observation_name(o: Observation) -> &'static str {
@@ -37,10 +36,8 @@ fn sc_states_observations_and_counts_match_herd() {
         }
         let text = std::fs::read_to_string(dir.join(path)).unwrap();
         let file = SourceFile::new(path.clone(), text);
-        let test = nemos::syntax::parse(&file).unwrap_or_else(|e| panic!("{}", e.short()));
-        let program =
-            nemos::program::lower(&test, &file).unwrap_or_else(|e| panic!("{}", e.short()));
-        let events = unroll(&program, UnrollOptions::default()).unwrap();
+        let nemos::Test { program, events } =
+            nemos::load(&file, &Default::default()).unwrap_or_else(|e| panic!("{}", e.short()));
         let mut session = Session::new(&program, &events, &AnalysisOptions::default()).unwrap();
         let result = session.check().unwrap();
         let states = session.outcomes().unwrap();
@@ -98,10 +95,8 @@ fn every_corpus_file_runs_or_is_rejected_cleanly() {
             path.display().to_string(),
             std::fs::read_to_string(path).unwrap(),
         );
-        let lowered = nemos::syntax::parse(&file).and_then(|t| nemos::program::lower(&t, &file));
-        match lowered {
-            Ok(program) => {
-                let events = unroll(&program, UnrollOptions::default()).unwrap();
+        match nemos::load(&file, &Default::default()) {
+            Ok(nemos::Test { program, events }) => {
                 let mut session =
                     Session::new(&program, &events, &AnalysisOptions::default()).unwrap();
                 session.check().unwrap();

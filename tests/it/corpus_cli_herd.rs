@@ -5,13 +5,13 @@
 //! order; files nemos rejects print no block and are named on stderr), and for every test
 //! herd7-expected.json gives a result for under rc11 the `Observation` verdict, the
 //! `States` set, the Positive/Negative counts and the `Undef` verdict must be herd's.
-//! (`tests/corpus_rc11.rs` checks the same through the library.)
+//! (`tests/it/corpus_rc11.rs` checks the same through the library.)
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-mod common;
+use crate::common;
 use common::{c_corpus_files, corpus, manifest_dir, normalise, C_CORPUS_DIRS};
 
 /// One test's block of herd's output.

@@ -1,0 +1,29 @@
+//! The integration tests, one binary: each module was a test binary of its own, and each
+//! linked the whole crate; one binary links it once.
+
+mod common;
+mod reference;
+
+mod backends;
+mod batch;
+mod c11;
+mod certify;
+mod cli;
+mod corpus_cli_herd;
+mod corpus_rc11;
+mod corpus_sc;
+mod defects;
+mod differential;
+mod dot;
+mod events;
+mod herd_format;
+mod json_schema;
+mod litmus_expected;
+mod model_errors;
+mod model_semantics;
+mod models;
+mod parse_corpus;
+mod parse_errors;
+mod parse_robustness;
+mod readme;
+mod semantic_errors;
