@@ -8,6 +8,7 @@
 //! the condition) are found here and reported together.
 
 pub mod arith;
+pub mod library;
 mod lower;
 pub mod ops;
 

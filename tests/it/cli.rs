@@ -811,3 +811,21 @@ fn stdin_and_index_lists() {
         missing.stderr
     );
 }
+
+/// `locations [a]` names the whole array: every cell is in the final states, not only the
+/// first one.
+#[test]
+fn locations_of_an_array_show_every_cell() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = write_test(
+        &dir,
+        "arr.litmus",
+        "C arr\n{ int a[3]; }\nP0 (int* a) { a[1] = 1; }\nlocations [a]\nexists (a[1]=1)\n",
+    );
+    let r = run(&["outcomes", "--format", "herd", &path]);
+    assert!(
+        r.stdout.contains("\n[a[0]]=0; [a[1]]=1; [a[2]]=0;\n"),
+        "{}",
+        r.stdout
+    );
+}

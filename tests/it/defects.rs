@@ -1,5 +1,5 @@
-//! `nemos races` and `nemos atomicity` on the paper's programs (seed 004, Figures 1 and 2),
-//! seed 003's PairSnapShot and the cases that separate the three atomicity strengths.
+//! `nemos races` and `nemos atomicity` on the paper's programs (the Nemos paper, Figures 1 and 2),
+//! the fault-localization paper's PairSnapShot and the cases that separate the three atomicity strengths.
 //! Each test states the answer the paper (or a hand analysis in the litmus file's doc
 //! string) gives, and checks it through the command line's JSON output and exit code.
 

@@ -4,9 +4,11 @@
 //! by hand against sequential consistency (the reasoning is each test's doc string).
 //!
 //! `UPDATE_EXPECT=1 cargo test --release --test it litmus_expected` rewrites the expectation files
-//! instead of comparing; review the diff before committing it.
+//! instead of comparing; review the diff before committing it. The files stay plain herd logs,
+//! not insta snapshots: `--expect` and herd's own tools (mcompare7) read them as they are, and
+//! each is also checked through `--expect` here.
 //!
-//! The second part pins the paper's (seed 004) Figures 4 and 5 for `fig1-program2.litmus`.
+//! The second part pins the Nemos paper's Figures 4 and 5 for `fig1-program2.litmus`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -44,36 +46,12 @@ fn nemos(args: &[&str]) -> Output {
         .expect("run the nemos binary")
 }
 
-/// A minimal unified-style line diff (longest common subsequence), `-` expected, `+` actual.
+/// The lines that differ, `-` expected and `+` actual, with some context.
 fn diff(expected: &str, actual: &str) -> String {
-    let a: Vec<&str> = expected.lines().collect();
-    let b: Vec<&str> = actual.lines().collect();
-    let (n, m) = (a.len(), b.len());
-    let mut lcs = vec![vec![0usize; m + 1]; n + 1];
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            lcs[i][j] = if a[i] == b[j] {
-                lcs[i + 1][j + 1] + 1
-            } else {
-                lcs[i + 1][j].max(lcs[i][j + 1])
-            };
-        }
-    }
-    let (mut i, mut j, mut out) = (0, 0, String::new());
-    while i < n || j < m {
-        if i < n && j < m && a[i] == b[j] {
-            out.push_str(&format!(" {}\n", a[i]));
-            i += 1;
-            j += 1;
-        } else if j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j]) {
-            out.push_str(&format!("+{}\n", b[j]));
-            j += 1;
-        } else {
-            out.push_str(&format!("-{}\n", a[i]));
-            i += 1;
-        }
-    }
-    out
+    similar::TextDiff::from_lines(expected, actual)
+        .unified_diff()
+        .context_radius(3)
+        .to_string()
 }
 
 #[test]
@@ -118,7 +96,20 @@ fn litmus_outputs_match_expectations() {
                 display(&expected_path),
                 diff(&expected, &stdout)
             )),
-            Ok(_) => {}
+            Ok(_) => {
+                // The file also works as `--expect` reads it, as a project's CI would use it.
+                let expect_path = format!("litmus/{stem}.expected");
+                let checked = nemos(&["check", "--expect", &expect_path, &rel]);
+                // An expected defect is no failure; a limit hit stays one.
+                let want_code = if want_code == 3 { 3 } else { 0 };
+                if checked.status.code() != Some(want_code) {
+                    failures.push(format!(
+                        "{rel}: `--expect {expect_path}` exits {:?}, expected {want_code}\n{}",
+                        checked.status.code(),
+                        String::from_utf8_lossy(&checked.stderr)
+                    ));
+                }
+            }
         }
     }
     // An expectation without its litmus file is stale.
@@ -141,7 +132,7 @@ fn display(p: &Path) -> String {
         .to_string()
 }
 
-/// Seed 004, Figures 4 and 5: the SC witness of program 2 with r1 = 1, r2 = 0.
+/// The Nemos paper, Figures 4 and 5: the SC witness of program 2 with r1 = 1, r2 = 0.
 #[test]
 fn paper_figure5_matrix_and_interleaving() {
     let out = nemos(&["check", "litmus/fig1-program2.litmus", "--matrix"]);
@@ -180,7 +171,7 @@ fn paper_figure5_matrix_and_interleaving() {
     }
 }
 
-/// Seed 004, Figure 4: the eight events of program 2.
+/// The Nemos paper, Figure 4: the eight events of program 2.
 #[test]
 fn paper_figure4_events() {
     let out = nemos(&["events", "litmus/fig1-program2.litmus"]);

@@ -58,6 +58,11 @@ semantic_error!(
 );
 
 semantic_error!(
+    misspelt_function_gets_a_suggestion,
+    "C t\n{}\nP0 (int* x) {\n  int r0 = READ_ONC(*x);\n}\nexists (0:r0=1)\n"
+);
+
+semantic_error!(
     compare_exchange_expected_with_a_register_index,
     "C t\n{ int d[2] = {0, 0}; }\nP0 (atomic_int* x, int* d) {\n  int i = 1;\n  int r0 = atomic_compare_exchange_strong(x, &d[i], 1);\n}\nexists (0:r0=1)\n"
 );

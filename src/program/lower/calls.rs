@@ -1,0 +1,287 @@
+//! Library calls, as the table of [`crate::program::library`] describes them.
+
+use super::{Lowerer, ThreadScope};
+use crate::diagnostics::{Diagnostic, Span};
+use crate::program::library::{self, Family, OrderSource, Primitive};
+use crate::program::{Address, Expected, Instr, MemOrder, RegId};
+use crate::syntax::ast::{self, ExprKind};
+
+impl Lowerer {
+    pub(super) fn unknown_function(&mut self, name: &ast::Ident) {
+        let listed = |families: &[Family]| -> String {
+            families
+                .iter()
+                .flat_map(|&family| library::names(family))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut help = if name.name.starts_with("__atomic") || name.name.starts_with("atomic_") {
+            format!("supported atomics: {}", listed(&[Family::C11]))
+        } else {
+            format!(
+                "supported calls: the C11 atomics (atomic_load, atomic_store, ...), {}",
+                listed(&[Family::Linux, Family::Locks, Family::Assertions])
+            )
+        };
+        let closest = library::LIBRARY
+            .iter()
+            .map(|call| {
+                (
+                    strsim::damerau_levenshtein(&name.name, call.name),
+                    call.name,
+                )
+            })
+            .min();
+        if let Some((distance, closest)) = closest {
+            if distance <= 2 {
+                help = format!("did you mean `{closest}`? {help}");
+            }
+        }
+        self.error(
+            Diagnostic::new(format!("unknown function `{}`", name.name), name.span).with_help(help),
+        );
+    }
+
+    pub(super) fn arity(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        expected: usize,
+        span: Span,
+    ) -> bool {
+        if args.len() == expected {
+            return true;
+        }
+        self.error(
+            Diagnostic::new(
+                format!(
+                    "`{}` takes {} argument{} but {} {} given",
+                    name.name,
+                    expected,
+                    if expected == 1 { "" } else { "s" },
+                    args.len(),
+                    if args.len() == 1 { "was" } else { "were" }
+                ),
+                span,
+            )
+            .with_label("wrong number of arguments"),
+        );
+        false
+    }
+
+    pub(super) fn memory_order(
+        &mut self,
+        arg: &ast::Expr,
+        allowed: &[MemOrder],
+        what: &str,
+    ) -> Option<MemOrder> {
+        let name = match &arg.kind {
+            ExprKind::Name(id) => id,
+            _ => {
+                self.error(
+                    Diagnostic::new("expected a memory order", arg.span)
+                        .with_help("e.g. `memory_order_relaxed` or `memory_order_seq_cst`"),
+                );
+                return None;
+            }
+        };
+        let Some(order) = MemOrder::from_name(&name.name) else {
+            self.error(
+                Diagnostic::new(format!("`{}` is not a memory order", name.name), name.span)
+                    .with_help("memory orders: memory_order_relaxed, _consume, _acquire, _release, _acq_rel, _seq_cst"),
+            );
+            return None;
+        };
+        if !allowed.contains(&order) {
+            let allowed_names: Vec<String> = allowed
+                .iter()
+                .map(|o| format!("memory_order_{}", long_name(*o)))
+                .collect();
+            self.error(
+                Diagnostic::new(
+                    format!("memory order `{}` is not allowed for {}", name.name, what),
+                    name.span,
+                )
+                .with_help(format!(
+                    "{} takes one of: {}",
+                    what,
+                    allowed_names.join(", ")
+                )),
+            );
+            return None;
+        }
+        Some(order)
+    }
+
+    /// The location a call's pointer argument denotes (`x`, `&x`, `y + 1`, or `*x` for the
+    /// Linux macros that take an lvalue).
+    pub(super) fn pointer_argument(
+        &mut self,
+        arg: &ast::Expr,
+        scope: &mut ThreadScope,
+        out: &mut Vec<Instr>,
+    ) -> Option<Address> {
+        match &arg.kind {
+            ExprKind::Unary(ast::UnaryOp::Deref, inner) => self.address(inner, scope, out),
+            _ => self.address(arg, scope, out),
+        }
+    }
+
+    /// The memory order a call's access gets, from the call itself or from its argument.
+    pub(super) fn call_order(
+        &mut self,
+        source: Option<OrderSource>,
+        args: &[ast::Expr],
+        what: &str,
+    ) -> Option<MemOrder> {
+        match source? {
+            OrderSource::Fixed(order) => Some(order),
+            OrderSource::Argument(position, allowed) => {
+                self.memory_order(&args[position], allowed, what)
+            }
+        }
+    }
+
+    /// Lower a library call; `dst` receives its value. Returns `None` after an error.
+    pub(super) fn lower_call(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+        dst: Option<RegId>,
+        scope: &mut ThreadScope,
+        out: &mut Vec<Instr>,
+    ) -> Option<()> {
+        let Some(call) = library::lookup(&name.name) else {
+            self.unknown_function(name);
+            return None;
+        };
+        if !self.arity(name, args, call.arity(), span) {
+            return None;
+        }
+        let what = call.primitive.description();
+        // Every argument is lowered before giving up, so that one call reports all its errors.
+        match call.primitive {
+            Primitive::Load => {
+                let loc = self.pointer_argument(&args[0], scope, out);
+                let order = self.call_order(call.order, args, what);
+                let (loc, order) = (loc?, order?);
+                let dst = dst.unwrap_or_else(|| scope.temporary());
+                self.mark_atomic(&loc);
+                out.push(Instr::Load {
+                    dst,
+                    loc,
+                    order,
+                    span,
+                });
+            }
+            Primitive::Store => {
+                let loc = self.pointer_argument(&args[0], scope, out);
+                let value = self.lower_expr(&args[1], scope, out);
+                let order = self.call_order(call.order, args, what);
+                let (loc, value, order) = (loc?, value?, order?);
+                self.mark_atomic(&loc);
+                out.push(Instr::Store {
+                    loc,
+                    value,
+                    order,
+                    span,
+                });
+            }
+            Primitive::Rmw(op) => {
+                let loc = self.pointer_argument(&args[0], scope, out);
+                let operand = self.lower_expr(&args[1], scope, out);
+                let order = self.call_order(call.order, args, what);
+                let (loc, operand, order) = (loc?, operand?, order?);
+                self.mark_atomic(&loc);
+                out.push(Instr::Rmw {
+                    dst,
+                    loc,
+                    op,
+                    operand,
+                    order,
+                    span,
+                });
+            }
+            Primitive::CompareExchange { weak } => {
+                let loc = self.pointer_argument(&args[0], scope, out);
+                let expected = self.expected_argument(&args[1], scope, out);
+                let desired = self.lower_expr(&args[2], scope, out);
+                let success = self.call_order(call.order, args, what);
+                let failure = self.call_order(
+                    call.failure_order,
+                    args,
+                    "the failure of a compare-exchange",
+                );
+                let (loc, expected, desired, success, failure) =
+                    (loc?, expected?, desired?, success?, failure?);
+                self.mark_atomic(&loc);
+                out.push(Instr::CompareExchange {
+                    dst,
+                    loc,
+                    expected,
+                    desired,
+                    success,
+                    failure,
+                    weak,
+                    span,
+                });
+            }
+            Primitive::Fence => {
+                let order = self.call_order(call.order, args, what)?;
+                out.push(Instr::Fence { order, span });
+            }
+            Primitive::Lock | Primitive::Unlock => {
+                let loc = self.pointer_argument(&args[0], scope, out)?;
+                let loc = self.fixed_address(loc, "a lock", args[0].span)?;
+                self.locations[loc].is_lock = true;
+                if call.primitive == Primitive::Lock {
+                    out.push(Instr::Lock { loc, span });
+                } else {
+                    out.push(Instr::Unlock { loc, span });
+                }
+            }
+            Primitive::Assert => {
+                let cond = self.lower_expr(&args[0], scope, out)?;
+                out.push(Instr::Assert { cond, span });
+            }
+        }
+        Some(())
+    }
+
+    pub(super) fn expected_argument(
+        &mut self,
+        arg: &ast::Expr,
+        scope: &mut ThreadScope,
+        out: &mut Vec<Instr>,
+    ) -> Option<Expected> {
+        if let ExprKind::Unary(ast::UnaryOp::AddrOf, inner) = &arg.kind {
+            if let ExprKind::Name(id) = &inner.kind {
+                if let Some(reg) = scope.lookup(&id.name) {
+                    return Some(Expected::Register(reg));
+                }
+            }
+        }
+        let address = self.address(arg, scope, out)?;
+        let loc = self.fixed_address(address, "the expected location", arg.span)?;
+        Some(Expected::Location(loc))
+    }
+
+    pub(super) fn mark_atomic(&mut self, address: &Address) {
+        for &loc in address.cells() {
+            self.locations[loc].declared_atomic = true;
+        }
+    }
+}
+
+fn long_name(order: MemOrder) -> &'static str {
+    match order {
+        MemOrder::NonAtomic => "na",
+        MemOrder::Relaxed => "relaxed",
+        MemOrder::Consume => "consume",
+        MemOrder::Acquire => "acquire",
+        MemOrder::Release => "release",
+        MemOrder::AcqRel => "acq_rel",
+        MemOrder::SeqCst => "seq_cst",
+    }
+}

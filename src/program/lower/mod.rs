@@ -1,0 +1,597 @@
+//! AST -> program IR: resolve names, recognise library calls, hoist memory accesses.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::{
+    BinaryOp, Expr, FinalCondition, Instr, Location, MemOrder, Program, RegId, Register,
+    ThreadProgram, UnaryOp,
+};
+use crate::diagnostics::Span;
+use crate::diagnostics::{Diagnostic, InputError, SourceFile};
+use crate::program::library;
+use crate::syntax::ast::{self, ExprKind, StmtKind};
+
+mod address;
+mod calls;
+mod condition;
+mod init;
+
+use condition::sort_observed;
+
+/// Lower a parsed test into the program IR, reporting every semantic error found.
+pub fn lower(test: &ast::LitmusTest, file: &SourceFile) -> Result<Program, InputError> {
+    let mut lowerer = Lowerer::default();
+    lowerer.declare_init(test);
+    let mut threads = Vec::new();
+    let mut seen_threads: HashMap<u32, Span> = HashMap::new();
+    for thread in &test.threads {
+        if let Some(first) = seen_threads.insert(thread.index, thread.name.span) {
+            let (line, _) = file.line_col(first.start);
+            lowerer.error(
+                Diagnostic::new(
+                    format!("thread {} is defined twice", thread.name.name),
+                    thread.name.span,
+                )
+                .with_label("second definition")
+                .with_help(format!("the first definition is on line {line}")),
+            );
+            continue;
+        }
+        if let Some(t) = lowerer.lower_thread(thread) {
+            threads.push(t);
+        }
+    }
+    if test.threads.is_empty() {
+        lowerer.error(
+            Diagnostic::new("the test has no threads", test.name.span)
+                .with_help("add at least one thread, e.g. `P0 (int* x) { *x = 1; }`"),
+        );
+    }
+    let condition = test.condition.as_ref().and_then(|c| {
+        let prop = lowerer.lower_prop(&c.prop, &threads)?;
+        Some(FinalCondition {
+            quantifier: c.quantifier.into(),
+            prop,
+            text: file.snippet(c.span).to_string(),
+        })
+    });
+    let filter = test
+        .filter
+        .as_ref()
+        .and_then(|p| lowerer.lower_prop(p, &threads));
+    let mut observed = Vec::new();
+    for var in &test.locations {
+        observed.extend(lowerer.listed_observables(var, &threads));
+    }
+    if let Some(c) = &condition {
+        c.prop.observables(&mut observed);
+    }
+    if !lowerer.errors.is_empty() {
+        return Err(InputError::new(file, lowerer.errors));
+    }
+    let locations = lowerer.locations;
+    sort_observed(&mut observed, &threads, &locations);
+    Ok(Program {
+        name: test.name.name.clone(),
+        source: file.clone(),
+        locations,
+        threads,
+        condition,
+        filter,
+        observed,
+    })
+}
+
+#[derive(Default)]
+struct Lowerer {
+    locations: Vec<Location>,
+    loc_by_name: HashMap<String, usize>,
+    /// Declared array lengths, by array name.
+    arrays: HashMap<String, u32>,
+    /// Initial register values from the init block, by thread index.
+    register_inits: BTreeMap<u32, Vec<(ast::Ident, i32)>>,
+    errors: Vec<Diagnostic>,
+}
+
+/// How many cells an array parameter gets when the init block does not declare it.
+const DEFAULT_ARRAY_CELLS: u32 = 1;
+
+/// The largest array a register-indexed access may reach into. The unroller turns such an
+/// access into a chain of branches, one per cell, whose guards grow with the chain: memory
+/// is quadratic in the cells (20000 cells took 10 GB), and litmus arrays are small.
+const MAX_INDEXED_CELLS: usize = 256;
+
+impl Lowerer {
+    fn error(&mut self, diagnostic: Diagnostic) {
+        self.errors.push(diagnostic);
+    }
+
+    fn location(&mut self, name: &str) -> usize {
+        if let Some(&id) = self.loc_by_name.get(name) {
+            return id;
+        }
+        let id = self.locations.len();
+        self.locations.push(Location {
+            name: name.to_string(),
+            initial: 0,
+            declared_atomic: false,
+            is_lock: false,
+        });
+        self.loc_by_name.insert(name.to_string(), id);
+        id
+    }
+
+    fn int_value(&mut self, value: i64, span: Span) -> i32 {
+        to_i32(value).unwrap_or_else(|| {
+            self.error(
+                Diagnostic::new(format!("{value} does not fit in 32 bits"), span)
+                    .with_help("nemos computes with 32-bit two's complement integers"),
+            );
+            0
+        })
+    }
+
+    fn lower_thread(&mut self, thread: &ast::Thread) -> Option<ThreadProgram> {
+        let mut scope = ThreadScope::default();
+        for param in &thread.params {
+            if param.ty.pointer_depth == 0 {
+                self.error(
+                    Diagnostic::new(
+                        format!("parameter `{}` is not a pointer", param.name.name),
+                        param.name.span,
+                    )
+                    .with_help("thread parameters name shared locations: write `int* x`"),
+                );
+                continue;
+            }
+            let name = &param.name.name;
+            if !self.arrays.contains_key(name) {
+                let loc = self.location(name);
+                self.locations[loc].declared_atomic |= type_is_atomic(&param.ty);
+            } else {
+                let len = self.arrays[name];
+                for i in 0..len {
+                    let loc = self.location(&format!("{name}[{i}]"));
+                    self.locations[loc].declared_atomic |= type_is_atomic(&param.ty);
+                }
+            }
+            scope.params.push(name.clone());
+        }
+        if let Some(inits) = self.register_inits.get(&thread.index).cloned() {
+            for (name, value) in inits {
+                scope.declare(&name.name, value, false);
+            }
+        }
+        // A thread with errors is still returned, so that the condition can name its
+        // registers without a second, derived error; `lower` fails as a whole anyway.
+        let body = self.lower_block(&thread.body, &mut scope);
+        Some(ThreadProgram {
+            index: thread.index,
+            registers: scope.registers,
+            body,
+            span: thread.span,
+        })
+    }
+
+    fn lower_block(&mut self, stmts: &[ast::Stmt], scope: &mut ThreadScope) -> Vec<Instr> {
+        let mut out = Vec::new();
+        for stmt in stmts {
+            self.lower_stmt(stmt, scope, &mut out);
+        }
+        out
+    }
+
+    fn lower_stmt(&mut self, stmt: &ast::Stmt, scope: &mut ThreadScope, out: &mut Vec<Instr>) {
+        let span = stmt.span;
+        match &stmt.kind {
+            StmtKind::Decl { ty, name, init } => {
+                if ty.pointer_depth > 0 {
+                    self.error(
+                        Diagnostic::new("registers holding pointers are not supported", ty.span)
+                            .with_help("pass the location to the thread as a parameter"),
+                    );
+                    return;
+                }
+                if scope.params.contains(&name.name) {
+                    self.error(Diagnostic::new(
+                        format!("`{}` is already a parameter of this thread", name.name),
+                        name.span,
+                    ));
+                    return;
+                }
+                let reg = scope.declare(&name.name, 0, false);
+                if let Some(init) = init {
+                    self.assign_register(reg, init, span, scope, out);
+                }
+            }
+            StmtKind::Assign { lhs, rhs } => self.lower_assign(lhs, rhs, span, scope, out),
+            StmtKind::Expr(e) => {
+                if let ExprKind::Call(name, args) = &e.kind {
+                    self.lower_call(name, args, e.span, None, scope, out);
+                } else {
+                    let _ = self.lower_expr(e, scope, out);
+                }
+            }
+            StmtKind::If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                let Some(cond) = self.lower_expr(cond, scope, out) else {
+                    return;
+                };
+                let then_branch = self.lower_block(then_branch, scope);
+                let else_branch = else_branch
+                    .as_ref()
+                    .map(|b| self.lower_block(b, scope))
+                    .unwrap_or_default();
+                out.push(Instr::If {
+                    cond,
+                    then_branch,
+                    else_branch,
+                    span,
+                });
+            }
+            StmtKind::While { cond, body } => {
+                let mut cond_prelude = Vec::new();
+                let Some(cond) = self.lower_expr(cond, scope, &mut cond_prelude) else {
+                    return;
+                };
+                let body = self.lower_block(body, scope);
+                out.push(Instr::While {
+                    cond_prelude,
+                    cond,
+                    body,
+                    span,
+                });
+            }
+            StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                if let Some(init) = init {
+                    self.lower_stmt(init, scope, out);
+                }
+                let mut cond_prelude = Vec::new();
+                let cond = match cond {
+                    Some(c) => match self.lower_expr(c, scope, &mut cond_prelude) {
+                        Some(c) => c,
+                        None => return,
+                    },
+                    None => Expr::Const(1),
+                };
+                let mut body = self.lower_block(body, scope);
+                if let Some(step) = step {
+                    self.lower_stmt(step, scope, &mut body);
+                }
+                out.push(Instr::While {
+                    cond_prelude,
+                    cond,
+                    body,
+                    span,
+                });
+            }
+            StmtKind::Block(stmts) => {
+                for s in stmts {
+                    self.lower_stmt(s, scope, out);
+                }
+            }
+            StmtKind::Atomic(stmts) => {
+                let body = self.lower_block(stmts, scope);
+                out.push(Instr::AtomicBlock { body, span });
+            }
+            StmtKind::Empty => {}
+        }
+    }
+
+    fn lower_assign(
+        &mut self,
+        lhs: &ast::Expr,
+        rhs: &ast::Expr,
+        span: Span,
+        scope: &mut ThreadScope,
+        out: &mut Vec<Instr>,
+    ) {
+        match &lhs.kind {
+            ExprKind::Name(id) => {
+                if let Some(reg) = scope.lookup(&id.name) {
+                    self.assign_register(reg, rhs, span, scope, out);
+                } else if self.is_location_name(&id.name, scope) {
+                    self.error(
+                        Diagnostic::new(
+                            format!("`{}` is a pointer to a shared location", id.name),
+                            id.span,
+                        )
+                        .with_label("cannot assign to the pointer itself")
+                        .with_help(format!(
+                            "to write the location, write `*{} = ...;`",
+                            id.name
+                        )),
+                    );
+                } else {
+                    self.unknown_identifier(id);
+                }
+            }
+            ExprKind::Unary(ast::UnaryOp::Deref, _) | ExprKind::Index(_, _) => {
+                let Some(loc) = self.lvalue_location(lhs, scope, out) else {
+                    return;
+                };
+                let Some(value) = self.lower_expr(rhs, scope, out) else {
+                    return;
+                };
+                out.push(Instr::Store {
+                    loc,
+                    value,
+                    order: MemOrder::NonAtomic,
+                    span,
+                });
+            }
+            _ => self.error(
+                Diagnostic::new("cannot assign to this expression", lhs.span)
+                    .with_help("assign to a register (`r0 = ...`) or a location (`*x = ...`)"),
+            ),
+        }
+    }
+
+    /// `reg = rhs`, reading memory straight into `reg` when `rhs` is a single access.
+    fn assign_register(
+        &mut self,
+        reg: RegId,
+        rhs: &ast::Expr,
+        span: Span,
+        scope: &mut ThreadScope,
+        out: &mut Vec<Instr>,
+    ) {
+        match &rhs.kind {
+            ExprKind::Call(name, args) if returns_memory_value(name) => {
+                self.lower_call(name, args, rhs.span, Some(reg), scope, out);
+            }
+            ExprKind::Unary(ast::UnaryOp::Deref, _) | ExprKind::Index(_, _) => {
+                if let Some(loc) = self.lvalue_location(rhs, scope, out) {
+                    out.push(Instr::Load {
+                        dst: reg,
+                        loc,
+                        order: MemOrder::NonAtomic,
+                        span,
+                    });
+                }
+            }
+            _ => {
+                if let Some(value) = self.lower_expr(rhs, scope, out) {
+                    out.push(Instr::Assign {
+                        dst: reg,
+                        value,
+                        span,
+                    });
+                }
+            }
+        }
+    }
+
+    fn unknown_identifier(&mut self, id: &ast::Ident) {
+        let help = if MemOrder::from_name(&id.name).is_some() {
+            "a memory order is only allowed as the order argument of an atomic operation"
+                .to_string()
+        } else {
+            format!("declare it first, e.g. `int {} = 0;`", id.name)
+        };
+        let message = if MemOrder::from_name(&id.name).is_some() {
+            format!("memory order `{}` is not allowed here", id.name)
+        } else {
+            format!("unknown identifier `{}`", id.name)
+        };
+        self.error(Diagnostic::new(message, id.span).with_help(help));
+    }
+
+    /// Lower a value expression, hoisting its memory accesses into `out`.
+    fn lower_expr(
+        &mut self,
+        e: &ast::Expr,
+        scope: &mut ThreadScope,
+        out: &mut Vec<Instr>,
+    ) -> Option<Expr> {
+        match &e.kind {
+            ExprKind::Int(v) => Some(Expr::Const(self.int_value(*v, e.span))),
+            ExprKind::Name(id) => {
+                if let Some(reg) = scope.lookup(&id.name) {
+                    Some(Expr::Reg(reg))
+                } else if self.is_location_name(&id.name, scope) {
+                    self.error(
+                        Diagnostic::new(
+                            format!("`{}` is a pointer to a shared location", id.name),
+                            id.span,
+                        )
+                        .with_label("used as a value")
+                        .with_help(format!("to read the location, write `*{}`", id.name)),
+                    );
+                    None
+                } else {
+                    self.unknown_identifier(id);
+                    None
+                }
+            }
+            ExprKind::Unary(ast::UnaryOp::Deref, _) | ExprKind::Index(_, _) => {
+                let loc = self.lvalue_location(e, scope, out)?;
+                let dst = scope.temporary();
+                out.push(Instr::Load {
+                    dst,
+                    loc,
+                    order: MemOrder::NonAtomic,
+                    span: e.span,
+                });
+                Some(Expr::Reg(dst))
+            }
+            ExprKind::Unary(ast::UnaryOp::AddrOf, _) => {
+                self.error(
+                    Diagnostic::new("addresses are not values in nemos", e.span)
+                        .with_help("only integers are stored and compared"),
+                );
+                None
+            }
+            ExprKind::Unary(op, inner) => {
+                let inner = self.lower_expr(inner, scope, out)?;
+                // `*` and `&` are memory accesses and addresses, lowered by the arms above.
+                UnaryOp::of(*op).map(|op| Expr::Unary(op, Box::new(inner)))
+            }
+            ExprKind::Binary(op @ (ast::BinaryOp::And | ast::BinaryOp::Or), a, b) => {
+                let a = self.lower_expr(a, scope, out)?;
+                let mut b_prelude = Vec::new();
+                let b = self.lower_expr(b, scope, &mut b_prelude)?;
+                if b_prelude.is_empty() {
+                    return Some(Expr::Binary((*op).into(), Box::new(a), Box::new(b)));
+                }
+                // The right operand reads memory: C evaluates it only when needed.
+                let t = scope.temporary();
+                out.push(Instr::Assign {
+                    dst: t,
+                    value: truth(a),
+                    span: e.span,
+                });
+                b_prelude.push(Instr::Assign {
+                    dst: t,
+                    value: truth(b),
+                    span: e.span,
+                });
+                let (then_branch, else_branch) = if *op == ast::BinaryOp::And {
+                    (b_prelude, vec![])
+                } else {
+                    (vec![], b_prelude)
+                };
+                out.push(Instr::If {
+                    cond: Expr::Reg(t),
+                    then_branch,
+                    else_branch,
+                    span: e.span,
+                });
+                Some(Expr::Reg(t))
+            }
+            ExprKind::Binary(op, a, b) => {
+                let a = self.lower_expr(a, scope, out)?;
+                let b = self.lower_expr(b, scope, out)?;
+                Some(Expr::Binary((*op).into(), Box::new(a), Box::new(b)))
+            }
+            ExprKind::Conditional(c, a, b) => {
+                let c = self.lower_expr(c, scope, out)?;
+                let mut a_prelude = Vec::new();
+                let a = self.lower_expr(a, scope, &mut a_prelude)?;
+                let mut b_prelude = Vec::new();
+                let b = self.lower_expr(b, scope, &mut b_prelude)?;
+                if a_prelude.is_empty() && b_prelude.is_empty() {
+                    return Some(Expr::Conditional(Box::new(c), Box::new(a), Box::new(b)));
+                }
+                let t = scope.temporary();
+                a_prelude.push(Instr::Assign {
+                    dst: t,
+                    value: a,
+                    span: e.span,
+                });
+                b_prelude.push(Instr::Assign {
+                    dst: t,
+                    value: b,
+                    span: e.span,
+                });
+                out.push(Instr::If {
+                    cond: c,
+                    then_branch: a_prelude,
+                    else_branch: b_prelude,
+                    span: e.span,
+                });
+                Some(Expr::Reg(t))
+            }
+            // Casts between integer types are the identity on 32-bit values.
+            ExprKind::Cast(_, inner) => self.lower_expr(inner, scope, out),
+            ExprKind::Call(name, args) => {
+                if !returns_memory_value(name) {
+                    if library::lookup(&name.name).is_some() {
+                        self.error(Diagnostic::new(
+                            format!("`{}` does not return a value", name.name),
+                            name.span,
+                        ));
+                    } else {
+                        self.unknown_function(name);
+                    }
+                    return None;
+                }
+                let dst = scope.temporary();
+                self.lower_call(name, args, e.span, Some(dst), scope, out)?;
+                Some(Expr::Reg(dst))
+            }
+        }
+    }
+}
+
+#[derive(Default)]
+struct ThreadScope {
+    registers: Vec<Register>,
+    by_name: HashMap<String, RegId>,
+    params: Vec<String>,
+}
+
+impl ThreadScope {
+    /// Declaring a name twice (as C allows in nested blocks) reuses the register: herd's final
+    /// states name registers, not scopes.
+    fn declare(&mut self, name: &str, initial: i32, temporary: bool) -> RegId {
+        if let Some(&id) = self.by_name.get(name) {
+            return id;
+        }
+        let id = self.registers.len();
+        self.registers.push(Register {
+            name: name.to_string(),
+            initial,
+            temporary,
+        });
+        self.by_name.insert(name.to_string(), id);
+        id
+    }
+
+    fn lookup(&self, name: &str) -> Option<RegId> {
+        self.by_name.get(name).copied()
+    }
+
+    fn temporary(&mut self) -> RegId {
+        let name = format!(
+            "tmp{}",
+            self.registers.iter().filter(|r| r.temporary).count()
+        );
+        let id = self.registers.len();
+        self.registers.push(Register {
+            name,
+            initial: 0,
+            temporary: true,
+        });
+        id
+    }
+}
+
+fn type_is_atomic(ty: &ast::Type) -> bool {
+    ty.atomic || ty.base.starts_with("atomic") || ty.base == "atomic_t"
+}
+
+fn to_i32(v: i64) -> Option<i32> {
+    if (i32::MIN as i64..=u32::MAX as i64).contains(&v) {
+        Some(v as u32 as i32)
+    } else {
+        None
+    }
+}
+
+fn truth(e: Expr) -> Expr {
+    Expr::Binary(BinaryOp::Ne, Box::new(e), Box::new(Expr::Const(0)))
+}
+
+fn constant_value(e: &ast::Expr) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Int(v) => Some(*v),
+        ExprKind::Unary(ast::UnaryOp::Neg, inner) => constant_value(inner).map(|v| -v),
+        ExprKind::Cast(_, inner) => constant_value(inner),
+        _ => None,
+    }
+}
+
+/// Whether a call is an expression whose value is read from memory (a load, a
+/// read-modify-write, a compare-exchange).
+fn returns_memory_value(name: &ast::Ident) -> bool {
+    library::lookup(&name.name).is_some_and(|call| call.primitive.returns_value())
+}
