@@ -568,3 +568,22 @@ fn a_lone_rmw_in_an_atomic_block_is_never_interrupted() {
         assert!(product(&program, strategy).interruptions.is_empty());
     }
 }
+
+/// A register assigned before any declaration (herd7's habit, which the LKMM tests rely on)
+/// is declared there and starts at 0: the program means what the declared one means.
+#[test]
+fn implicit_registers_behave_as_declared_ones() {
+    let implicit = "C implicit\n{ x = 0; }\nP0 (int* x) {\n  r1 = r1 + 1;\n  r0 = READ_ONCE(*x);\n  r1 = r0 + r1;\n}\nP1 (int* x) { WRITE_ONCE(*x, 1); }\nexists (0:r1=2)\n";
+    let declared = implicit.replace(
+        "  r1 = r1 + 1;\n  r0 =",
+        "  int r1 = 0;\n  r1 = r1 + 1;\n  int r0 =",
+    );
+    compare("implicit", implicit).unwrap();
+    let outcomes = |name, text: &str| product(&lower(name, text), AcyclicStrategy::Lazy).outcomes;
+    let (implicit, declared) = (
+        outcomes("implicit", implicit),
+        outcomes("declared", &declared),
+    );
+    assert_eq!(implicit, declared);
+    assert_eq!(implicit.len(), 2, "{implicit:?}");
+}

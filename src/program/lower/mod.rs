@@ -310,8 +310,13 @@ impl Lowerer {
                             id.name
                         )),
                     );
-                } else {
+                } else if MemOrder::from_name(&id.name).is_some() {
                     self.unknown_identifier(id);
+                } else {
+                    // As in herd7: a register assigned before any declaration is declared
+                    // there (the LKMM tests rely on it), starting at 0 like every register.
+                    let reg = scope.declare(&id.name, 0, false);
+                    self.assign_register(reg, rhs, span, scope, out);
                 }
             }
             ExprKind::Unary(ast::UnaryOp::Deref, _) | ExprKind::Index(_, _) => {
