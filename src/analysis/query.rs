@@ -11,6 +11,7 @@ use std::sync::Arc;
 use super::atomicity::{AtomicityMode, AtomicityResult};
 use super::explain::Explanation;
 use super::graph::Overlay;
+use super::infer::{self, InferError, Inference, Property};
 use super::races::RaceResult;
 use super::{observation_of, AnalysisError, AnalysisOptions, CheckResult, FinalState, Session};
 use crate::cat::Model;
@@ -34,6 +35,8 @@ pub enum Query {
     Atomicity(AtomicityMode),
     /// Which checks of the model forbid the condition's outcome.
     Explain,
+    /// The weakest memory orders under which the program is correct.
+    Infer,
 }
 
 impl Query {
@@ -53,6 +56,7 @@ impl Query {
             Query::Races => "races, the first solve: some candidate race occurs",
             Query::Atomicity(_) => "atomicity, the first solve: some candidate violation occurs",
             Query::Explain => "explain, the first solve: the condition under every check in force",
+            Query::Infer => "infer, which solves one instance per assignment of orders",
         }
     }
 }
@@ -75,6 +79,15 @@ pub struct QueryOptions {
     pub emit: Option<EmitFormat>,
     /// Refuse a test that unrolls into more events than this.
     pub max_events: Option<usize>,
+    /// What `infer` requires of the program, and the source lines whose orders it keeps.
+    pub infer: InferSettings,
+}
+
+/// The settings of an `infer` query.
+#[derive(Clone, Debug, Default)]
+pub struct InferSettings {
+    pub property: Property,
+    pub keep_lines: Vec<usize>,
 }
 
 impl QueryOptions {
@@ -90,6 +103,7 @@ impl QueryOptions {
             picture: false,
             emit: None,
             max_events: None,
+            infer: InferSettings::default(),
         }
     }
 }
@@ -170,6 +184,7 @@ pub enum Finding {
     Races(RaceResult),
     Atomicity(AtomicityResult),
     Explain(Explanation),
+    Infer(Box<Inference>),
 }
 
 /// A query's answer, with the picture and the exported instance when asked for.
@@ -206,6 +221,7 @@ impl Answer {
             Finding::Races(r) => (!r.races.is_empty(), r.bound_hit),
             Finding::Atomicity(a) => (a.violated(), a.bound_hit),
             Finding::Explain(_) => (false, false),
+            Finding::Infer(i) => (i.written_failure.is_some(), i.bound_hit),
         };
         if defect {
             Severity::Defect
@@ -247,6 +263,14 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
             record: recording.clone(),
         },
     };
+    if query == Query::Infer {
+        return Ok(Answer {
+            query,
+            finding: infer_finding(test, &analysis, options)?,
+            picture: None,
+            instance: None,
+        });
+    }
     let mut session = Session::new(program, events, &analysis)?;
     // The solve whose instance is exported: the query's first, except for `outcomes`,
     // whose enumeration starts after the condition's two solves.
@@ -297,6 +321,8 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
             }
             Finding::Explain(explanation)
         }
+        // Answered above, before a session for the written program is opened.
+        Query::Infer => infer_finding(test, &analysis, options)?,
     };
     let instance = match (options.emit, &recording) {
         (Some(format), Some(recording)) => {
@@ -311,6 +337,27 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
         picture,
         instance,
     })
+}
+
+/// `infer`'s answer: every assignment of orders gets a session of its own. The number of
+/// assignments is a limit, checked before any is solved.
+fn infer_finding(
+    test: &Test,
+    analysis: &AnalysisOptions,
+    options: &QueryOptions,
+) -> Result<Finding, AnalysisError> {
+    match infer::infer(
+        &test.program,
+        test.events.unroll,
+        analysis,
+        options.infer.property,
+        &options.infer.keep_lines,
+    ) {
+        Ok(inference) => Ok(Finding::Infer(Box::new(inference))),
+        Err(limit @ InferError::TooMany { .. }) => Ok(Finding::Limit(limit.to_string())),
+        Err(InferError::Analysis(e)) => Err(e),
+        Err(InferError::Unroll(message)) => Err(AnalysisError::Evaluation(message)),
+    }
 }
 
 /// The comment on top of an exported instance: which test, and which question it asks.

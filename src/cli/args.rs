@@ -6,6 +6,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use nemos::analysis::atomicity::AtomicityMode;
+use nemos::analysis::query::InferSettings;
 use nemos::encode::acyclic::AcyclicStrategy;
 use nemos::report;
 use nemos::solver::{Backend, EmitFormat};
@@ -135,6 +136,25 @@ pub enum Command {
         #[command(flatten)]
         graphs: GraphArgs,
     },
+    /// The weakest memory orders under which each test is correct: every minimal
+    /// assignment of orders to its atomic accesses and fences, why no site of it can be
+    /// weaker, and how the written orders compare (exit 1 when they break the property).
+    #[command(after_help = EXIT_CODES)]
+    Infer {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        common: AnalysisArgs,
+        /// Keep the orders of the accesses and fences on source line LINE as written;
+        /// repeatable.
+        #[arg(long, value_name = "LINE")]
+        keep: Vec<usize>,
+        /// What must hold, a comma-separated list of: condition (the outcome of `exists`/
+        /// `~exists` never reached, `forall` always true), assertions, flags (the model's
+        /// flags, a data race under C11) [default: all three].
+        #[arg(long, value_delimiter = ',', value_enum)]
+        property: Vec<PropertyPart>,
+    },
     /// List the shipped memory models and their named checks, or print one model's file.
     Models {
         /// A shipped model name (`sc`) or a path to a `.cat` file.
@@ -146,6 +166,13 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PropertyPart {
+    Condition,
+    Assertions,
+    Flags,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -194,8 +221,12 @@ pub struct BatchArgs {
 
 #[derive(Args, Clone)]
 pub struct AnalysisArgs {
-    /// The memory model: a shipped one (`nemos models` lists them) or a `.cat` file.
-    #[arg(long, default_value = "sc")]
+    /// The memory model: a shipped one (`nemos models` lists them) or a `.cat` file
+    /// [default: sc; rc11 for infer].
+    #[arg(long = "model", value_name = "MODEL")]
+    pub model_choice: Option<String>,
+    /// The model in force: `--model`, or the command's default.
+    #[arg(skip)]
     pub model: String,
     /// Switch off a named check of the model (what-if); repeatable.
     #[arg(long = "skip", value_name = "CHECK")]
@@ -233,6 +264,9 @@ pub struct AnalysisArgs {
     /// The expected results of `--expect`, read before the batch.
     #[arg(skip)]
     pub expected: Option<Arc<Expectations>>,
+    /// What `infer` requires and keeps.
+    #[arg(skip)]
+    pub infer: InferSettings,
 }
 
 fn parse_timeout(s: &str) -> Result<Duration, String> {

@@ -15,13 +15,16 @@ use std::sync::Arc;
 
 use clap::{CommandFactory, FromArgMatches};
 
-use nemos::analysis::query::{ask, Finding, Query, QueryOptions, Severity};
+use nemos::analysis::infer::Property;
+use nemos::analysis::query::{ask, Finding, InferSettings, Query, QueryOptions, Severity};
 use nemos::diagnostics::{InputError, SourceFile};
 use nemos::report::herd_log::{self, Comparison};
 use nemos::report::{self, Printed, Rendered, Report, Shown};
 use nemos::{LoadOptions, Test};
 
-use args::{AnalysisArgs, Cli, ColorArg, Command, ExpectArgs, Format, GraphArgs, UnrollArgs};
+use args::{
+    AnalysisArgs, Cli, ColorArg, Command, ExpectArgs, Format, GraphArgs, PropertyPart, UnrollArgs,
+};
 use batch::{ewriteln, owrite, run_batch, BatchOptions, Status, TestRun, Work};
 use graphs::GraphTargets;
 use output::{color_in_args, colors, eprint_error, palette, Colors, Stdout, COLORS};
@@ -53,7 +56,8 @@ fn printed(command: &Command) -> Option<(Printed, Format)> {
         | Command::Outcomes { common, .. }
         | Command::Races { common, .. }
         | Command::Atomicity { common, .. }
-        | Command::Explain { common, .. } => (Printed::Answer(query_of(command)?), common.format),
+        | Command::Explain { common, .. }
+        | Command::Infer { common, .. } => (Printed::Answer(query_of(command)?), common.format),
         Command::Models { .. } | Command::Completions { .. } => return None,
     })
 }
@@ -83,6 +87,7 @@ fn query_of(command: &Command) -> Option<Query> {
         Command::Races { .. } => Query::Races,
         Command::Atomicity { mode, .. } => Query::Atomicity(mode.mode()),
         Command::Explain { .. } => Query::Explain,
+        Command::Infer { .. } => Query::Infer,
         Command::Parse { .. }
         | Command::Events { .. }
         | Command::Models { .. }
@@ -90,7 +95,29 @@ fn query_of(command: &Command) -> Option<Query> {
     })
 }
 
-fn run(command: Command) -> Status {
+/// The model each analysis command runs under: `--model`, or the command's default (orders
+/// change nothing under SC, so `infer` starts from RC11).
+fn resolve_model(command: &mut Command) {
+    let (common, default) = match command {
+        Command::Infer { common, .. } => (common, "rc11"),
+        Command::Check { common, .. }
+        | Command::Outcomes { common, .. }
+        | Command::Races { common, .. }
+        | Command::Atomicity { common, .. }
+        | Command::Explain { common, .. } => (common, "sc"),
+        Command::Parse { .. }
+        | Command::Events { .. }
+        | Command::Models { .. }
+        | Command::Completions { .. } => return,
+    };
+    common.model = common
+        .model_choice
+        .clone()
+        .unwrap_or_else(|| default.to_string());
+}
+
+fn run(mut command: Command) -> Status {
+    resolve_model(&mut command);
     if let Some((printed, format)) = printed(&command) {
         let formats = printed.formats();
         if !formats.contains(&format.report()) {
@@ -149,6 +176,32 @@ fn run(command: Command) -> Status {
             graphs,
         } => analyse_drawing(&paths, common, graphs, query, Shown::default()),
         Command::Races { paths, common } | Command::Atomicity { paths, common, .. } => {
+            analyse(&paths, common, query, Shown::default())
+        }
+        Command::Infer {
+            paths,
+            mut common,
+            keep,
+            property,
+        } => {
+            if common.emit.is_some() {
+                eprint_error(
+                    "infer solves one instance per assignment of orders: --emit cannot write one",
+                );
+                return Status::BadInput;
+            }
+            common.infer = InferSettings {
+                property: if property.is_empty() {
+                    Property::default()
+                } else {
+                    Property {
+                        condition: property.contains(&PropertyPart::Condition),
+                        assertions: property.contains(&PropertyPart::Assertions),
+                        flags: property.contains(&PropertyPart::Flags),
+                    }
+                },
+                keep_lines: keep,
+            };
             analyse(&paths, common, query, Shown::default())
         }
         Command::Models { name } => models::models_command(name.as_deref()),
@@ -359,6 +412,7 @@ fn analyse_one(
         picture: args.graphs.wanted(),
         emit: emit.as_ref().map(|(format, _)| *format),
         max_events: args.max_events,
+        infer: args.infer.clone(),
         ..QueryOptions::new(model, args.model.clone())
     };
     let answer = match ask(&test, query, &options) {

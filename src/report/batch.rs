@@ -39,6 +39,10 @@ impl Tally {
                 bound_hit: result.bound_hit,
                 ..Tally::default()
             },
+            Finding::Infer(inference) => Tally {
+                bound_hit: inference.bound_hit,
+                ..Tally::default()
+            },
             Finding::Limit(_) | Finding::Explain(_) => Tally::default(),
         }
     }

@@ -285,33 +285,9 @@ impl CheckReport<'_> {
     }
 
     pub fn json_document(&self) -> CheckJson {
-        let namer = Namer::new(self.program, self.events);
-        let witness = self.witness().map(|(kind, e)| WitnessJson {
-            kind: kind.to_lowercase(),
-            interleaving: namer.labels(&e.interleaving),
-            event_ids: e.interleaving.iter().map(|&id| namer.number(id)).collect(),
-            reads_from: e
-                .rf
-                .iter()
-                .map(|&(w, r)| (namer.number(w), namer.number(r)))
-                .collect(),
-            final_state: e
-                .final_state
-                .iter()
-                .map(|&(o, v)| (self.program.observable_name(o), v))
-                .collect(),
-            coherence: e
-                .co
-                .iter()
-                .enumerate()
-                .filter(|(_, chain)| !chain.is_empty())
-                .map(|(loc, chain)| {
-                    let order = chain.iter().map(|&w| namer.number(w)).collect();
-                    (self.program.locations[loc].name.clone(), order)
-                })
-                .collect(),
-            sc_interleaving: !e.cyclic,
-        });
+        let witness = self
+            .witness()
+            .map(|(kind, e)| WitnessJson::of(self.program, self.events, kind, e));
         CheckJson {
             test: self.program.name.clone(),
             file: self.file.to_string(),
@@ -530,6 +506,39 @@ pub struct WitnessJson {
     /// `interleaving` is an SC interleaving; false when the execution has none (weak
     /// models), and `interleaving` then lists its events by thread.
     pub sc_interleaving: bool,
+}
+
+impl WitnessJson {
+    /// `execution` of `program` as JSON, in the role `kind` (`Witness`, `Counterexample`).
+    pub fn of(program: &Program, events: &Events, kind: &str, e: &Execution) -> WitnessJson {
+        let namer = Namer::new(program, events);
+        WitnessJson {
+            kind: kind.to_lowercase(),
+            interleaving: namer.labels(&e.interleaving),
+            event_ids: e.interleaving.iter().map(|&id| namer.number(id)).collect(),
+            reads_from: e
+                .rf
+                .iter()
+                .map(|&(w, r)| (namer.number(w), namer.number(r)))
+                .collect(),
+            final_state: e
+                .final_state
+                .iter()
+                .map(|&(o, v)| (program.observable_name(o), v))
+                .collect(),
+            coherence: e
+                .co
+                .iter()
+                .enumerate()
+                .filter(|(_, chain)| !chain.is_empty())
+                .map(|(loc, chain)| {
+                    let order = chain.iter().map(|&w| namer.number(w)).collect();
+                    (program.locations[loc].name.clone(), order)
+                })
+                .collect(),
+            sc_interleaving: !e.cyclic,
+        }
+    }
 }
 
 #[derive(Serialize)]

@@ -12,6 +12,7 @@ pub mod dot;
 pub mod events;
 pub mod explain;
 pub mod herd_log;
+pub mod infer;
 pub mod namer;
 pub mod races;
 pub mod witness;
@@ -92,7 +93,7 @@ impl Printed {
             // herd7 has no counterpart of these: it flags races only as a check's flag.
             Printed::Parse
             | Printed::Events
-            | Printed::Answer(Query::Races | Query::Atomicity(_) | Query::Explain) => {
+            | Printed::Answer(Query::Races | Query::Atomicity(_) | Query::Explain | Query::Infer) => {
                 &[Format::Text, Format::Json]
             }
         }
@@ -145,6 +146,12 @@ pub fn answer_report<'a>(
             result,
         }),
         Finding::Explain(explanation) => Box::new(explain_report(test, explanation, model)),
+        Finding::Infer(inference) => Box::new(infer::InferReport {
+            model,
+            program,
+            inference,
+            unroll: events.unroll,
+        }),
     })
 }
 
@@ -159,7 +166,7 @@ pub fn answer_dot(test: &Test, answer: &Answer, model: &str) -> Option<String> {
         Finding::Explain(explanation) => {
             Some(explain_report(test, explanation, model).dot(execution, overlay))
         }
-        Finding::Limit(_) | Finding::Races(_) | Finding::Atomicity(_) => None,
+        Finding::Limit(_) | Finding::Races(_) | Finding::Atomicity(_) | Finding::Infer(_) => None,
     }
 }
 

@@ -60,6 +60,7 @@ fn assert_valid(validator: &jsonschema::Validator, what: &str, document: &serde_
         "races",
         "atomicity",
         "explain",
+        "infer",
         "events",
         "batch",
         "entry",
@@ -85,13 +86,14 @@ fn assert_valid(validator: &jsonschema::Validator, what: &str, document: &serde_
 #[test]
 fn every_json_document_matches_the_schema() {
     let validator = validator();
-    let commands: [&[&str]; 8] = [
+    let commands: [&[&str]; 9] = [
         &["check", "--states", "--count"],
         &["check", "--model", "rc11"],
         &["outcomes"],
         &["races"],
         &["atomicity"],
         &["explain"],
+        &["infer"],
         &["events"],
         &["parse"],
     ];
@@ -114,7 +116,7 @@ fn every_json_document_matches_the_schema() {
             }
         }
     }
-    assert!(checked >= 8 * tests.len(), "{checked} documents checked");
+    assert!(checked >= 9 * tests.len(), "{checked} documents checked");
 }
 
 #[test]

@@ -17,6 +17,7 @@ mod differential;
 mod dot;
 mod events;
 mod herd_format;
+mod infer;
 mod json_schema;
 mod litmus_expected;
 mod model_errors;

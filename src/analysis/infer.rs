@@ -1,0 +1,598 @@
+//! Memory-order inference, as CDSSpec's InferParams asks it: which memory orders does a
+//! program need for its property to hold?
+//!
+//! Every atomic access and fence of the program is a *site*; each site may take the orders
+//! its kind allows (a load: relaxed, acquire, seq_cst; a store: relaxed, release, seq_cst;
+//! a read-modify-write or a compare-exchange: also acq_rel; a fence: removed, acquire,
+//! release, acq_rel, seq_cst). An *assignment* gives every site one order. The property
+//! holds under an assignment when no execution the model allows (within the unrolling
+//! bound) breaks it. The answer is every *minimal* passing assignment: one under which the
+//! property holds and under which no site can be weakened, alone or with others, without
+//! breaking it; and for each site of each, the execution that breaks the property when
+//! that site alone is one step weaker.
+//!
+//! The search is exhaustive: every assignment is checked in a session of its own, so the
+//! answer does not rest on the model being monotone in the orders (RC11 is, but a user's
+//! `.cat` need not be). The number of assignments is checked against a limit before any
+//! is solved.
+
+use serde::Serialize;
+
+use super::{AnalysisError, AnalysisOptions, Session};
+use crate::diagnostics::Span;
+use crate::events::{self, Events, UnrollOptions};
+use crate::program::{Instr, MemOrder, Program, Quantifier};
+use crate::witness::Execution;
+
+/// More assignments than this are refused before the search starts.
+pub const MAX_ASSIGNMENTS: usize = 4096;
+
+/// What kind of access a site is, which decides the orders it may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Access {
+    Load,
+    Store,
+    Rmw,
+    CompareExchange,
+    Fence,
+}
+
+impl Access {
+    /// The orders the site may take, weakest first; `None` is a removed fence.
+    fn choices(self) -> Vec<Choice> {
+        use MemOrder::*;
+        let orders: &[MemOrder] = match self {
+            Access::Load => &[Relaxed, Acquire, SeqCst],
+            Access::Store => &[Relaxed, Release, SeqCst],
+            Access::Rmw | Access::CompareExchange => &[Relaxed, Acquire, Release, AcqRel, SeqCst],
+            Access::Fence => &[Acquire, Release, AcqRel, SeqCst],
+        };
+        let removed = (self == Access::Fence).then_some(None);
+        removed
+            .into_iter()
+            .chain(orders.iter().map(|&o| Some(o)))
+            .collect()
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Access::Load => "load",
+            Access::Store => "store",
+            Access::Rmw => "read-modify-write",
+            Access::CompareExchange => "compare-exchange",
+            Access::Fence => "fence",
+        }
+    }
+}
+
+/// A site's order; `None` for a fence left out.
+pub type Choice = Option<MemOrder>;
+
+/// `a` is at most as strong as `b` in C11's order of memory orders (consume counts as
+/// acquire; acquire and release are incomparable; a removed fence is weakest).
+pub fn at_most(a: Choice, b: Choice) -> bool {
+    use MemOrder::*;
+    let (Some(a), Some(b)) = (a, b) else {
+        return a.is_none();
+    };
+    let strength = |o: MemOrder| match o {
+        NonAtomic | Relaxed => (false, false, 0),
+        Consume | Acquire => (true, false, 1),
+        Release => (false, true, 1),
+        AcqRel => (true, true, 2),
+        SeqCst => (true, true, 3),
+    };
+    let (a_acq, a_rel, a_rank) = strength(a);
+    let (b_acq, b_rel, b_rank) = strength(b);
+    a_rank <= b_rank && (!a_acq || b_acq) && (!a_rel || b_rel)
+}
+
+/// How a choice is written in reports and in patched programs.
+pub fn choice_name(choice: Choice) -> &'static str {
+    match choice {
+        None => "removed",
+        Some(MemOrder::NonAtomic) => "non-atomic",
+        Some(MemOrder::Relaxed) => "relaxed",
+        Some(MemOrder::Consume) => "consume",
+        Some(MemOrder::Acquire) => "acquire",
+        Some(MemOrder::Release) => "release",
+        Some(MemOrder::AcqRel) => "acq_rel",
+        Some(MemOrder::SeqCst) => "seq_cst",
+    }
+}
+
+/// One atomic access or fence whose order varies.
+#[derive(Clone, Debug, Serialize)]
+pub struct Site {
+    /// Index into [`Program::threads`].
+    pub thread: usize,
+    pub access: Access,
+    #[serde(skip)]
+    pub span: Span,
+    /// 1-based source line.
+    pub line: usize,
+    /// The order the program gives it.
+    pub written: Choice,
+    /// The orders the search tries, weakest first (only `written` when pinned).
+    #[serde(skip)]
+    pub choices: Vec<Choice>,
+    pub pinned: bool,
+}
+
+/// The atomic accesses and fences of `program`, in thread and program order.
+pub fn sites(program: &Program) -> Vec<Site> {
+    let mut sites = Vec::new();
+    for (thread, t) in program.threads.iter().enumerate() {
+        visit_sites(&t.body, &mut |access, span, written| {
+            let (line, _) = program.source.line_col(span.start);
+            sites.push(Site {
+                thread,
+                access,
+                span,
+                line,
+                written,
+                choices: access.choices(),
+                pinned: false,
+            })
+        });
+    }
+    sites
+}
+
+/// Calls `f` on every site of `body` in program order (loop conditions before loop bodies).
+fn visit_sites(body: &[Instr], f: &mut impl FnMut(Access, Span, Choice)) {
+    for instr in body {
+        match instr {
+            Instr::Load { order, span, .. } if *order != MemOrder::NonAtomic => {
+                f(Access::Load, *span, Some(*order))
+            }
+            Instr::Store { order, span, .. } if *order != MemOrder::NonAtomic => {
+                f(Access::Store, *span, Some(*order))
+            }
+            Instr::Rmw { order, span, .. } => f(Access::Rmw, *span, Some(*order)),
+            Instr::CompareExchange { success, span, .. } => {
+                f(Access::CompareExchange, *span, Some(*success))
+            }
+            Instr::Fence { order, span } => f(Access::Fence, *span, Some(*order)),
+            Instr::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                visit_sites(then_branch, f);
+                visit_sites(else_branch, f);
+            }
+            Instr::While {
+                cond_prelude, body, ..
+            } => {
+                visit_sites(cond_prelude, f);
+                visit_sites(body, f);
+            }
+            Instr::AtomicBlock { body, .. } => visit_sites(body, f),
+            _ => {}
+        }
+    }
+}
+
+/// `program` with the sites' orders replaced by `assignment` (in the order of [`sites`]).
+pub fn with_orders(program: &Program, assignment: &[Choice]) -> Program {
+    let mut program = program.clone();
+    let mut next = 0;
+    for thread in &mut program.threads {
+        thread.body = rewrite(&thread.body, assignment, &mut next);
+    }
+    program
+}
+
+fn rewrite(body: &[Instr], assignment: &[Choice], next: &mut usize) -> Vec<Instr> {
+    let mut out = Vec::with_capacity(body.len());
+    for instr in body {
+        let mut instr = instr.clone();
+        let take = |next: &mut usize| {
+            let choice = assignment[*next];
+            *next += 1;
+            choice
+        };
+        match &mut instr {
+            Instr::Load { order, .. } | Instr::Store { order, .. }
+                if *order != MemOrder::NonAtomic =>
+            {
+                *order = take(next).unwrap_or(*order);
+            }
+            Instr::Rmw { order, .. } => *order = take(next).unwrap_or(*order),
+            Instr::CompareExchange {
+                success, failure, ..
+            } => {
+                *success = take(next).unwrap_or(*success);
+                *failure = failure_order(*success);
+            }
+            Instr::Fence { order, .. } => match take(next) {
+                Some(chosen) => *order = chosen,
+                None => continue,
+            },
+            Instr::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                *then_branch = rewrite(then_branch, assignment, next);
+                *else_branch = rewrite(else_branch, assignment, next);
+            }
+            Instr::While {
+                cond_prelude, body, ..
+            } => {
+                *cond_prelude = rewrite(cond_prelude, assignment, next);
+                *body = rewrite(body, assignment, next);
+            }
+            Instr::AtomicBlock { body, .. } => *body = rewrite(body, assignment, next),
+            _ => {}
+        }
+        out.push(instr);
+    }
+    out
+}
+
+/// The strongest order C11 allows on the failure of a compare-exchange with this success
+/// order (no release part, never stronger than the success).
+fn failure_order(success: MemOrder) -> MemOrder {
+    match success {
+        MemOrder::AcqRel => MemOrder::Acquire,
+        MemOrder::Release => MemOrder::Relaxed,
+        other => other,
+    }
+}
+
+/// Which parts of the property must hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Property {
+    /// The final condition: an `exists` or `~exists` outcome is never reached, a `forall`
+    /// always holds.
+    pub condition: bool,
+    /// No assertion fails.
+    pub assertions: bool,
+    /// No flag of the model is raised (the C11 models flag data races as `undefined`).
+    pub flags: bool,
+}
+
+impl Default for Property {
+    fn default() -> Self {
+        Property {
+            condition: true,
+            assertions: true,
+            flags: true,
+        }
+    }
+}
+
+/// What breaks the property in an execution.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", content = "name", rename_all = "snake_case")]
+pub enum Violation {
+    /// The condition's outcome is reached (`exists`, `~exists`) or missed (`forall`).
+    Condition,
+    Assertion,
+    /// The model raises this flag.
+    Flag(String),
+}
+
+/// An execution breaking the property under one assignment, with the program and events it
+/// is an execution of (each assignment unrolls into its own events).
+#[derive(Clone, Debug)]
+pub struct Failure {
+    pub assignment: Vec<Choice>,
+    pub violation: Violation,
+    pub program: Program,
+    pub events: Events,
+    pub execution: Execution,
+}
+
+/// Why a site of a minimal assignment cannot be weaker.
+#[derive(Clone, Debug)]
+pub struct Reason {
+    pub site: usize,
+    /// The one-step weaker order tried, and what broke.
+    pub weaker: Choice,
+    pub failure: Failure,
+}
+
+/// A minimal passing assignment.
+#[derive(Clone, Debug)]
+pub struct Minimal {
+    pub assignment: Vec<Choice>,
+    /// One per site that is not at its weakest choice.
+    pub reasons: Vec<Reason>,
+}
+
+/// The answer of [`infer`].
+#[derive(Clone, Debug)]
+pub struct Inference {
+    pub sites: Vec<Site>,
+    pub property: Property,
+    /// Assignments checked, and how many of them pass.
+    pub checked: usize,
+    pub passing: usize,
+    /// Every minimal passing assignment, in the order the search met them.
+    pub minimal: Vec<Minimal>,
+    /// The program's own orders break the property: what breaks, if so.
+    pub written_failure: Option<Failure>,
+    /// The minimal assignments to compare the written one with: those at most as strong
+    /// where it passes (what can be weakened), those at least as strong where it fails
+    /// (the smallest strengthenings that fix it).
+    pub nearest: Vec<usize>,
+    /// Some execution of some assignment needs more loop iterations than were unrolled:
+    /// the verdicts speak of the executions within the bound.
+    pub bound_hit: bool,
+}
+
+impl Inference {
+    /// The written assignment.
+    pub fn written(&self) -> Vec<Choice> {
+        self.sites.iter().map(|s| s.written).collect()
+    }
+}
+
+/// Why an inference could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum InferError {
+    #[error(transparent)]
+    Analysis(#[from] AnalysisError),
+    #[error(
+        "{count} assignments of memory orders to {sites} sites exceed the limit of {limit}; pin some sites with --keep LINE"
+    )]
+    TooMany {
+        count: usize,
+        sites: usize,
+        limit: usize,
+    },
+    #[error("the unrolled program does not load: {0}")]
+    Unroll(String),
+}
+
+/// Search every assignment of orders to the sites of `program` (pinning those on the given
+/// source lines to their written order) for the minimal ones under which `property` holds.
+pub fn infer(
+    program: &Program,
+    unroll: u32,
+    options: &AnalysisOptions,
+    property: Property,
+    keep_lines: &[usize],
+) -> Result<Inference, InferError> {
+    // Without sites there is one assignment, the program as written: the answer still
+    // says whether it is correct.
+    let mut sites = sites(program);
+    for site in &mut sites {
+        if keep_lines.contains(&site.line) {
+            site.pinned = true;
+            site.choices = vec![site.written];
+        } else if !site.choices.contains(&site.written) {
+            // A consume load, say: tried as written too, so the written program is covered.
+            site.choices.insert(0, site.written);
+        }
+    }
+    let count = sites
+        .iter()
+        .try_fold(1usize, |n, s| n.checked_mul(s.choices.len()))
+        .filter(|&n| n <= MAX_ASSIGNMENTS);
+    let Some(count) = count else {
+        return Err(InferError::TooMany {
+            count: sites
+                .iter()
+                .fold(1usize, |n, s| n.saturating_mul(s.choices.len())),
+            sites: sites.len(),
+            limit: MAX_ASSIGNMENTS,
+        });
+    };
+    let checker = Checker {
+        program,
+        unroll,
+        options,
+        property,
+    };
+    let assignments: Vec<Vec<Choice>> = (0..count).map(|i| nth(&sites, i)).collect();
+    let mut verdicts = Vec::with_capacity(count);
+    let mut bound_hit = false;
+    for assignment in &assignments {
+        let (passes, cut) = checker.passes(assignment)?;
+        bound_hit |= cut;
+        verdicts.push(passes);
+    }
+    let passing: Vec<&Vec<Choice>> = assignments
+        .iter()
+        .zip(&verdicts)
+        .filter_map(|(a, &ok)| ok.then_some(a))
+        .collect();
+    let minimal_assignments: Vec<Vec<Choice>> = passing
+        .iter()
+        .filter(|a| !passing.iter().any(|b| b != *a && below(b, a)))
+        .map(|a| (*a).clone())
+        .collect();
+    let mut minimal = Vec::new();
+    for assignment in minimal_assignments {
+        let mut reasons = Vec::new();
+        for (i, site) in sites.iter().enumerate() {
+            let Some(weaker) = one_step_weaker(&site.choices, assignment[i]) else {
+                continue;
+            };
+            let mut tried = assignment.clone();
+            tried[i] = weaker;
+            // Minimality makes every weaker assignment fail; the failure is found again to
+            // show it.
+            let failure = checker.failure(&tried)?.ok_or_else(|| {
+                AnalysisError::Evaluation(format!(
+                    "a minimal assignment of memory orders has a passing weakening at site {}",
+                    i + 1
+                ))
+            })?;
+            reasons.push(Reason {
+                site: i,
+                weaker,
+                failure,
+            });
+        }
+        minimal.push(Minimal {
+            assignment,
+            reasons,
+        });
+    }
+    let written: Vec<Choice> = sites.iter().map(|s| s.written).collect();
+    let written_failure = checker.failure(&written)?;
+    let nearest = minimal
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| match written_failure {
+            None => below(&m.assignment, &written),
+            Some(_) => below(&written, &m.assignment),
+        })
+        .map(|(i, _)| i)
+        .collect();
+    Ok(Inference {
+        sites,
+        property,
+        checked: count,
+        passing: passing.len(),
+        minimal,
+        written_failure,
+        nearest,
+        bound_hit,
+    })
+}
+
+/// The `i`-th assignment in mixed radix over the sites' choices (the first site varies
+/// slowest), so that the search meets weaker assignments first.
+fn nth(sites: &[Site], mut i: usize) -> Vec<Choice> {
+    let mut assignment = vec![None; sites.len()];
+    for (slot, site) in sites.iter().enumerate().rev() {
+        let n = site.choices.len();
+        assignment[slot] = site.choices[i % n];
+        i /= n;
+    }
+    assignment
+}
+
+/// Every site of `a` is at most as strong as in `b`.
+fn below(a: &[Choice], b: &[Choice]) -> bool {
+    a.iter().zip(b).all(|(&x, &y)| at_most(x, y))
+}
+
+/// A choice strictly weaker than `choice` with none strictly between (the first such in
+/// the site's list).
+fn one_step_weaker(choices: &[Choice], choice: Choice) -> Option<Choice> {
+    let weaker: Vec<Choice> = choices
+        .iter()
+        .copied()
+        .filter(|&c| c != choice && at_most(c, choice))
+        .collect();
+    weaker
+        .iter()
+        .copied()
+        .find(|&c| !weaker.iter().any(|&d| d != c && at_most(c, d)))
+}
+
+struct Checker<'a> {
+    program: &'a Program,
+    unroll: u32,
+    options: &'a AnalysisOptions,
+    property: Property,
+}
+
+impl Checker<'_> {
+    fn load(&self, assignment: &[Choice]) -> Result<(Program, Events), InferError> {
+        let program = with_orders(self.program, assignment);
+        let events = events::unroll(
+            &program,
+            UnrollOptions {
+                unroll: self.unroll,
+            },
+        )
+        .map_err(|e| InferError::Unroll(e.short()))?;
+        Ok((program, events))
+    }
+
+    /// Whether the property holds under `assignment`, and whether the bound cut some
+    /// execution.
+    fn passes(&self, assignment: &[Choice]) -> Result<(bool, bool), InferError> {
+        let (program, events) = self.load(assignment)?;
+        let mut session = Session::new(&program, &events, self.options)?;
+        let broken = self.violation(&mut session)?.is_some();
+        let cut = session.bound_reachable()?;
+        Ok((!broken, cut))
+    }
+
+    fn failure(&self, assignment: &[Choice]) -> Result<Option<Failure>, InferError> {
+        let (program, events) = self.load(assignment)?;
+        let found = {
+            let mut session = Session::new(&program, &events, self.options)?;
+            self.violation(&mut session)?
+        };
+        Ok(found.map(|(violation, execution)| Failure {
+            assignment: assignment.to_vec(),
+            violation,
+            program,
+            events,
+            execution,
+        }))
+    }
+
+    fn violation(
+        &self,
+        session: &mut Session,
+    ) -> Result<Option<(Violation, Execution)>, AnalysisError> {
+        let within = session.within_bound;
+        if self.property.condition {
+            if let Some(condition) = &session.encoding.program.condition {
+                let quantifier = condition.quantifier;
+                let holds = session.condition();
+                let breaking = match quantifier {
+                    Quantifier::Exists | Quantifier::NotExists => holds,
+                    Quantifier::Forall => !holds,
+                };
+                if let Some(execution) = session.find(&[within, breaking])? {
+                    return Ok(Some((Violation::Condition, execution)));
+                }
+            }
+        }
+        if self.property.assertions {
+            if let Some(execution) = session.assertion_failure()? {
+                return Ok(Some((Violation::Assertion, execution)));
+            }
+        }
+        if self.property.flags {
+            for (name, flag) in session.compiled.flags.clone() {
+                if let Some(execution) = session.find(&[within, flag])? {
+                    return Ok(Some((Violation::Flag(name), execution)));
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use MemOrder::*;
+
+    #[test]
+    fn the_order_of_orders_is_c11s() {
+        assert!(at_most(Some(Relaxed), Some(Acquire)));
+        assert!(at_most(Some(Acquire), Some(AcqRel)));
+        assert!(at_most(Some(Release), Some(SeqCst)));
+        assert!(!at_most(Some(Acquire), Some(Release)));
+        assert!(!at_most(Some(Release), Some(Acquire)));
+        assert!(!at_most(Some(SeqCst), Some(AcqRel)));
+        assert!(at_most(None, Some(Acquire)));
+        assert!(!at_most(Some(Relaxed), None));
+    }
+
+    #[test]
+    fn one_step_weaker_is_a_lower_cover() {
+        let rmw = Access::Rmw.choices();
+        assert_eq!(one_step_weaker(&rmw, Some(SeqCst)), Some(Some(AcqRel)));
+        assert_eq!(one_step_weaker(&rmw, Some(AcqRel)), Some(Some(Acquire)));
+        assert_eq!(one_step_weaker(&rmw, Some(Release)), Some(Some(Relaxed)));
+        assert_eq!(one_step_weaker(&rmw, Some(Relaxed)), None);
+        let fence = Access::Fence.choices();
+        assert_eq!(one_step_weaker(&fence, Some(Acquire)), Some(None));
+    }
+}

@@ -1,0 +1,238 @@
+//! The answer to `infer`: the minimal memory orders, why each cannot be weaker, and how
+//! they compare with the orders the program gives.
+
+use std::fmt::Write as _;
+
+use super::check::WitnessJson;
+use super::witness::witness_text;
+use super::{bound_warning, one_line, Palette, Report};
+use crate::analysis::infer::{choice_name, Choice, Failure, Inference, Site, Violation};
+use crate::program::Program;
+
+pub struct InferReport<'a> {
+    pub model: &'a str,
+    pub program: &'a Program,
+    pub inference: &'a Inference,
+    pub unroll: u32,
+}
+
+impl InferReport<'_> {
+    fn property_text(&self) -> String {
+        let p = self.inference.property;
+        let mut parts = Vec::new();
+        if p.condition {
+            if let Some(c) = &self.program.condition {
+                parts.push(match c.quantifier {
+                    crate::program::Quantifier::Forall => format!("`{}` always holds", c.text),
+                    _ => format!("the outcome of `{}` is never reached", c.text),
+                });
+            }
+        }
+        if p.assertions {
+            parts.push("no assertion fails".to_string());
+        }
+        if p.flags {
+            parts.push("the model raises no flag (a data race under C11)".to_string());
+        }
+        if parts.is_empty() {
+            "nothing".to_string()
+        } else {
+            parts.join(", ")
+        }
+    }
+
+    fn site_label(&self, site: &Site) -> String {
+        let thread = &self.program.threads[site.thread];
+        let text = one_line(self.program.source.snippet(site.span));
+        format!(
+            "line {} P{} {}: {}",
+            site.line,
+            thread.index,
+            site.access.name(),
+            text
+        )
+    }
+
+    fn failure_lines(&self, failure: &Failure, indent: &str, out: &mut String) {
+        let _ = writeln!(out, "{indent}{}:", violation_text(&failure.violation));
+        for line in witness_text(&failure.program, &failure.events, &failure.execution).lines() {
+            let _ = writeln!(out, "{indent}  {line}");
+        }
+    }
+}
+
+fn violation_text(violation: &Violation) -> String {
+    match violation {
+        Violation::Condition => "the condition's outcome is reached in".to_string(),
+        Violation::Assertion => "an assertion fails in".to_string(),
+        Violation::Flag(name) => format!("the model raises `{name}` in"),
+    }
+}
+
+fn orders_text(assignment: &[Choice]) -> String {
+    assignment
+        .iter()
+        .map(|&c| choice_name(c))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl Report for InferReport<'_> {
+    fn text(&self, palette: Palette) -> String {
+        let inf = self.inference;
+        let mut out = String::new();
+        let verdict = match (&inf.written_failure, inf.minimal.is_empty()) {
+            (None, _) => palette.good("the written orders are correct"),
+            (Some(_), false) => palette.bad("the written orders break the property"),
+            (Some(_), true) => palette.bad("no orders make the program correct"),
+        };
+        let _ = writeln!(
+            out,
+            "Test {} ({}, model {}): {verdict}",
+            self.program.name, self.program.source.name, self.model
+        );
+        let _ = writeln!(out, "  property: {}", self.property_text());
+        let _ = writeln!(
+            out,
+            "  {} site{} (atomic accesses and fences), {} assignment{} of orders checked, {} correct",
+            inf.sites.len(),
+            if inf.sites.len() == 1 { "" } else { "s" },
+            inf.checked,
+            if inf.checked == 1 { "" } else { "s" },
+            inf.passing
+        );
+        for (i, site) in inf.sites.iter().enumerate() {
+            let pinned = if site.pinned { " (kept)" } else { "" };
+            let _ = writeln!(
+                out,
+                "    {}. {}  [{}{pinned}]",
+                i + 1,
+                self.site_label(site),
+                choice_name(site.written)
+            );
+        }
+        if let Some(failure) = &inf.written_failure {
+            let _ = writeln!(out, "As written,");
+            self.failure_lines(failure, "  ", &mut out);
+        }
+        let written = inf.written();
+        for (n, minimal) in inf.minimal.iter().enumerate() {
+            let nearest = if inf.nearest.contains(&n) {
+                if inf.written_failure.is_some() {
+                    " (a smallest fix of the written orders)"
+                } else {
+                    " (the written orders weakened)"
+                }
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                out,
+                "{}",
+                palette.strong(&format!(
+                    "Minimal orders {} of {}{nearest}: {}",
+                    n + 1,
+                    inf.minimal.len(),
+                    orders_text(&minimal.assignment)
+                ))
+            );
+            for (i, site) in inf.sites.iter().enumerate() {
+                let chosen = minimal.assignment[i];
+                if chosen == written[i] {
+                    continue;
+                }
+                let change = if crate::analysis::infer::at_most(chosen, written[i]) {
+                    "can be"
+                } else {
+                    "must be"
+                };
+                let _ = writeln!(
+                    out,
+                    "  {}. {}: {} here {change} {}",
+                    i + 1,
+                    self.site_label(site),
+                    choice_name(written[i]),
+                    choice_name(chosen)
+                );
+            }
+            for reason in &minimal.reasons {
+                let site = &inf.sites[reason.site];
+                let _ = writeln!(
+                    out,
+                    "  why site {} (line {}) is not {}: with it {} (the listing shows the source as written),",
+                    reason.site + 1,
+                    site.line,
+                    choice_name(reason.weaker),
+                    choice_name(reason.weaker)
+                );
+                self.failure_lines(&reason.failure, "    ", &mut out);
+            }
+        }
+        if inf.bound_hit {
+            let _ = writeln!(
+                out,
+                "  {}",
+                bound_warning(
+                    palette,
+                    self.unroll,
+                    "the verdicts speak of the executions within the bound"
+                )
+            );
+        }
+        out
+    }
+
+    fn json(&self) -> serde_json::Value {
+        let inf = self.inference;
+        let failure_json = |f: &Failure| {
+            serde_json::json!({
+                "violation": f.violation,
+                "orders": f.assignment.iter().map(|&c| choice_name(c)).collect::<Vec<_>>(),
+                "witness": WitnessJson::of(&f.program, &f.events, "counterexample", &f.execution),
+            })
+        };
+        let sites: Vec<serde_json::Value> = inf
+            .sites
+            .iter()
+            .map(|s| {
+                serde_json::json!({
+                    "line": s.line,
+                    "thread": format!("P{}", self.program.threads[s.thread].index),
+                    "access": s.access,
+                    "text": one_line(self.program.source.snippet(s.span)),
+                    "written": choice_name(s.written),
+                    "kept": s.pinned,
+                })
+            })
+            .collect();
+        let minimal: Vec<serde_json::Value> = inf
+            .minimal
+            .iter()
+            .enumerate()
+            .map(|(n, m)| {
+                serde_json::json!({
+                    "orders": m.assignment.iter().map(|&c| choice_name(c)).collect::<Vec<_>>(),
+                    "nearest": inf.nearest.contains(&n),
+                    "reasons": m.reasons.iter().map(|r| serde_json::json!({
+                        "site": r.site + 1,
+                        "weaker": choice_name(r.weaker),
+                        "failure": failure_json(&r.failure),
+                    })).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "test": self.program.name,
+            "file": self.program.source.name,
+            "model": self.model,
+            "property": self.property_text(),
+            "written_correct": inf.written_failure.is_none(),
+            "written_failure": inf.written_failure.as_ref().map(failure_json),
+            "sites": sites,
+            "checked": inf.checked,
+            "passing": inf.passing,
+            "minimal": minimal,
+            "bound_hit": inf.bound_hit,
+        })
+    }
+}

@@ -1,0 +1,172 @@
+//! Memory-order inference (`nemos infer`): the textbook answers under RC11, and under SC,
+//! where orders change nothing, agreement with the reference explorer on every project test.
+
+use crate::common;
+use crate::reference;
+
+use nemos::analysis::infer::{infer, sites, Choice, Inference, Property, Violation};
+use nemos::program::MemOrder::{self, *};
+use nemos::program::Quantifier;
+
+const UNROLL: u32 = 2;
+
+fn inferred(text: &str, model: &str, keep: &[usize]) -> Inference {
+    let test = common::load("infer", text);
+    infer(
+        &test.program,
+        UNROLL,
+        &common::under(model),
+        Property::default(),
+        keep,
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn orders(orders: &[MemOrder]) -> Vec<Choice> {
+    orders.iter().map(|&o| Some(o)).collect()
+}
+
+fn minimal(inference: &Inference) -> Vec<Vec<Choice>> {
+    inference
+        .minimal
+        .iter()
+        .map(|m| m.assignment.clone())
+        .collect()
+}
+
+const MP_RELAXED: &str = "C MP\n{ x = 0; y = 0; }\n\
+P0 (atomic_int* x, atomic_int* y) {\n  atomic_store_explicit(x, 1, memory_order_relaxed);\n  atomic_store_explicit(y, 1, memory_order_relaxed);\n}\n\
+P1 (atomic_int* x, atomic_int* y) {\n  int r0 = atomic_load_explicit(y, memory_order_relaxed);\n  int r1 = atomic_load_explicit(x, memory_order_relaxed);\n}\n\
+exists (1:r0=1 /\\ 1:r1=0)\n";
+
+/// Message passing needs exactly a release store of the flag and an acquire load of it.
+#[test]
+fn message_passing_needs_release_and_acquire_on_the_flag() {
+    let answer = inferred(MP_RELAXED, "rc11", &[]);
+    assert_eq!(answer.checked, 81);
+    assert_eq!(
+        minimal(&answer),
+        vec![orders(&[Relaxed, Release, Acquire, Relaxed])]
+    );
+    // The relaxed program fails, and the minimal assignment is its smallest fix.
+    let failure = answer.written_failure.as_ref().expect("relaxed MP fails");
+    assert_eq!(failure.violation, Violation::Condition);
+    assert_eq!(answer.nearest, vec![0]);
+    // Each of the two strengthened sites is needed: weakened alone, the outcome is back.
+    let reasons = &answer.minimal[0].reasons;
+    let sites: Vec<usize> = reasons.iter().map(|r| r.site).collect();
+    assert_eq!(sites, vec![1, 2]);
+    assert_eq!(reasons[0].weaker, Some(Relaxed));
+    assert!(reasons
+        .iter()
+        .all(|r| r.failure.violation == Violation::Condition));
+}
+
+/// With plain data, the race on it is the failure (RC11's `undefined` flag), and the same
+/// synchronisation fixes it; pinning the flag's load keeps it relaxed and leaves no fix.
+#[test]
+fn a_data_race_is_a_failure_and_pinning_can_leave_no_fix() {
+    let text = "C MP-data\n{ x = 0; y = 0; }\n\
+P0 (int* x, atomic_int* y) {\n  *x = 1;\n  atomic_store_explicit(y, 1, memory_order_relaxed);\n}\n\
+P1 (int* x, atomic_int* y) {\n  int r0 = atomic_load_explicit(y, memory_order_relaxed);\n  if (r0 == 1) {\n    int r1 = *x;\n  }\n}\n\
+exists (1:r0=2)\n";
+    let answer = inferred(text, "rc11", &[]);
+    assert_eq!(answer.checked, 9);
+    assert_eq!(minimal(&answer), vec![orders(&[Release, Acquire])]);
+    assert_eq!(
+        answer.written_failure.as_ref().map(|f| f.violation.clone()),
+        Some(Violation::Flag("undefined".into()))
+    );
+    let pinned = inferred(text, "rc11", &[8]);
+    assert_eq!(pinned.checked, 3);
+    assert!(pinned.minimal.is_empty());
+    assert!(pinned.nearest.is_empty());
+}
+
+/// Store buffering needs seq_cst on all four accesses (no fences to use instead).
+#[test]
+fn store_buffering_needs_seq_cst_everywhere() {
+    let text = MP_RELAXED
+        .replace("C MP", "C SB")
+        .replace(
+            "int r0 = atomic_load_explicit(y, memory_order_relaxed);\n  int r1 = atomic_load_explicit(x, memory_order_relaxed);",
+            "atomic_store_explicit(y, 2, memory_order_relaxed);\n  int r1 = atomic_load_explicit(x, memory_order_relaxed);",
+        )
+        .replace(
+            "atomic_store_explicit(y, 1, memory_order_relaxed);\n}",
+            "int r0 = atomic_load_explicit(y, memory_order_relaxed);\n}",
+        )
+        .replace("exists (1:r0=1 /\\ 1:r1=0)", "exists (0:r0=0 /\\ 1:r1=0)");
+    let answer = inferred(&text, "rc11", &[]);
+    assert_eq!(
+        minimal(&answer),
+        vec![orders(&[SeqCst, SeqCst, SeqCst, SeqCst])],
+        "{text}"
+    );
+}
+
+/// Load buffering is forbidden by RC11 whatever the orders: all relaxed is the answer, and
+/// the written program (already relaxed) has nothing to weaken.
+#[test]
+fn load_buffering_needs_nothing_under_rc11() {
+    let text = "C LB\n{ x = 0; y = 0; }\n\
+P0 (atomic_int* x, atomic_int* y) {\n  int r0 = atomic_load_explicit(x, memory_order_relaxed);\n  atomic_store_explicit(y, 1, memory_order_relaxed);\n}\n\
+P1 (atomic_int* x, atomic_int* y) {\n  int r1 = atomic_load_explicit(y, memory_order_relaxed);\n  atomic_store_explicit(x, 1, memory_order_relaxed);\n}\n\
+exists (0:r0=1 /\\ 1:r1=1)\n";
+    let answer = inferred(text, "rc11", &[]);
+    assert_eq!(answer.passing, 81);
+    assert_eq!(minimal(&answer), vec![orders(&[Relaxed; 4])]);
+    assert!(answer.written_failure.is_none());
+    assert_eq!(answer.nearest, vec![0]);
+    assert!(answer.minimal[0].reasons.is_empty());
+}
+
+/// Under SC the orders change nothing: the answer is the all-weakest assignment exactly when
+/// the reference explorer finds no execution breaking the property, and nothing otherwise.
+#[test]
+fn under_sc_the_answer_follows_the_reference_explorer() {
+    let mut compared = 0;
+    for path in common::project_litmus() {
+        let text = std::fs::read_to_string(&path).expect("read a project test");
+        let file = nemos::diagnostics::SourceFile::new(path.display().to_string(), text);
+        let Ok(program) = nemos::load::lower(&file) else {
+            continue;
+        };
+        let found = sites(&program);
+        let assignments: usize = found.iter().map(|s| s.choices.len()).product();
+        if found.is_empty() || assignments > 256 {
+            continue;
+        }
+        let answer = infer(
+            &program,
+            UNROLL,
+            &common::under("sc"),
+            Property::default(),
+            &[],
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let reference = reference::explore(&program, UNROLL);
+        let breaks_condition = program.condition.as_ref().is_some_and(|c| {
+            reference.outcomes.iter().any(|state| {
+                let holds = c.prop.eval(&|o| {
+                    state
+                        .iter()
+                        .find(|(obs, _)| *obs == o)
+                        .map(|&(_, v)| v)
+                        .expect("the reference reports every observed value")
+                });
+                match c.quantifier {
+                    Quantifier::Exists | Quantifier::NotExists => holds,
+                    Quantifier::Forall => !holds,
+                }
+            })
+        });
+        let holds = !breaks_condition && !reference.assertion_failure;
+        let weakest: Vec<Choice> = found.iter().map(|s| s.choices[0]).collect();
+        let expected = if holds { vec![weakest] } else { vec![] };
+        assert_eq!(minimal(&answer), expected, "{}", path.display());
+        assert_eq!(answer.passing, if holds { assignments } else { 0 });
+        compared += 1;
+    }
+    assert!(compared >= 5, "only {compared} project tests have sites");
+}
