@@ -811,3 +811,49 @@ fn stdin_and_index_lists() {
         missing.stderr
     );
 }
+
+/// herd7 reads test files whatever their encoding: a UTF-8 byte-order mark is skipped, and
+/// a file that is not UTF-8 (an `é` saved as Latin-1) is read as Latin-1, from a file or
+/// standard input; a diagnostic then counts the Latin-1 byte as one column.
+#[test]
+fn latin1_and_a_byte_order_mark_are_read() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let body: &[u8] = b"{ x=0; }\nP0(int *x){ *x=1; }\nexists (x=1)\n";
+    let latin1 = [b"C lat\n(* caf\xe9 *)\n".as_slice(), body].concat();
+    let bom = [b"\xef\xbb\xbfC bom\n".as_slice(), body].concat();
+    for (name, bytes) in [("lat", &latin1), ("bom", &bom)] {
+        let path = dir.path().join(format!("{name}.litmus"));
+        std::fs::write(&path, bytes).expect("write the test");
+        let from_file = run(&["check", &path.display().to_string()]);
+        assert_eq!(from_file.code, 0, "{name}: {}", from_file.stderr);
+        let heading = format!("Test {name} ({}, model sc): exists (x=1)\n", path.display());
+        assert!(
+            from_file.stdout.starts_with(&heading),
+            "{name}: {}",
+            from_file.stdout
+        );
+        let from_stdin = run_with(nemos().args(["check", "-"]).write_stdin(bytes.clone()));
+        assert_eq!(from_stdin.code, 0, "{name}: {}", from_stdin.stderr);
+        assert!(
+            from_stdin
+                .stdout
+                .starts_with(&format!("Test {name} (<stdin>, model sc): exists (x=1)\n")),
+            "{name}: {}",
+            from_stdin.stdout
+        );
+    }
+    let bad = dir.path().join("bad.litmus");
+    std::fs::write(
+        &bad,
+        b"C bad\n{ x=0; }\nP0(int *x){ /* caf\xe9 */ *z=2; }\nexists (x=1)\n",
+    )
+    .expect("write the test");
+    let r = run(&["check", "--color", "never", &bad.display().to_string()]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains(&format!("{}:3:25: unknown identifier `z`", bad.display())),
+        "{}",
+        r.stderr
+    );
+}
