@@ -297,7 +297,8 @@ fn print_batch(runs: &[TestRun], format: Format, wall: Duration) -> Status {
 }
 
 /// The tests a command-line argument names: `-` (standard input), `@FILE` (herd's index of
-/// test files, one per line), a directory (its `*.litmus`, recursively) or a file.
+/// test files, one per line), a directory (its `*.litmus`, recursively; none is an error) or a
+/// file.
 pub fn collect_files(path: &Path) -> Result<Vec<PathBuf>, String> {
     if path.as_os_str() == STDIN {
         return Ok(vec![path.to_path_buf()]);
@@ -319,6 +320,13 @@ pub fn collect_files(path: &Path) -> Result<Vec<PathBuf>, String> {
                     files.push(p);
                 }
             }
+        }
+        if files.is_empty() {
+            // Silence and exit 0 would read as "all tests passed".
+            return Err(format!(
+                "no litmus test (*.litmus) found in {}",
+                path.display()
+            ));
         }
         files.sort();
         Ok(files)

@@ -857,3 +857,35 @@ fn latin1_and_a_byte_order_mark_are_read() {
         r.stderr
     );
 }
+
+/// A directory without any `*.litmus` is an error (exit 2), not a silent success; the
+/// other arguments of the batch still run.
+#[test]
+fn a_directory_without_tests_is_an_error() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(dir.path().join("notes.txt"), "not a test").expect("write a file");
+    let shown = dir.path().display().to_string();
+    let alone = run(&["check", &shown]);
+    assert_eq!(alone.code, 2);
+    assert_eq!(alone.stdout, "");
+    assert_eq!(
+        alone.stderr,
+        format!("error: no litmus test (*.litmus) found in {shown}\n")
+    );
+    let with_another = run(&["check", &shown, "litmus/SB.litmus"]);
+    assert_eq!(with_another.code, 2);
+    assert!(
+        with_another
+            .stdout
+            .starts_with("Test SB (litmus/SB.litmus, model sc)"),
+        "{}",
+        with_another.stdout
+    );
+    assert!(
+        with_another.stderr.starts_with(&format!(
+            "error: no litmus test (*.litmus) found in {shown}\n"
+        )),
+        "{}",
+        with_another.stderr
+    );
+}
