@@ -169,7 +169,7 @@ pub fn run_batch(paths: &[PathBuf], options: BatchOptions, work: Work) -> Status
         t
     };
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.jobs.unwrap_or(0))
+        .num_threads(workers(options.jobs, items.len()))
         .stack_size(STACK_SIZE)
         .build();
     let runs: Vec<TestRun> = match pool {
@@ -181,6 +181,14 @@ pub fn run_batch(paths: &[PathBuf], options: BatchOptions, work: Work) -> Status
     }
     let wall = start.elapsed();
     print_batch(&runs, options.format, wall)
+}
+
+/// Threads for a batch: as many as asked (all cores by default), but never more than the
+/// cores or the tests, so that `-j 100000` does not start (and give 64 MiB of stack to)
+/// a hundred thousand threads.
+fn workers(jobs: Option<usize>, tests: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    jobs.unwrap_or(cores).min(cores).min(tests).max(1)
 }
 
 /// One test, on a thread of its own when it has a deadline: a SAT solve cannot be

@@ -889,3 +889,23 @@ fn a_directory_without_tests_is_an_error() {
         with_another.stderr
     );
 }
+
+/// `-j N` asks for at most N threads: a huge N is capped (at the cores and the tests) and
+/// gives the same output as `-j 1`; `-j 0` is refused with a message.
+#[test]
+fn jobs_are_capped_and_zero_is_refused() {
+    let one = run(&["check", "-j", "1", "litmus/"]);
+    let many = run(&["check", "-j", "100000", "litmus/"]);
+    assert_eq!(many.code, one.code, "{}", many.stderr);
+    assert_eq!(mask_times(&many.stdout), mask_times(&one.stdout));
+    assert_eq!(many.stderr, one.stderr);
+    assert!(one.stdout.matches("\nTest ").count() > 30, "{}", one.stdout);
+    let zero = run(&["check", "-j", "0", "litmus/SB.litmus"]);
+    assert_eq!(zero.code, 2);
+    assert!(
+        zero.stderr
+            .contains("invalid value '0' for '--jobs <N>': a batch needs at least one thread"),
+        "{}",
+        zero.stderr
+    );
+}
