@@ -43,6 +43,14 @@ impl SourceFile {
         }
     }
 
+    /// A file's bytes as herd7 reads them: a leading UTF-8 byte-order mark is dropped, and
+    /// bytes that are not UTF-8 (an editor's Latin-1 `é` in a comment, common in the
+    /// corpora) are read as Latin-1, one character per byte, rather than refused. Spans
+    /// then index the decoded text, which is the text diagnostics show.
+    pub fn from_bytes(name: impl Into<String>, bytes: Vec<u8>) -> SourceFile {
+        SourceFile::new(name, decode(bytes))
+    }
+
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = floor_char_boundary(&self.text, offset.min(self.text.len()));
@@ -58,6 +66,19 @@ impl SourceFile {
         let start = floor_char_boundary(&self.text, span.start.min(self.text.len()));
         let end = floor_char_boundary(&self.text, span.end.min(self.text.len()).max(start));
         &self.text[start..end]
+    }
+}
+
+/// The text of a file's bytes: see [`SourceFile::from_bytes`].
+pub fn decode(mut bytes: Vec<u8>) -> String {
+    const BOM: &[u8] = b"\xef\xbb\xbf";
+    if bytes.starts_with(BOM) {
+        bytes.drain(..BOM.len());
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => text,
+        // Latin-1 is the first 256 code points of Unicode: each byte is the char it numbers.
+        Err(e) => e.into_bytes().into_iter().map(char::from).collect(),
     }
 }
 
@@ -207,5 +228,21 @@ impl miette::Diagnostic for Rendered<'_> {
             .help
             .as_ref()
             .map(|h| Box::new(h.clone()) as Box<dyn fmt::Display>)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decoding_skips_a_bom_and_reads_latin1() {
+        assert_eq!(decode(b"\xef\xbb\xbfC t\n".to_vec()), "C t\n");
+        assert_eq!(decode(b"caf\xc3\xa9".to_vec()), "caf\u{e9}");
+        assert_eq!(decode(b"caf\xe9 \xff".to_vec()), "caf\u{e9} \u{ff}");
+        // A BOM is dropped before a Latin-1 fallback, never decoded as `ï»¿`.
+        assert_eq!(decode(b"\xef\xbb\xbfcaf\xe9".to_vec()), "caf\u{e9}");
+        let file = SourceFile::from_bytes("t", b"(* \xe9 *) x".to_vec());
+        assert_eq!(file.line_col(file.text.find('x').unwrap_or(0)), (1, 9));
     }
 }

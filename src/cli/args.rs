@@ -214,9 +214,18 @@ pub struct UnrollArgs {
 
 #[derive(Args, Clone, Copy)]
 pub struct BatchArgs {
-    /// Tests run in parallel on N threads (default: all cores).
-    #[arg(short = 'j', long = "jobs", value_name = "N")]
+    /// Tests run in parallel on N threads (default: all cores; never more threads than
+    /// cores or tests).
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]
     pub jobs: Option<usize>,
+}
+
+fn parse_jobs(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("a batch needs at least one thread: give -j 1 or more".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{s}` is not a number of threads")),
+    }
 }
 
 #[derive(Args, Clone)]

@@ -169,7 +169,7 @@ pub fn run_batch(paths: &[PathBuf], options: BatchOptions, work: Work) -> Status
         t
     };
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.jobs.unwrap_or(0))
+        .num_threads(workers(options.jobs, items.len()))
         .stack_size(STACK_SIZE)
         .build();
     let runs: Vec<TestRun> = match pool {
@@ -181,6 +181,14 @@ pub fn run_batch(paths: &[PathBuf], options: BatchOptions, work: Work) -> Status
     }
     let wall = start.elapsed();
     print_batch(&runs, options.format, wall)
+}
+
+/// Threads for a batch: as many as asked (all cores by default), but never more than the
+/// cores or the tests, so that `-j 100000` does not start (and give 64 MiB of stack to)
+/// a hundred thousand threads.
+fn workers(jobs: Option<usize>, tests: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    jobs.unwrap_or(cores).min(cores).min(tests).max(1)
 }
 
 /// One test, on a thread of its own when it has a deadline: a SAT solve cannot be
@@ -297,7 +305,8 @@ fn print_batch(runs: &[TestRun], format: Format, wall: Duration) -> Status {
 }
 
 /// The tests a command-line argument names: `-` (standard input), `@FILE` (herd's index of
-/// test files, one per line), a directory (its `*.litmus`, recursively) or a file.
+/// test files, one per line), a directory (its `*.litmus`, recursively; none is an error) or a
+/// file.
 pub fn collect_files(path: &Path) -> Result<Vec<PathBuf>, String> {
     if path.as_os_str() == STDIN {
         return Ok(vec![path.to_path_buf()]);
@@ -319,6 +328,13 @@ pub fn collect_files(path: &Path) -> Result<Vec<PathBuf>, String> {
                     files.push(p);
                 }
             }
+        }
+        if files.is_empty() {
+            // Silence and exit 0 would read as "all tests passed".
+            return Err(format!(
+                "no litmus test (*.litmus) found in {}",
+                path.display()
+            ));
         }
         files.sort();
         Ok(files)

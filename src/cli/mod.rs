@@ -9,6 +9,7 @@ mod models;
 mod output;
 
 use std::fmt::Write as _;
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -255,11 +256,11 @@ fn read_expectations(common: &mut AnalysisArgs, expect: ExpectArgs) -> Result<()
     let Some(path) = expect.expect else {
         return Ok(());
     };
-    let text = std::fs::read_to_string(&path).map_err(|e| {
+    let bytes = std::fs::read(&path).map_err(|e| {
         eprint_error(&format!("cannot read {}: {e}", path.display()));
         Status::BadInput
     })?;
-    let file = SourceFile::new(path.display().to_string(), text);
+    let file = SourceFile::from_bytes(path.display().to_string(), bytes);
     let expected = herd_log::parse(&file).map_err(|e| {
         eprint!("{}", output::paint_messages(&e.render(colors().stderr)));
         Status::BadInput
@@ -300,16 +301,17 @@ fn report_input_error(t: &mut TestRun, error: &InputError) {
 /// The text of `path` (standard input for `-`), or a message on the test's error stream.
 fn read(t: &mut TestRun, path: &Path) -> Result<SourceFile, Status> {
     if path.as_os_str() == batch::STDIN {
-        return match std::io::read_to_string(std::io::stdin()) {
-            Ok(text) => Ok(SourceFile::new("<stdin>", text)),
+        let mut bytes = Vec::new();
+        return match std::io::stdin().read_to_end(&mut bytes) {
+            Ok(_) => Ok(SourceFile::from_bytes("<stdin>", bytes)),
             Err(e) => {
                 ewriteln!(t, "error: cannot read standard input: {e}");
                 Err(Status::BadInput)
             }
         };
     }
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok(SourceFile::new(path.display().to_string(), text)),
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(SourceFile::from_bytes(path.display().to_string(), bytes)),
         Err(e) => {
             ewriteln!(t, "error: cannot read {}: {e}", path.display());
             Err(Status::BadInput)

@@ -48,19 +48,22 @@ fn load_model_uncached(spec: &str) -> Result<Arc<Model>, Status> {
         };
     }
     let path = Path::new(spec);
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let bytes = std::fs::read(path).map_err(|e| {
         eprint_error(&format!("cannot read model {}: {e}", path.display()));
         Status::BadInput
     })?;
-    let file = SourceFile::new(path.display().to_string(), text);
+    let file = SourceFile::from_bytes(path.display().to_string(), bytes);
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let name = path
         .file_stem()
         .map_or(spec.to_string(), |s| s.to_string_lossy().into_owned());
     let mut resolve = |include: &str| -> Result<SourceFile, String> {
         let candidate = dir.join(include);
-        match std::fs::read_to_string(&candidate) {
-            Ok(text) => Ok(SourceFile::new(candidate.display().to_string(), text)),
+        match std::fs::read(&candidate) {
+            Ok(bytes) => Ok(SourceFile::from_bytes(
+                candidate.display().to_string(),
+                bytes,
+            )),
             Err(e) => {
                 nemos::cat::shipped(include).ok_or_else(|| format!("{}: {e}", candidate.display()))
             }
@@ -81,9 +84,9 @@ pub fn models_command(name: Option<&str>) -> Status {
                 Stdout::new().write(&file.text);
                 return Status::Clean;
             }
-            match std::fs::read_to_string(spec) {
-                Ok(text) => {
-                    Stdout::new().write(&text);
+            match std::fs::read(spec) {
+                Ok(bytes) => {
+                    Stdout::new().write(&nemos::diagnostics::decode(bytes));
                     Status::Clean
                 }
                 Err(_) => {

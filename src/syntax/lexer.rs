@@ -26,6 +26,8 @@ pub enum LexErrorKind {
     UnterminatedString,
     IntegerTooLarge,
     KernelAnnotation,
+    /// `break` or `continue` in a thread body.
+    LoopExit,
 }
 
 impl LexErrorKind {
@@ -67,6 +69,17 @@ impl LexErrorKind {
                         i64::MAX
                     ))
             }
+            LexErrorKind::LoopExit => Diagnostic::new(
+                format!(
+                    "`{slice}` is not supported: nemos has no break or continue; put the \
+                     exit test in the loop's condition"
+                ),
+                span,
+            )
+            .with_label("not supported")
+            .with_help(
+                "e.g. `while (r0 == 0 && !done) { ... }` instead of an exit inside the loop",
+            ),
             LexErrorKind::KernelAnnotation => {
                 let (annotation, span) = match slice.find('{') {
                     Some(brace) => {
@@ -117,6 +130,7 @@ pub enum Tok<'a> {
     If,
     Else,
     While,
+    Do,
     For,
     Exists,
     Forall,
@@ -325,6 +339,7 @@ fn classify(tok: Tok<'_>) -> Tok<'_> {
         "if" => Tok::If,
         "else" => Tok::Else,
         "while" => Tok::While,
+        "do" => Tok::Do,
         "for" => Tok::For,
         "exists" => Tok::Exists,
         "forall" => Tok::Forall,
@@ -357,6 +372,12 @@ pub fn tokenize(text: &str, start: usize) -> Vec<Result<Spanned<'_>, Diagnostic>
         let range = lexer.span();
         let span = Span::new(start + range.start, start + range.end);
         let tok = match result {
+            // nemos's loops have no early exits: say so at the word, not later as an
+            // unknown name.
+            Ok(Tok::Ident("break" | "continue")) if lexer.extras => {
+                out.push(Err(LexErrorKind::LoopExit.diagnostic(text, span)));
+                break;
+            }
             Ok(tok) => classify(tok),
             Err(kind) => {
                 out.push(Err(kind.diagnostic(text, span)));

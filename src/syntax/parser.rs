@@ -254,6 +254,25 @@ pub(crate) fn body_of(stmt: Stmt) -> Vec<Stmt> {
     }
 }
 
+/// `do B while (c);` is read as `B while (c) B`: the AST needs nothing new and the
+/// unrolling bounds the `while` as any other (so `--unroll k` runs the body at most k + 1
+/// times: once unconditionally, then k iterations). Registers are thread-wide, so the
+/// copy of the body declares nothing new. Both statements keep the span of the whole
+/// `do ... while`, and the body's statements their own.
+pub(crate) fn do_while(body: Stmt, cond: Expr, span: Span) -> Stmt {
+    let repeat = Stmt {
+        kind: StmtKind::While {
+            cond,
+            body: body_of(body.clone()),
+        },
+        span,
+    };
+    Stmt {
+        kind: StmtKind::Block(vec![body, repeat]),
+        span,
+    }
+}
+
 /// The thread number in `0:r0`.
 pub(crate) fn thread_index<Tk>(n: i64, span: Span) -> GrammarResult<u32, Tk> {
     match u32::try_from(n) {
@@ -528,11 +547,49 @@ fn missing_semicolon(
     }
 }
 
+/// herd's `(* ... *)` written inside a thread body, where `(*` is code (`if (*b)`): the
+/// parser trips somewhere inside what was meant as a comment. When the error lies within
+/// the `(* ... *)` that starts at a `(` `*` of the token list, say so at the `(*`.
+fn herd_comment_in_code(
+    error_start: usize,
+    text: &str,
+    tokens: &[Spanned<'_>],
+) -> Option<Diagnostic> {
+    let opening = tokens.windows(2).find_map(|pair| match pair {
+        [(l, Tok::LParen, lr), (sl, Tok::Star, _)]
+            if lr == sl && *sl == l + 1 && *l < error_start =>
+        {
+            let length = lexer::ocaml_comment_len(text.get(l + 2..)?)? + 2;
+            (error_start < l + length).then_some(*l)
+        }
+        _ => None,
+    })?;
+    Some(
+        Diagnostic::new(
+            "`(* ... *)` comments are herd's and are allowed outside thread bodies only; \
+             use `/* ... */` or `//` inside C code",
+            Span::new(opening, opening + 2),
+        )
+        .with_label("read as `(` and `*` inside a thread body")
+        .with_help("in C code `(*` is a parenthesis and a dereference, as in `if (*b)`"),
+    )
+}
+
 fn syntax_error(
     error: ParseError<usize, Tok<'_>, Diagnostic>,
     text: &str,
     tokens: &[Spanned<'_>],
 ) -> Diagnostic {
+    let error_start = match &error {
+        ParseError::User { error } => error.span.start,
+        ParseError::InvalidToken { location } | ParseError::UnrecognizedEof { location, .. } => {
+            *location
+        }
+        ParseError::UnrecognizedToken { token, .. } | ParseError::ExtraToken { token } => token.0,
+    };
+    if let Some(d) = herd_comment_in_code(error_start, text, tokens) {
+        return d;
+    }
     match error {
         ParseError::User { error } => error,
         ParseError::InvalidToken { location } => {

@@ -829,3 +829,101 @@ fn locations_of_an_array_show_every_cell() {
         r.stdout
     );
 }
+
+/// herd7 reads test files whatever their encoding: a UTF-8 byte-order mark is skipped, and
+/// a file that is not UTF-8 (an `é` saved as Latin-1) is read as Latin-1, from a file or
+/// standard input; a diagnostic then counts the Latin-1 byte as one column.
+#[test]
+fn latin1_and_a_byte_order_mark_are_read() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let body: &[u8] = b"{ x=0; }\nP0(int *x){ *x=1; }\nexists (x=1)\n";
+    let latin1 = [b"C lat\n(* caf\xe9 *)\n".as_slice(), body].concat();
+    let bom = [b"\xef\xbb\xbfC bom\n".as_slice(), body].concat();
+    for (name, bytes) in [("lat", &latin1), ("bom", &bom)] {
+        let path = dir.path().join(format!("{name}.litmus"));
+        std::fs::write(&path, bytes).expect("write the test");
+        let from_file = run(&["check", &path.display().to_string()]);
+        assert_eq!(from_file.code, 0, "{name}: {}", from_file.stderr);
+        let heading = format!("Test {name} ({}, model sc): exists (x=1)\n", path.display());
+        assert!(
+            from_file.stdout.starts_with(&heading),
+            "{name}: {}",
+            from_file.stdout
+        );
+        let from_stdin = run_with(nemos().args(["check", "-"]).write_stdin(bytes.clone()));
+        assert_eq!(from_stdin.code, 0, "{name}: {}", from_stdin.stderr);
+        assert!(
+            from_stdin
+                .stdout
+                .starts_with(&format!("Test {name} (<stdin>, model sc): exists (x=1)\n")),
+            "{name}: {}",
+            from_stdin.stdout
+        );
+    }
+    let bad = dir.path().join("bad.litmus");
+    std::fs::write(
+        &bad,
+        b"C bad\n{ x=0; }\nP0(int *x){ /* caf\xe9 */ *z=2; }\nexists (x=1)\n",
+    )
+    .expect("write the test");
+    let r = run(&["check", "--color", "never", &bad.display().to_string()]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains(&format!("{}:3:25: unknown identifier `z`", bad.display())),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A directory without any `*.litmus` is an error (exit 2), not a silent success; the
+/// other arguments of the batch still run.
+#[test]
+fn a_directory_without_tests_is_an_error() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(dir.path().join("notes.txt"), "not a test").expect("write a file");
+    let shown = dir.path().display().to_string();
+    let alone = run(&["check", &shown]);
+    assert_eq!(alone.code, 2);
+    assert_eq!(alone.stdout, "");
+    assert_eq!(
+        alone.stderr,
+        format!("error: no litmus test (*.litmus) found in {shown}\n")
+    );
+    let with_another = run(&["check", &shown, "litmus/SB.litmus"]);
+    assert_eq!(with_another.code, 2);
+    assert!(
+        with_another
+            .stdout
+            .starts_with("Test SB (litmus/SB.litmus, model sc)"),
+        "{}",
+        with_another.stdout
+    );
+    assert!(
+        with_another.stderr.starts_with(&format!(
+            "error: no litmus test (*.litmus) found in {shown}\n"
+        )),
+        "{}",
+        with_another.stderr
+    );
+}
+
+/// `-j N` asks for at most N threads: a huge N is capped (at the cores and the tests) and
+/// gives the same output as `-j 1`; `-j 0` is refused with a message.
+#[test]
+fn jobs_are_capped_and_zero_is_refused() {
+    let one = run(&["check", "-j", "1", "litmus/"]);
+    let many = run(&["check", "-j", "100000", "litmus/"]);
+    assert_eq!(many.code, one.code, "{}", many.stderr);
+    assert_eq!(mask_times(&many.stdout), mask_times(&one.stdout));
+    assert_eq!(many.stderr, one.stderr);
+    assert!(one.stdout.matches("\nTest ").count() > 30, "{}", one.stdout);
+    let zero = run(&["check", "-j", "0", "litmus/SB.litmus"]);
+    assert_eq!(zero.code, 2);
+    assert!(
+        zero.stderr
+            .contains("invalid value '0' for '--jobs <N>': a batch needs at least one thread"),
+        "{}",
+        zero.stderr
+    );
+}

@@ -136,3 +136,42 @@ fn bad_init_value() {
         "C bad\n{ atomic_t x = INIT(0); }\nP0(int *x) { *x = 1; }\nexists (x=1)\n"
     ));
 }
+
+#[test]
+fn break_in_a_loop() {
+    insta::assert_snapshot!(render(
+        "C bad\n{ x = 0; }\nP0(int *x) {\n  while (1) {\n    int r0 = *x;\n    if (r0 == 1) break;\n  }\n}\nexists (x=1)\n"
+    ));
+}
+
+#[test]
+fn continue_in_a_loop() {
+    insta::assert_snapshot!(render(
+        "C bad\n{ x = 0; }\nP0(int *x) {\n  for (int i = 0; i < 2; i++) { continue; }\n}\nexists (x=1)\n"
+    ));
+}
+
+#[test]
+fn herd_comment_in_a_thread_body() {
+    insta::assert_snapshot!(render(
+        "C bad\n{ x = 0; }\nP0(int *x) {\n  (* publish x *)\n  *x = 1;\n}\nexists (x=1)\n"
+    ));
+}
+
+/// The comment's text need not even be made of C tokens: the lexer's complaint about the
+/// `'` is replaced by the same message.
+#[test]
+fn herd_comment_in_a_thread_body_with_odd_characters() {
+    insta::assert_snapshot!(render(
+        "C bad\n{ x = 0; }\nP0(int *x) {\n  *x = 1; (* don't reorder *)\n}\nexists (x=1)\n"
+    ));
+}
+
+/// `(*` stays code inside a thread body: an error after a dereference in parentheses is
+/// not blamed on a comment.
+#[test]
+fn paren_star_code_keeps_its_own_error() {
+    insta::assert_snapshot!(render(
+        "C bad\n{ x = 0; }\nP0(int *x) {\n  int r0 = (*x) +;\n}\nexists (x=1)\n"
+    ));
+}
