@@ -129,6 +129,8 @@ pub enum ExprKind {
     Empty,
     Binary(BinOp, Box<Expr>, Box<Expr>),
     Unary(UnOp, Box<Expr>),
+    /// herd's `~e`: every event not in the set `e`, or every pair not in the relation `e`.
+    Complement(Box<Expr>),
     /// A built-in function: `domain(r)`, `range(r)`.
     Apply(Name, Box<Expr>),
 }

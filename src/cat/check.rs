@@ -226,7 +226,7 @@ impl Checker<'_> {
                 } => {
                     if *recursive {
                         diagnostics.push(
-                            Diagnostic::new("`let rec` is not supported", *span)
+                            Diagnostic::new("`let rec` is not supported by nemos's cat subset", *span)
                                 .with_label("a recursive definition")
                                 .with_help(
                                     "none of the shipped models needs one; write the fixpoint with the closures `+` or `*`",
@@ -279,10 +279,12 @@ impl Checker<'_> {
             ));
         }
         let file = (self.resolve)(path).map_err(|message| {
-            Included::Here(
-                Diagnostic::new(format!("cannot include `{path}`: {message}"), span)
-                    .with_label("included here"),
-            )
+            let mut d = Diagnostic::new(format!("cannot include `{path}`: {message}"), span)
+                .with_label("included here");
+            if let Some(help) = herd_library(path) {
+                d = d.with_help(help);
+            }
+            Included::Here(d)
         })?;
         let ast = super::parse(&file).map_err(Included::There)?;
         self.including.push(path.to_string());
@@ -328,6 +330,22 @@ impl Checker<'_> {
     }
 }
 
+/// What to say about an include of one of herd's library files, which nemos does not ship.
+fn herd_library(path: &str) -> Option<&'static str> {
+    match path {
+        "cos.cat" | "cos-opt.cat" | "cos-no-opt.cat" | "cross.cat" => Some(
+            "this is a file of herd's library: it generates the coherence orders (with \
+             `with co from ...`), which nemos enumerates itself; delete the include \
+             (`co`, `fr` and their `e`/`i` parts are nemos's base relations)",
+        ),
+        "stdlib.cat" => Some(
+            "this is herd's standard library, which nemos does not ship; delete the include \
+             (`po-loc`, `rfe`, `rfi` and the like are nemos's base relations)",
+        ),
+        _ => None,
+    }
+}
+
 enum Included {
     Here(Diagnostic),
     There(InputError),
@@ -369,6 +387,23 @@ impl Checker<'_> {
                     return Ok((TExpr::Base(base), Some(base.ty())));
                 }
                 Err(unknown_name(n, e.span, self.scope.keys()))
+            }
+            ExprKind::Complement(arg) => {
+                // Written out as a difference, so that nothing after this stage knows it.
+                let (a, ty) = self.infer(arg)?;
+                let all = |t: Type| match t {
+                    Type::Set => TExpr::Base(Base::All),
+                    Type::Rel => TExpr::Binary(
+                        BinOp::Product,
+                        Box::new(TExpr::Base(Base::All)),
+                        Box::new(TExpr::Base(Base::All)),
+                    ),
+                };
+                let t = ty.unwrap_or(Type::Rel);
+                Ok((
+                    TExpr::Binary(BinOp::Diff, Box::new(all(t)), Box::new(fix(a, ty, t))),
+                    Some(t),
+                ))
             }
             ExprKind::Apply(f, arg) => {
                 let (a, ty) = self.infer(arg)?;

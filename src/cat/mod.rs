@@ -98,7 +98,7 @@ fn parse_text(text: &str) -> Result<ast::ModelAst, Diagnostic> {
         .map_err(|e| syntax_error(e, text))
 }
 
-/// The offset of a `(*` with no `*)` after it (outside strings).
+/// The offset of a `(*` with no `*)` after it (outside strings and line comments).
 fn unterminated_comment(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     let mut i = 0;
@@ -108,6 +108,10 @@ fn unterminated_comment(text: &str) -> Option<usize> {
                 Some(end) => i += end + 2,
                 None => return None,
             },
+            b'#' => i = text[i..].find('\n').map_or(text.len(), |end| i + end),
+            b'/' if bytes[i + 1] == b'/' => {
+                i = text[i..].find('\n').map_or(text.len(), |end| i + end);
+            }
             b'(' if bytes[i + 1] == b'*' => match text[i + 2..].find("*)") {
                 Some(end) => i += end + 4,
                 None => return Some(i),
@@ -146,6 +150,126 @@ fn describe_expected(expected: &[String]) -> String {
     }
 }
 
+/// What nemos says about a construct of herd's cat that its subset does not compile, by
+/// the keyword or character that starts it: the construct's name (with the verb that
+/// agrees with it) and what to do instead.
+fn herd_construct(start: &str) -> Option<(&'static str, &'static str)> {
+    Some(match start {
+        "procedure" => (
+            "`procedure` is",
+            "write the procedure's checks out where it is called",
+        ),
+        "call" => (
+            "`call` (of a procedure) is",
+            "write the procedure's checks out here",
+        ),
+        "with" | "from" => (
+            "`with ... from` is",
+            "it chooses a relation among candidates, as herd's cos.cat does to generate co; \
+             nemos enumerates co and rf itself: delete the line",
+        ),
+        "try" => (
+            "`try ... with` is",
+            "write the expression alone: nemos reports a name it does not know",
+        ),
+        "if" | "then" | "else" => (
+            "`if ... then ... else` is",
+            "keep the branch of the variant you want",
+        ),
+        "match" | "||" | "->" => (
+            "`match` is",
+            "nemos's cat has no tags or sets of sets to match on",
+        ),
+        "fun" => (
+            "`fun` (a function) is",
+            "write the function's body out where it is applied",
+        ),
+        "in" => (
+            "`let ... in` (a local definition) is",
+            "make it a `let` of its own before this statement",
+        ),
+        "forall" | "do" => (
+            "`forall ... do ... end` is",
+            "write the loop's checks out, one per element",
+        ),
+        "enum" | "instructions" | "default" | "compat" => (
+            "a bell file's declaration (`enum`, `instructions`, `default`) is",
+            "nemos's base sets and relations are fixed: `nemos models` shows models using them",
+        ),
+        "debug" => ("`debug` is", "delete the line"),
+        "when" => (
+            "`let rec ... when` is",
+            "write the fixpoint with `+` or `*`",
+        ),
+        "yield" | "subset" => (
+            "this keyword is",
+            "rewrite it with `let` definitions and checks",
+        ),
+        "++" => (
+            "`++` (adding an element to a set) is",
+            "nemos's cat has no sets of relations",
+        ),
+        "{" | "}" => ("explicit sets `{...}` are", "nemos's cat has no set values"),
+        "'" => ("tags (`'name`) are", "nemos's cat has no tags"),
+        _ => return None,
+    })
+}
+
+fn unsupported(start: &str, span: Span) -> Option<Diagnostic> {
+    let (construct, help) = herd_construct(start)?;
+    Some(
+        Diagnostic::new(
+            format!("{construct} not supported by nemos's cat subset"),
+            span,
+        )
+        .with_label("herd's cat, beyond nemos's subset")
+        .with_help(help),
+    )
+}
+
+/// The `let` at `l`, met inside an expression, read as a statement of its own: if it
+/// stops at an `in` (or at the `let` of a nested `let ... in`), it is herd's `let ... in`
+/// rather than the next statement after an unfinished expression; if it defines a
+/// function, that is what to report.
+fn local_definition(text: &str, l: usize) -> Option<Diagnostic> {
+    let rest = &text[l..];
+    let Err(ParseError::UnrecognizedToken {
+        token: (tl, _, tr),
+        expected,
+    }) = grammar::ModelParser::new().parse(rest)
+    else {
+        return None;
+    };
+    if matches!(rest.get(tl..tr), Some("in" | "let")) {
+        return unsupported("in", Span::new(l, l + "let".len()));
+    }
+    function_definition(text, l + tl, &expected)
+}
+
+/// `let f(x) = ...` and `let f x = ...` stop the parser at the parameter: say so at the
+/// function's name.
+fn function_definition(text: &str, l: usize, expected: &[String]) -> Option<Diagnostic> {
+    if expected.len() != 1 || expected[0] != "\"=\"" {
+        return None;
+    }
+    let before = text[..l].trim_end();
+    let name_start = before
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '\'')))
+        .map_or(0, |i| i + 1);
+    let name = &before[name_start..];
+    Some(
+        Diagnostic::new(
+            "function definitions are not supported by nemos's cat subset",
+            Span::new(name_start, before.len()),
+        )
+        .with_label(format!("`{name}` takes parameters"))
+        .with_help(
+            "write the function's body out where it is applied; \
+             `domain(r)` and `range(r)` are the built-in functions",
+        ),
+    )
+}
+
 fn syntax_error(
     error: ParseError<usize, grammar::Token<'_>, &'static str>,
     text: &str,
@@ -153,6 +277,10 @@ fn syntax_error(
     match error {
         ParseError::InvalidToken { location } => {
             let c = text[location..].chars().next().unwrap_or(' ');
+            let span = Span::new(location, location + c.len_utf8());
+            if let Some(d) = unsupported(&c.to_string(), span) {
+                return d;
+            }
             Diagnostic::new(
                 format!("unexpected character `{c}`"),
                 Span::new(location, location + c.len_utf8()),
@@ -166,10 +294,27 @@ fn syntax_error(
         ParseError::UnrecognizedToken {
             token: (l, tok, r),
             expected,
-        } => Diagnostic::new(format!("unexpected `{tok}`"), Span::new(l, r))
-            .with_label(describe_expected(&expected)),
+        } => {
+            let span = Span::new(l, r);
+            let word = text.get(l..r).unwrap_or("");
+            if let Some(d) = unsupported(word, span) {
+                return d;
+            }
+            if word == "let" {
+                if let Some(d) = local_definition(text, l) {
+                    return d;
+                }
+            }
+            if let Some(d) = function_definition(text, l, &expected) {
+                return d;
+            }
+            Diagnostic::new(format!("unexpected `{tok}`"), span)
+                .with_label(describe_expected(&expected))
+        }
         ParseError::ExtraToken { token: (l, tok, r) } => {
-            Diagnostic::new(format!("unexpected `{tok}`"), Span::new(l, r))
+            let span = Span::new(l, r);
+            unsupported(text.get(l..r).unwrap_or(""), span)
+                .unwrap_or_else(|| Diagnostic::new(format!("unexpected `{tok}`"), span))
         }
         ParseError::User { error } => Diagnostic::new(error, Span::new(0, 0)),
     }

@@ -49,6 +49,108 @@ model_error!(
     "let a = po\n(* never closed\nacyclic a\n"
 );
 
+// herd's cat beyond nemos's subset: each error names the construct, at its first token.
+model_error!(
+    procedure,
+    "let a = po\nprocedure total(r, E) =\n  acyclic r\nend\n"
+);
+model_error!(call, "let a = po\ncall total(a, W)\n");
+model_error!(
+    with_from,
+    "with co from generate_cos(co0)\nacyclic po | co\n"
+);
+model_error!(try_with, "let RL = try RL with emptyset\n");
+model_error!(
+    if_then_else,
+    "if \"cos-opt\" include \"cos-ok-opt.cat\" else include \"cos-no-opt.cat\" end\n"
+);
+model_error!(match_with, "let f = match S with || {} -> {} end\n");
+model_error!(fun, "let f = fun r -> r ; po\n");
+model_error!(
+    local_function_definition,
+    "let all =\n  let one e = e\n  in one\n"
+);
+model_error!(local_let_in, "let all =\n  let one = po\n  in one | rf\n");
+model_error!(forall, "forall e in W do acyclic po end\n");
+model_error!(enum_declaration, "enum Accesses = 'once || 'plain\n");
+model_error!(
+    function_definition,
+    "let A-cumul(r) = (rfe ; [M])? ; r\nacyclic A-cumul(po)\n"
+);
+model_error!(
+    function_definition_by_juxtaposition,
+    "let pair-to-relation p = p ++ 0\n"
+);
+model_error!(set_addition, "let s = po ++ 0\n");
+model_error!(explicit_set, "let s = (W * {}) & loc\n");
+model_error!(tag, "let s = 'once\n");
+model_error!(
+    herd_library_include,
+    "include \"cos.cat\"\nacyclic po | rf\n"
+);
+model_error!(
+    unfinished_expression_before_let,
+    "let a = po |\nlet b = rf\n"
+);
+
+/// What herd's models start with and say only to herd's drawings is read and ignored: the
+/// identity line (a string, a name, or a name and a string), `show` (of names or of
+/// `EXPR as NAME`), `unshow`; `//` and `#` comments; `begin ... end` as parentheses; `~`
+/// as complement; `undefined_unless` as a flag.
+#[test]
+fn herd_headers_show_and_comments_are_accepted() {
+    let body = "// SPDX-License-Identifier: X\n# a comment\nlet com = rf | co | fr\n\
+                show com\nunshow com\nshow (po \\ id) | rf as foo\n\
+                let nonw = [~W] ; begin po | 0 end\n\
+                undefined_unless empty nonw & ~po as Dr\nacyclic po | com as sc\n";
+    for (identity, title) in [
+        (
+            "\"Sequential Consistency\"\n",
+            Some("Sequential Consistency"),
+        ),
+        ("SC\n", Some("SC")),
+        ("C RC11\n", Some("RC11")),
+        ("X86 \"x86-TSO\"\n", Some("x86-TSO")),
+        ("", None),
+    ] {
+        let file = SourceFile::new("herd.cat", format!("{identity}{body}"));
+        let model = nemos::cat::load(&file, "herd", &mut |p: &str| Err(p.to_string()))
+            .unwrap_or_else(|e| panic!("{identity:?}: {}", e.short()));
+        assert_eq!(model.title.as_deref(), title);
+        assert_eq!(model.check_names(), ["sc"]);
+        assert_eq!(model.flag_names(), ["Dr"]);
+        let dr = model.checks.iter().find(|c| c.flag).expect("the flag");
+        assert!(dr.negated, "undefined_unless empty is flag ~empty");
+    }
+}
+
+/// The Linux-kernel memory model as the kernel ships it (read from the shared corpus, not
+/// copied into nemos: it is GPL): the error names its first construct nemos does not
+/// compile, with file, line and column.
+#[test]
+fn the_linux_kernel_model_is_refused_at_its_first_unsupported_construct() {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/lkmm/model/kernel");
+    let Ok(text) = std::fs::read(dir.join("linux-kernel.cat")) else {
+        eprintln!("skipped: no LKMM model at {}", dir.display());
+        return;
+    };
+    let file = SourceFile::from_bytes("linux-kernel.cat", text);
+    let mut resolve = |p: &str| -> Result<SourceFile, String> {
+        std::fs::read(dir.join(p))
+            .map(|bytes| SourceFile::from_bytes(p, bytes))
+            .map_err(|e| e.to_string())
+    };
+    let error = match nemos::cat::load(&file, "linux-kernel", &mut resolve) {
+        Ok(_) => panic!("nemos cannot compile the LKMM"),
+        Err(e) => e.short(),
+    };
+    assert_eq!(
+        error,
+        "linux-kernel.cat:98:5: function definitions are not supported by nemos's cat subset"
+    );
+}
+
 /// Prefixes of every shipped model, and the model with one character deleted (at every
 /// third position, to keep the debug build quick), either load or get located
 /// diagnostics: never a panic.

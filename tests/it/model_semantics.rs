@@ -46,6 +46,7 @@ const EXPRESSIONS: &[&str] = &[
     "[RLX | ACQ | REL | SC | NA | A | ACQ_REL] ; int",
     "coi | fri",
     "lko ; po | po ; lko^-1",
+    "[~W] ; po ; [~ (R | F)] | (~po & loc)",
 ];
 
 const PROGRAMS: &[&str] = &[
