@@ -145,6 +145,17 @@ pub enum StmtKind {
         step: Option<Box<Stmt>>,
         body: Vec<Stmt>,
     },
+    /// `do body while (cond);`
+    DoWhile {
+        body: Vec<Stmt>,
+        cond: Expr,
+    },
+    /// `break;`: leave the innermost loop.
+    Break,
+    /// `continue;`: go on with the innermost loop's next test.
+    Continue,
+    /// `return;`: end the thread (a value is an error in a thread).
+    Return(Option<Expr>),
     /// A nested `{ ... }`.
     Block(Vec<Stmt>),
     /// `atomic { ... }`: a block whose atomicity is to be checked.

@@ -327,6 +327,10 @@ fn shape(stmts: &[Stmt]) -> String {
             StmtKind::Block(b) => format!("block {}", inner(b)),
             StmtKind::Atomic(b) => format!("atomic {}", inner(b)),
             StmtKind::Empty => "empty".to_string(),
+            StmtKind::DoWhile { body, cond } => format!("do {} while {}", inner(body), sexp(cond)),
+            StmtKind::Break => "break".to_string(),
+            StmtKind::Continue => "continue".to_string(),
+            StmtKind::Return(e) => format!("return {}", e.as_ref().map_or(String::new(), sexp)),
         })
         .collect::<Vec<_>>()
         .join("; ")

@@ -26,8 +26,6 @@ pub enum LexErrorKind {
     UnterminatedString,
     IntegerTooLarge,
     KernelAnnotation,
-    /// `break` or `continue` in a thread body.
-    LoopExit,
 }
 
 impl LexErrorKind {
@@ -69,17 +67,6 @@ impl LexErrorKind {
                         i64::MAX
                     ))
             }
-            LexErrorKind::LoopExit => Diagnostic::new(
-                format!(
-                    "`{slice}` is not supported: nemos has no break or continue; put the \
-                     exit test in the loop's condition"
-                ),
-                span,
-            )
-            .with_label("not supported")
-            .with_help(
-                "e.g. `while (r0 == 0 && !done) { ... }` instead of an exit inside the loop",
-            ),
             LexErrorKind::KernelAnnotation => {
                 let (annotation, span) = match slice.find('{') {
                     Some(brace) => {
@@ -131,6 +118,9 @@ pub enum Tok<'a> {
     Else,
     While,
     Do,
+    Break,
+    Continue,
+    Return,
     For,
     Exists,
     Forall,
@@ -341,6 +331,9 @@ fn classify(tok: Tok<'_>) -> Tok<'_> {
         "while" => Tok::While,
         "do" => Tok::Do,
         "for" => Tok::For,
+        "break" => Tok::Break,
+        "continue" => Tok::Continue,
+        "return" => Tok::Return,
         "exists" => Tok::Exists,
         "forall" => Tok::Forall,
         "locations" => Tok::Locations,
@@ -372,12 +365,6 @@ pub fn tokenize(text: &str, start: usize) -> Vec<Result<Spanned<'_>, Diagnostic>
         let range = lexer.span();
         let span = Span::new(start + range.start, start + range.end);
         let tok = match result {
-            // nemos's loops have no early exits: say so at the word, not later as an
-            // unknown name.
-            Ok(Tok::Ident("break" | "continue")) if lexer.extras => {
-                out.push(Err(LexErrorKind::LoopExit.diagnostic(text, span)));
-                break;
-            }
             Ok(tok) => classify(tok),
             Err(kind) => {
                 out.push(Err(kind.diagnostic(text, span)));

@@ -254,25 +254,6 @@ pub(crate) fn body_of(stmt: Stmt) -> Vec<Stmt> {
     }
 }
 
-/// `do B while (c);` is read as `B while (c) B`: the AST needs nothing new and the
-/// unrolling bounds the `while` as any other (so `--unroll k` runs the body at most k + 1
-/// times: once unconditionally, then k iterations). Registers are thread-wide, so the
-/// copy of the body declares nothing new. Both statements keep the span of the whole
-/// `do ... while`, and the body's statements their own.
-pub(crate) fn do_while(body: Stmt, cond: Expr, span: Span) -> Stmt {
-    let repeat = Stmt {
-        kind: StmtKind::While {
-            cond,
-            body: body_of(body.clone()),
-        },
-        span,
-    };
-    Stmt {
-        kind: StmtKind::Block(vec![body, repeat]),
-        span,
-    }
-}
-
 /// The thread number in `0:r0`.
 pub(crate) fn thread_index<Tk>(n: i64, span: Span) -> GrammarResult<u32, Tk> {
     match u32::try_from(n) {

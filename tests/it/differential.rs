@@ -588,49 +588,57 @@ fn implicit_registers_behave_as_declared_ones() {
     assert_eq!(implicit.len(), 2, "{implicit:?}");
 }
 
-/// `do B while (c);` is read as `B while (c) B` (issue 22): the same outcomes and bound
-/// hits as that program written by hand, and the product agrees with the reference on it.
-#[test]
-fn do_while_is_its_body_then_a_while() {
-    let test = |p0: &str| {
-        format!(
-            "C do-while\n{{ x = 0; y = 0; }}\nP0 (int* x, int* y) {{\n  int r0 = 0; int n = 0;\n  \
-             {p0}\n  *y = n;\n}}\nP1 (int* x, int* y) {{ *x = 1; *x = 2; int r1 = *y; }}\n\
-             exists (0:r0=2 /\\ 0:n=3)\n"
-        )
-    };
-    let sugared = test("do { r0 = *x; n = n + 1; } while (r0 == 1);");
-    let by_hand = test("{ r0 = *x; n = n + 1; } while (r0 == 1) { r0 = *x; n = n + 1; }");
-    let program = lower("do-while", &sugared);
+/// Lowered `src` and `by_hand` (the same thread without the construct) have the same
+/// outcomes and bound hits, and the product agrees with the reference explorer on `src`.
+fn same_as_written_out(src: &str, by_hand: &str) -> Answers {
+    let program = lower("construct", src);
+    let hand = lower("by-hand", by_hand);
     let mine = product(&program, AcyclicStrategy::Ranks);
-    let theirs = product(&lower("by-hand", &by_hand), AcyclicStrategy::Ranks);
-    assert_eq!(mine.outcomes, theirs.outcomes);
-    assert_eq!(mine.bound_hit, theirs.bound_hit);
-    // Not vacuous: the body runs 1 to 3 times (once, then UNROLL = 2 iterations), and a
-    // fourth reading of x = 1 is past the bound.
-    let n = Observable::Reg {
-        thread: 0,
-        reg: program.threads[0]
-            .registers
+    let theirs = product(&hand, AcyclicStrategy::Ranks);
+    // By name: the flags of the exits are registers too, and shift the numbering.
+    let named = |program: &Program, answers: &Answers| -> BTreeSet<Vec<(String, i32)>> {
+        answers
+            .outcomes
             .iter()
-            .position(|r| r.name == "n")
-            .expect("P0 declares n"),
+            .map(|state| {
+                let mut state: Vec<(String, i32)> = state
+                    .iter()
+                    .map(|&(o, v)| (program.observable_name(o), v))
+                    .collect();
+                state.sort();
+                state
+            })
+            .collect()
     };
-    let runs: BTreeSet<i32> = mine
-        .outcomes
-        .iter()
-        .flat_map(|state| state.iter().filter(|(o, _)| *o == n).map(|(_, v)| *v))
-        .collect();
-    assert_eq!(runs, BTreeSet::from([1, 2, 3]), "{:?}", mine.outcomes);
-    assert!(mine.bound_hit);
-    compare("do-while", &sugared).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(named(&program, &mine), named(&hand, &theirs), "{src}");
+    assert_eq!(mine.bound_hit, theirs.bound_hit, "{src}");
+    compare("construct", src).unwrap_or_else(|e| panic!("{e}"));
+    mine
 }
 
-/// `--unroll k` bounds a `do ... while` as it bounds a `while`: the body once, then k
-/// iterations, and a (k + 2)-th run of the body is a bound hit.
+/// A two-thread test whose P0 runs `p0` against a P1 that writes x twice.
+fn against_two_writes(p0: &str, condition: &str) -> String {
+    format!(
+        "C construct\n{{ x = 0; y = 0; }}\nP0 (int* x, int* y) {{\n  int r0 = 0; int n = 0; int i = 0;\n  \
+         {p0}\n  *y = n;\n}}\nP1 (int* x, int* y) {{ *x = 1; *x = 2; int r1 = *y; }}\n\
+         exists ({condition})\n"
+    )
+}
+
+/// `do B while (c);` runs B, then again while c holds; `--unroll k` bounds the runs of B.
 #[test]
-fn unroll_bounds_a_do_while() {
-    for (limit, hit) in [(2, false), (3, true)] {
+fn do_while_runs_its_body_first() {
+    let test = |p0: &str| against_two_writes(p0, "0:r0=1 /\\ 0:n=2");
+    let mine = same_as_written_out(
+        &test("do { r0 = *x; n = n + 1; } while (r0 == 1 && n < 2);"),
+        &test("r0 = *x; n = n + 1; if (r0 == 1) { r0 = *x; n = n + 1; }"),
+    );
+    assert_eq!(mine.outcomes.len(), 4, "{:?}", mine.outcomes);
+}
+
+#[test]
+fn unroll_bounds_the_runs_of_a_do_while() {
+    for (limit, hit) in [(1, false), (2, true)] {
         let text = format!(
             "C count\n{{ x = 0; }}\nP0 (int* x) {{\n  int r0 = 0;\n  \
              do {{ r0 = r0 + 1; }} while (r0 < {limit});\n  *x = r0;\n}}\nexists (x={limit})\n"
@@ -640,4 +648,48 @@ fn unroll_bounds_a_do_while() {
         let mut session = Session::new(&program, &events, &AnalysisOptions::default()).unwrap();
         assert_eq!(session.bound_reachable().unwrap(), hit, "limit {limit}");
     }
+}
+
+/// `break` leaves the loop at once: no later statement of the body runs and the loop's
+/// condition is not read again.
+#[test]
+fn break_leaves_the_loop() {
+    let test = |p0: &str| against_two_writes(p0, "0:r0=1 /\\ 0:n=1");
+    same_as_written_out(
+        &test("while (i < 2) { r0 = *x; if (r0 == 1) break; n = n + 1; i = i + 1; }"),
+        &test("r0 = *x; if (r0 != 1) { n = n + 1; i = i + 1; r0 = *x; if (r0 != 1) { n = n + 1; i = i + 1; } }"),
+    );
+    // A spin loop that only ends by `break`: within the bound, or cut by it.
+    let spin = test("while (1) { r0 = *x; if (r0 == 2) break; n = n + 1; }");
+    let spun = same_as_written_out(
+        &spin,
+        &test("r0 = *x; if (r0 != 2) { n = n + 1; r0 = *x; if (r0 != 2) { n = n + 1; while (1) { } } }"),
+    );
+    assert!(spun.bound_hit);
+}
+
+/// `continue` skips the rest of the body; a `for` loop's step still runs.
+#[test]
+fn continue_skips_to_the_step() {
+    let test = |p0: &str| against_two_writes(p0, "0:r0=2 /\\ 0:n=3");
+    same_as_written_out(
+        &test("for (i = 0; i < 2; i++) { r0 = *x; if (r0 == 0) continue; n = n + r0; }"),
+        &test("r0 = *x; if (r0 != 0) { n = n + r0; } r0 = *x; if (r0 != 0) { n = n + r0; } i = 2;"),
+    );
+}
+
+/// `return;` ends the thread: nothing after it runs.
+#[test]
+fn return_ends_the_thread() {
+    let test = |p0: &str| {
+        format!(
+            "C return\n{{ x = 0; y = 0; }}\nP0 (int* x, int* y) {{\n  int r0 = *x;\n  {p0}\n}}\n\
+             P1 (int* x, int* y) {{ *x = 1; int r1 = *y; }}\nexists (0:r0=1 \\/ y=1)\n"
+        )
+    };
+    let mine = same_as_written_out(
+        &test("if (r0 == 1) return;\n  *y = 1;\n  while (r0 == 0) { r0 = *x; if (r0 == 1) { return; } *y = 2; }"),
+        &test("if (r0 != 1) { *y = 1; if (r0 == 0) { r0 = *x; if (r0 != 1) { *y = 2; if (r0 == 0) { r0 = *x; if (r0 != 1) { *y = 2; while (r0 == 0) { } } } } } }"),
+    );
+    assert!(mine.bound_hit);
 }

@@ -138,20 +138,6 @@ fn bad_init_value() {
 }
 
 #[test]
-fn break_in_a_loop() {
-    insta::assert_snapshot!(render(
-        "C bad\n{ x = 0; }\nP0(int *x) {\n  while (1) {\n    int r0 = *x;\n    if (r0 == 1) break;\n  }\n}\nexists (x=1)\n"
-    ));
-}
-
-#[test]
-fn continue_in_a_loop() {
-    insta::assert_snapshot!(render(
-        "C bad\n{ x = 0; }\nP0(int *x) {\n  for (int i = 0; i < 2; i++) { continue; }\n}\nexists (x=1)\n"
-    ));
-}
-
-#[test]
 fn herd_comment_in_a_thread_body() {
     insta::assert_snapshot!(render(
         "C bad\n{ x = 0; }\nP0(int *x) {\n  (* publish x *)\n  *x = 1;\n}\nexists (x=1)\n"

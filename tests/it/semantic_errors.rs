@@ -116,3 +116,13 @@ semantic_error!(
     register_index_into_a_huge_array,
     "C t\n{ int y[100000]; }\nP0 (int* y) {\n  int r0 = 1;\n  int r1 = y[r0];\n}\nexists (0:r1=0)\n"
 );
+
+semantic_error!(
+    break_outside_a_loop,
+    "C t\n{ x = 0; }\nP0 (int* x) {\n  int r0 = *x;\n  if (r0 == 1) break;\n}\nexists (0:r0=1)\n"
+);
+
+semantic_error!(
+    thread_returns_a_value,
+    "C t\n{ x = 0; }\nP0 (int* x) {\n  int r0 = *x;\n  return r0;\n}\nexists (0:r0=1)\n"
+);

@@ -14,6 +14,7 @@ use crate::syntax::ast::{self, ExprKind, StmtKind};
 mod address;
 mod calls;
 mod condition;
+mod control;
 mod init;
 
 use condition::sort_observed;
@@ -164,6 +165,7 @@ impl Lowerer {
         }
         // A thread with errors is still returned, so that the condition can name its
         // registers without a second, derived error; `lower` fails as a whole anyway.
+        scope.exits = control::Exits::of_thread(&thread.body, &mut scope);
         let body = self.lower_block(&thread.body, &mut scope);
         Some(ThreadProgram {
             index: thread.index,
@@ -175,9 +177,7 @@ impl Lowerer {
 
     fn lower_block(&mut self, stmts: &[ast::Stmt], scope: &mut ThreadScope) -> Vec<Instr> {
         let mut out = Vec::new();
-        for stmt in stmts {
-            self.lower_stmt(stmt, scope, &mut out);
-        }
+        self.lower_stmts(stmts, scope, &mut out);
         out
     }
 
@@ -233,17 +233,10 @@ impl Lowerer {
                 });
             }
             StmtKind::While { cond, body } => {
-                let mut cond_prelude = Vec::new();
-                let Some(cond) = self.lower_expr(cond, scope, &mut cond_prelude) else {
-                    return;
-                };
-                let body = self.lower_block(body, scope);
-                out.push(Instr::While {
-                    cond_prelude,
-                    cond,
-                    body,
-                    span,
-                });
+                self.lower_loop(Some(cond), body, None, false, span, scope, out)
+            }
+            StmtKind::DoWhile { body, cond } => {
+                self.lower_loop(Some(cond), body, None, true, span, scope, out)
             }
             StmtKind::For {
                 init,
@@ -254,30 +247,20 @@ impl Lowerer {
                 if let Some(init) = init {
                     self.lower_stmt(init, scope, out);
                 }
-                let mut cond_prelude = Vec::new();
-                let cond = match cond {
-                    Some(c) => match self.lower_expr(c, scope, &mut cond_prelude) {
-                        Some(c) => c,
-                        None => return,
-                    },
-                    None => Expr::Const(1),
-                };
-                let mut body = self.lower_block(body, scope);
-                if let Some(step) = step {
-                    self.lower_stmt(step, scope, &mut body);
-                }
-                out.push(Instr::While {
-                    cond_prelude,
-                    cond,
+                self.lower_loop(
+                    cond.as_ref(),
                     body,
+                    step.as_deref(),
+                    false,
                     span,
-                });
+                    scope,
+                    out,
+                );
             }
-            StmtKind::Block(stmts) => {
-                for s in stmts {
-                    self.lower_stmt(s, scope, out);
-                }
+            StmtKind::Break | StmtKind::Continue | StmtKind::Return(_) => {
+                self.lower_exit(stmt, scope, out)
             }
+            StmtKind::Block(stmts) => self.lower_stmts(stmts, scope, out),
             StmtKind::Atomic(stmts) => {
                 let body = self.lower_block(stmts, scope);
                 out.push(Instr::AtomicBlock { body, span });
@@ -532,6 +515,8 @@ struct ThreadScope {
     registers: Vec<Register>,
     by_name: HashMap<String, RegId>,
     params: Vec<String>,
+    /// The flags of the early exits in force.
+    exits: control::Exits,
 }
 
 impl ThreadScope {
