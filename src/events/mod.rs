@@ -10,7 +10,7 @@
 pub mod bounds;
 mod unroll;
 
-pub use unroll::{unroll, UnrollOptions};
+pub use unroll::{unroll, TooManyEvents, UnrollError, UnrollOptions};
 
 use std::collections::HashMap;
 

@@ -1,5 +1,7 @@
 //! Unrolling each thread into guarded events.
 
+use std::fmt;
+
 use super::{
     bounds, BoundHit, Control, ControlId, Event, EventId, EventKind, Events, Guard, TermId, Terms,
 };
@@ -14,17 +16,49 @@ use crate::program::{BinaryOp, UnaryOp};
 pub struct UnrollOptions {
     /// How many iterations of each loop to unroll.
     pub unroll: u32,
+    /// Stop unrolling as soon as the program has more events than this.
+    pub max_events: Option<usize>,
 }
 
 impl Default for UnrollOptions {
     fn default() -> Self {
-        UnrollOptions { unroll: 2 }
+        UnrollOptions {
+            unroll: 2,
+            max_events: None,
+        }
     }
 }
 
-/// Unroll every thread of `program`. Errors are structural problems of the input that only
-/// show on the control-flow structure: unbalanced locks and atomic blocks.
-pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, InputError> {
+/// The program has more events than [`UnrollOptions::max_events`] allows. The unrolling
+/// stopped when the count passed the limit, so the total is not known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooManyEvents {
+    pub max: usize,
+}
+
+impl fmt::Display for TooManyEvents {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "more than {} events exceed --max-events {}",
+            self.max, self.max
+        )
+    }
+}
+
+/// Why a program did not become events.
+#[derive(Clone, Debug)]
+pub enum UnrollError {
+    /// Structural problems of the input that only show on the control-flow structure:
+    /// unbalanced locks and atomic blocks.
+    Input(InputError),
+    /// A limit, not a problem of the input.
+    TooManyEvents(TooManyEvents),
+}
+
+/// Unroll every thread of `program`, or stop as soon as it has more events than
+/// `options.max_events`: the limit bounds the work, not only the analysis after it.
+pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, UnrollError> {
     let mut builder = Builder {
         events: Vec::new(),
         terms: Terms::default(),
@@ -32,9 +66,14 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Input
         bound_hits: Vec::new(),
         errors: Vec::new(),
         unroll: options.unroll,
+        max_events: options.max_events,
+        cut: false,
     };
     let mut init = Vec::new();
     for (loc, location) in program.locations.iter().enumerate() {
+        if builder.cut {
+            break;
+        }
         let value = builder.terms.constant(location.initial);
         let id = builder.push(Event {
             kind: EventKind::Init,
@@ -52,12 +91,22 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Input
     let mut threads = Vec::new();
     let mut final_registers = Vec::new();
     for (index, thread) in program.threads.iter().enumerate() {
+        if builder.cut {
+            break;
+        }
         let (events, registers) = builder.thread(index, thread);
         threads.push(events);
         final_registers.push(registers);
     }
+    // Problems found before a cut are certain: the input is wrong whatever its size.
     if !builder.errors.is_empty() {
-        return Err(InputError::new(&program.source, builder.errors));
+        return Err(UnrollError::Input(InputError::new(
+            &program.source,
+            builder.errors,
+        )));
+    }
+    if let (true, Some(max)) = (builder.cut, builder.max_events) {
+        return Err(UnrollError::TooManyEvents(TooManyEvents { max }));
     }
     let mut events = Events {
         events: builder.events,
@@ -101,6 +150,9 @@ struct Builder {
     bound_hits: Vec<BoundHit>,
     errors: Vec<Diagnostic>,
     unroll: u32,
+    max_events: Option<usize>,
+    /// The events passed `max_events`: every recursion returns at once.
+    cut: bool,
 }
 
 /// The state of one thread while unrolling it.
@@ -122,6 +174,9 @@ impl Builder {
         let id = self.events.len();
         event.id = id;
         self.events.push(event);
+        if self.max_events.is_some_and(|max| self.events.len() > max) {
+            self.cut = true;
+        }
         id
     }
 
@@ -192,6 +247,9 @@ impl Builder {
 
     fn block(&mut self, instrs: &[Instr], state: &mut ThreadState) {
         for instr in instrs {
+            if self.cut {
+                return;
+            }
             self.instr(instr, state);
         }
     }
@@ -562,6 +620,9 @@ impl Builder {
         taken_so_far: Option<TermId>,
         hit_term: &mut Option<TermId>,
     ) {
+        if self.cut {
+            return;
+        }
         self.block(cond_prelude, state);
         let c = self.term(cond, state);
         let zero = self.terms.constant(0);
@@ -734,6 +795,9 @@ impl Builder {
         let Some(&cell) = cells.get(k) else {
             return;
         };
+        if self.cut {
+            return;
+        }
         if k + 1 == cells.len() {
             // In bounds and no earlier cell: this one.
             return access(self, state, cell);

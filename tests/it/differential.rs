@@ -40,7 +40,11 @@ fn lower(name: &str, text: &str) -> Program {
 }
 
 fn product(program: &Program, strategy: AcyclicStrategy) -> Answers {
-    let events = unroll(program, UnrollOptions { unroll: UNROLL }).expect("unrolls");
+    let options = UnrollOptions {
+        unroll: UNROLL,
+        ..Default::default()
+    };
+    let events = unroll(program, options).expect("unrolls");
     let options = AnalysisOptions {
         strategy,
         ..AnalysisOptions::default()

@@ -1,8 +1,13 @@
 //! Unrolling: guards from nested and else branches, loops at several bounds, RMWs, fences,
 //! locks and atomic blocks.
 
-use nemos::events::{EventKind, Events};
+use std::sync::Arc;
+
+use nemos::analysis::query::{ask, Finding, Query, QueryOptions, Severity};
+use nemos::diagnostics::SourceFile;
+use nemos::events::{EventKind, Events, TooManyEvents};
 use nemos::program::{MemOrder, Program};
+use nemos::{LoadError, LoadOptions};
 
 fn build(text: &str, k: u32) -> (Program, Events) {
     let test = crate::common::load_unrolled("t.litmus", text, k);
@@ -141,4 +146,50 @@ fn static_bounds_keep_reads_to_possible_writes_and_values() {
     assert!(!candidates.contains(&events.init[0]));
     let values = events.bounds.values[read.value.unwrap()].clone();
     assert_eq!(values, Some(vec![1, 2]));
+}
+
+#[test]
+fn max_events_stops_the_unrolling_when_the_count_passes_it() {
+    let file = SourceFile::new("spin.litmus", crate::common::SPIN);
+    let load = |unroll, max| {
+        nemos::load(
+            &file,
+            &LoadOptions {
+                unroll,
+                max_events: Some(max),
+            },
+        )
+    };
+    // Unrolled whole, this loop would not fit in memory.
+    match load(u32::MAX, 50) {
+        Err(LoadError::TooManyEvents(limit)) => assert_eq!(limit, TooManyEvents { max: 50 }),
+        other => panic!(
+            "expected the limit, got {:?}",
+            other.map(|t| t.events.len())
+        ),
+    }
+    let events = load(3, 1000).expect("a small unrolling loads").events.len();
+    assert!(load(3, events).is_ok());
+    assert!(matches!(
+        load(3, events - 1),
+        Err(LoadError::TooManyEvents(TooManyEvents { max })) if max == events - 1
+    ));
+}
+
+#[test]
+fn ask_still_refuses_a_loaded_test_over_max_events() {
+    let test = crate::common::load(
+        "SB.litmus",
+        &std::fs::read_to_string("litmus/SB.litmus").unwrap(),
+    );
+    let options = QueryOptions {
+        max_events: Some(3),
+        ..QueryOptions::new(Arc::new(nemos::cat::sc()), "sc")
+    };
+    let answer = ask(&test, Query::Outcomes, &options).unwrap();
+    let Finding::Limit(limit) = &answer.finding else {
+        panic!("expected a limit, got {:?}", answer.finding);
+    };
+    assert_eq!(limit, "6 events exceed --max-events 3");
+    assert_eq!(answer.severity(), Severity::LimitHit);
 }
