@@ -193,3 +193,26 @@ fn ask_still_refuses_a_loaded_test_over_max_events() {
     assert_eq!(limit, "6 events exceed --max-events 3");
     assert_eq!(answer.severity(), Severity::LimitHit);
 }
+
+/// The largest guard, and the largest control definition, over a test's events.
+fn largest_guards(events: &Events) -> (usize, usize) {
+    let guard = events.events.iter().map(|e| e.guard.0.len()).max();
+    let within = events.controls.iter().map(|c| c.within.0.len()).max();
+    (guard.unwrap_or(0), within.unwrap_or(0))
+}
+
+#[test]
+fn loop_guards_stay_bounded_whatever_the_unrolling() {
+    // Each iteration is guarded by the latest link of a chain, not by every condition so far.
+    let spin = build(crate::common::SPIN, 200).1;
+    assert_eq!(spin.threads[0].len(), 2 * 201);
+    assert_eq!(largest_guards(&spin), (1, 1));
+    // Nested loops, and iterations that may stop the thread (an inner loop past its bound,
+    // an index out of bounds) add a few literals per nesting level, whatever the bound.
+    let nested = "C nested\n{ x=0; y=0; int a[2]; }\nP0(int *x, int *y, int *a) {\n  int r0 = 0;\n  while (READ_ONCE(*x) == 0) {\n    while (READ_ONCE(*y) == 0) {}\n    r0 = READ_ONCE(*y);\n    a[r0] = 1;\n  }\n}\nP1(int *x, int *y) { WRITE_ONCE(*y, 1); WRITE_ONCE(*x, 1); }\nexists (x=1)\n";
+    let sizes: Vec<(usize, usize)> = [3, 10, 30]
+        .into_iter()
+        .map(|k| largest_guards(&build(nested, k).1))
+        .collect();
+    assert_eq!(sizes, [(5, 3); 3]);
+}
