@@ -216,3 +216,31 @@ fn loop_guards_stay_bounded_whatever_the_unrolling() {
         .collect();
     assert_eq!(sizes, [(5, 3); 3]);
 }
+
+#[test]
+fn loops_stop_unrolling_where_their_condition_becomes_constant() {
+    // A counted loop ends where its condition folds to false, whatever the bound.
+    let counted = "C t\n{}\nP0 (int* x) {\n  for (int i = 0; i < 2; i++) {\n    for (int j = 0; j < 3; j++) {\n      *x = i + j;\n    }\n  }\n}\nexists (x=3)\n";
+    let small = build(counted, 3).1;
+    let huge = build(counted, u32::MAX).1;
+    assert_eq!(small.len(), huge.len());
+    let writes = kinds(&huge, 0)
+        .into_iter()
+        .filter(|&k| k == EventKind::Write)
+        .count();
+    assert_eq!(writes, 6);
+    assert!(!kinds(&huge, 0).contains(&EventKind::Control));
+    assert!(huge.bound_hits.is_empty());
+    // A loop whose iterations change nothing under a constant true condition goes straight
+    // to its bound (this used to recurse once per iteration and overflow the stack).
+    let forever = build(
+        "C t\n{}\nP0 (int* x) {\n  while (1) {}\n  *x = 1;\n}\nexists (x=1)\n",
+        u32::MAX,
+    )
+    .1;
+    assert_eq!(forever.bound_hits.len(), 1);
+    assert_eq!(
+        kinds(&forever, 0),
+        vec![EventKind::Control, EventKind::Write]
+    );
+}
