@@ -44,4 +44,4 @@ pub mod solver;
 pub mod syntax;
 pub mod witness;
 
-pub use load::{load, LoadOptions, Test};
+pub use load::{load, LoadError, LoadOptions, Test};

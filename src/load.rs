@@ -2,10 +2,13 @@
 //!
 //! Parsing, lowering and unrolling are three stages, but a caller asks one thing of them
 //! (can this text be analysed, and what are its events?), so they are chained here once,
-//! with one error type: every problem of the input, located in the text.
+//! with one error type: every problem of the input, located in the text, or the limit on
+//! its size that stopped the unrolling.
+
+use std::fmt;
 
 use crate::diagnostics::{InputError, SourceFile};
-use crate::events::{self, Events, UnrollOptions};
+use crate::events::{self, Events, TooManyEvents, UnrollError, UnrollOptions};
 use crate::program::{self, Program};
 use crate::syntax;
 
@@ -14,12 +17,68 @@ use crate::syntax;
 pub struct LoadOptions {
     /// Loop iterations unrolled; executions needing more are reported as cut by the bound.
     pub unroll: u32,
+    /// Refuse a test that unrolls into more events than this. The count is kept while
+    /// unrolling, which stops as soon as it passes the limit: a test too large to analyse
+    /// costs no more than the limit to refuse.
+    pub max_events: Option<usize>,
 }
 
 impl Default for LoadOptions {
     fn default() -> Self {
         LoadOptions {
             unroll: UnrollOptions::default().unroll,
+            max_events: None,
+        }
+    }
+}
+
+/// Why a text did not become a test.
+#[derive(Clone, Debug)]
+pub enum LoadError {
+    /// The input is wrong: every problem found, located in the text.
+    Input(InputError),
+    /// The test has more events than [`LoadOptions::max_events`]: a limit, not a verdict
+    /// on the input.
+    TooManyEvents(TooManyEvents),
+}
+
+impl LoadError {
+    /// One line per problem, without source excerpts (see [`InputError::short`]).
+    pub fn short(&self) -> String {
+        match self {
+            LoadError::Input(e) => e.short(),
+            LoadError::TooManyEvents(limit) => limit.to_string(),
+        }
+    }
+
+    /// The problems with their source excerpts (see [`InputError::render`]).
+    pub fn render(&self, color: bool) -> String {
+        match self {
+            LoadError::Input(e) => e.render(color),
+            LoadError::TooManyEvents(limit) => limit.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.short())
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+impl From<InputError> for LoadError {
+    fn from(e: InputError) -> Self {
+        LoadError::Input(e)
+    }
+}
+
+impl From<UnrollError> for LoadError {
+    fn from(e: UnrollError) -> Self {
+        match e {
+            UnrollError::Input(e) => LoadError::Input(e),
+            UnrollError::TooManyEvents(limit) => LoadError::TooManyEvents(limit),
         }
     }
 }
@@ -39,12 +98,13 @@ impl Test {
 }
 
 /// Parse, lower and unroll `source`.
-pub fn load(source: &SourceFile, options: &LoadOptions) -> Result<Test, InputError> {
+pub fn load(source: &SourceFile, options: &LoadOptions) -> Result<Test, LoadError> {
     let program = lower(source)?;
     let events = events::unroll(
         &program,
         UnrollOptions {
             unroll: options.unroll,
+            max_events: options.max_events,
         },
     )?;
     Ok(Test { program, events })

@@ -45,6 +45,7 @@ pub fn load(text: &str, unroll_bound: u32) -> (Program, Events) {
     let file = SourceFile::new("generated.litmus", text);
     let options = nemos::LoadOptions {
         unroll: unroll_bound,
+        ..Default::default()
     };
     let test = nemos::load(&file, &options).expect("generated test loads");
     (test.program, test.events)

@@ -15,7 +15,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let file = SourceFile::new("fuzz.litmus".to_string(), text.to_string());
-    let test = match nemos::load(&file, &nemos::LoadOptions { unroll: 1 }) {
+    let options = nemos::LoadOptions {
+        unroll: 1,
+        max_events: Some(MAX_EVENTS),
+    };
+    let test = match nemos::load(&file, &options) {
         Ok(test) => test,
         Err(error) => {
             let _ = error.render(false);

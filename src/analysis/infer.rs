@@ -21,6 +21,7 @@ use serde::Serialize;
 use super::{AnalysisError, AnalysisOptions, Session};
 use crate::diagnostics::Span;
 use crate::events::{self, Events, UnrollOptions};
+use crate::load::LoadError;
 use crate::program::{Instr, MemOrder, Program, Quantifier};
 use crate::witness::Execution;
 
@@ -503,9 +504,10 @@ impl Checker<'_> {
             &program,
             UnrollOptions {
                 unroll: self.unroll,
+                max_events: None,
             },
         )
-        .map_err(|e| InferError::Unroll(e.short()))?;
+        .map_err(|e| InferError::Unroll(LoadError::from(e).short()))?;
         Ok((program, events))
     }
 

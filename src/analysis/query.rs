@@ -77,7 +77,9 @@ pub struct QueryOptions {
     pub picture: bool,
     /// Also write out the query's instance in this format.
     pub emit: Option<EmitFormat>,
-    /// Refuse a test that unrolls into more events than this.
+    /// Refuse a test that unrolls into more events than this. The test is already
+    /// unrolled here; [`crate::LoadOptions::max_events`] refuses it while unrolling, before
+    /// the work, and is what the command line uses.
     pub max_events: Option<usize>,
     /// What `infer` requires of the program, and the source lines whose orders it keeps.
     pub infer: InferSettings,

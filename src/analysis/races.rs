@@ -145,8 +145,8 @@ fn locks_held(events: &Events, mutexes: &[bool], e: EventId) -> Vec<usize> {
         };
         let encloses = events.po(k, e)
             && events.po(e, u)
-            && lock.guard.implied_by(&event.guard)
-            && events.events[u].guard.implied_by(&event.guard);
+            && events.guard_implies(&event.guard, &lock.guard)
+            && events.guard_implies(&event.guard, &events.events[u].guard);
         if encloses && mutexes[mutex] {
             held.push(mutex);
         }

@@ -21,7 +21,7 @@ use nemos::analysis::query::{ask, Finding, InferSettings, Query, QueryOptions, S
 use nemos::diagnostics::{InputError, SourceFile};
 use nemos::report::herd_log::{self, Comparison};
 use nemos::report::{self, Printed, Rendered, Report, Shown};
-use nemos::{LoadOptions, Test};
+use nemos::{LoadError, LoadOptions, Test};
 
 use args::{
     AnalysisArgs, Cli, ColorArg, Command, ExpectArgs, Format, GraphArgs, PropertyPart, UnrollArgs,
@@ -319,18 +319,28 @@ fn read(t: &mut TestRun, path: &Path) -> Result<SourceFile, Status> {
     }
 }
 
-/// Read `path` and take it through the front end.
-fn load(t: &mut TestRun, path: &Path, unroll: UnrollArgs) -> Result<Test, Status> {
+/// Read `path` and take it through the front end, refusing it (as a limit hit) once it has
+/// more than `max_events` events.
+fn load(
+    t: &mut TestRun,
+    path: &Path,
+    unroll: UnrollArgs,
+    max_events: Option<usize>,
+) -> Result<Test, Status> {
     let file = read(t, path)?;
-    nemos::load(
-        &file,
-        &LoadOptions {
-            unroll: unroll.unroll,
-        },
-    )
-    .map_err(|e| {
-        report_input_error(t, &e);
-        Status::BadInput
+    let options = LoadOptions {
+        unroll: unroll.unroll,
+        max_events,
+    };
+    nemos::load(&file, &options).map_err(|e| match e {
+        LoadError::Input(e) => {
+            report_input_error(t, &e);
+            Status::BadInput
+        }
+        LoadError::TooManyEvents(limit) => {
+            t.limit = Some(limit.to_string());
+            Status::LimitHit
+        }
     })
 }
 
@@ -372,7 +382,7 @@ fn parse_one(t: &mut TestRun, path: &Path, format: Format) -> Status {
 }
 
 fn events_one(t: &mut TestRun, path: &Path, unroll: UnrollArgs, format: Format) -> Status {
-    let test = match load(t, path, unroll) {
+    let test = match load(t, path, unroll, None) {
         Ok(test) => test,
         Err(status) => return status,
     };
@@ -395,7 +405,7 @@ fn analyse_one(
         Ok(model) => model,
         Err(status) => return status,
     };
-    let test = match load(t, path, args.unroll) {
+    let test = match load(t, path, args.unroll, args.max_events) {
         Ok(test) => test,
         Err(status) => return status,
     };
@@ -413,7 +423,6 @@ fn analyse_one(
         count: args.count || Printed::Answer(query).needs_counts(args.format.report()),
         picture: args.graphs.wanted(),
         emit: emit.as_ref().map(|(format, _)| *format),
-        max_events: args.max_events,
         infer: args.infer.clone(),
         ..QueryOptions::new(model, args.model.clone())
     };

@@ -129,7 +129,9 @@ impl<'a> Encoding<'a> {
         enc.encode_fr(sink);
         for c in 0..events.controls.len() {
             let value = enc.term(sink, events.controls[c].term);
-            let holds = value::is_nonzero(sink, &value);
+            let nonzero = value::is_nonzero(sink, &value);
+            let within = enc.guard(sink, &events.controls[c].within);
+            let holds = sink.and2(within, nonzero);
             let defined = sink.iff(enc.controls[c], holds);
             sink.assert_true(defined);
         }

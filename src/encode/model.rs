@@ -177,7 +177,17 @@ impl Compiler<'_, '_> {
                 } else {
                     Chains::None
                 };
-                let r = self.rel(sink, e, None);
+                // The chains replace the program-order edges: they are not built at all
+                // (program order alone has a quadratic number of pairs).
+                let strip: &[Base] = match chains {
+                    Chains::None => &[],
+                    Chains::Po => &[Base::Po, Base::PoLoc],
+                    Chains::PoLoc => &[Base::PoLoc],
+                };
+                let r = match self.strip_union(e, strip) {
+                    Some(rest) => self.rel(sink, &rest, None),
+                    None => Relation::new(),
+                };
                 self.acyclic(sink, &r, selector, chains);
             }
             (_, false, _) => {
@@ -244,6 +254,27 @@ impl Compiler<'_, '_> {
         }
     }
 
+    /// `e` without its union operands in `strip` (looked through definitions); `None` when
+    /// nothing is left.
+    fn strip_union(&self, e: &TExpr, strip: &[Base]) -> Option<TExpr> {
+        match e {
+            TExpr::Base(b) if strip.contains(b) => None,
+            TExpr::Def(id) if strip.iter().any(|&b| self.contains_base(e, b)) => {
+                let (_, body, _) = self.model.defs.get(*id)?;
+                self.strip_union(body, strip)
+            }
+            TExpr::Binary(BinOp::Union, a, b) => {
+                match (self.strip_union(a, strip), self.strip_union(b, strip)) {
+                    (Some(a), Some(b)) => {
+                        Some(TExpr::Binary(BinOp::Union, Box::new(a), Box::new(b)))
+                    }
+                    (rest, None) | (None, rest) => rest,
+                }
+            }
+            _ => Some(e.clone()),
+        }
+    }
+
     /// `selector -> r acyclic`, with the rank (or transitive) order of `acyclic.rs`.
     ///
     /// When `r` contains program order (`chains`), its program-order edges are replaced by
@@ -267,8 +298,6 @@ impl Compiler<'_, '_> {
                 edges.push((a, b, l));
             }
         }
-        let nodes = cycle_candidates(&edges);
-        edges.retain(|(a, b, _)| nodes.contains(a) && nodes.contains(b));
         let events = self.enc.events;
         let same_chain = |a: EventId, b: EventId| match chains {
             Chains::None => false,
@@ -278,6 +307,33 @@ impl Compiler<'_, '_> {
                 x.is_memory() && y.is_memory() && x.location == y.location
             }
         };
+        // The chains' edges were not built (see `require`): for the nodes that may lie on a
+        // cycle, consecutive members of each chain reach what the whole relation does.
+        let mut candidate_edges = edges.clone();
+        if chains != Chains::None {
+            for thread in &events.threads {
+                let members: Vec<EventId> = match chains {
+                    Chains::PoLoc => thread
+                        .iter()
+                        .copied()
+                        .filter(|&e| events.events[e].is_memory())
+                        .collect(),
+                    _ => thread.clone(),
+                };
+                let mut last: HashMap<Option<usize>, EventId> = HashMap::new();
+                for &b in &members {
+                    let key = match chains {
+                        Chains::PoLoc => events.events[b].location,
+                        _ => None,
+                    };
+                    if let Some(a) = last.insert(key, b) {
+                        candidate_edges.push((a, b, Bool::TRUE));
+                    }
+                }
+            }
+        }
+        let nodes = cycle_candidates(&candidate_edges);
+        edges.retain(|(a, b, _)| nodes.contains(a) && nodes.contains(b));
         edges.retain(|&(a, b, _)| !(events.po(a, b) && same_chain(a, b)));
         let mut chain_pairs = Vec::new();
         if chains != Chains::None {

@@ -57,7 +57,8 @@ fn rf_candidates(events: &Events) -> Vec<Vec<EventId>> {
         for write in events.writes().filter(|w| w.location == loc) {
             let same_thread = write.thread.is_some() && write.thread == read.thread;
             if same_thread
-                && (write.position > read.position || write.guard.contradicts(&read.guard))
+                && (write.position > read.position
+                    || events.guards_exclusive(&write.guard, &read.guard))
             {
                 continue;
             }
@@ -71,7 +72,7 @@ fn rf_candidates(events: &Events) -> Vec<Vec<EventId>> {
                             && between.location == loc
                             && between.position < read.position
                             && (write.kind == EventKind::Init || between.position > write.position)
-                            && between.guard.implied_by(&read.guard)
+                            && events.guard_implies(&read.guard, &between.guard)
                     });
             // A lock acquisition reads 0: a write of a known non-zero value (another
             // acquisition's write half) cannot be its source.

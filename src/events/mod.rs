@@ -2,7 +2,9 @@
 //!
 //! Each thread is unrolled into events in program order (the Nemos/DefectFinder paper,
 //! section 3). A branch becomes a `Control` event that defines a control variable, and
-//! every event under the branch carries that variable in its [`Guard`]. Values are [`Term`]s over the values that
+//! every event under the branch carries that variable in its [`Guard`]. A loop's iterations
+//! are chained by controls defined from the previous iteration's, so a guard holds a few
+//! literals per nesting level, whatever the bound. Values are [`Term`]s over the values that
 //! reads return, hash-consed in a [`Terms`] arena so that equal terms are encoded once.
 //! The static pass in [`bounds`] then computes, for each read, the writes it may read from
 //! and, for each term, the finite set of values it may take when that set is small.
@@ -10,7 +12,7 @@
 pub mod bounds;
 mod unroll;
 
-pub use unroll::{unroll, UnrollOptions};
+pub use unroll::{unroll, TooManyEvents, UnrollError, UnrollOptions};
 
 use std::collections::HashMap;
 
@@ -63,18 +65,6 @@ impl Guard {
         literals.push((control, polarity));
         Guard(literals)
     }
-
-    /// Every literal of `self` is in `other`: `other` implies `self`.
-    pub fn implied_by(&self, other: &Guard) -> bool {
-        self.0.iter().all(|l| other.0.contains(l))
-    }
-
-    /// Some control appears with both polarities: the two guards cannot hold together.
-    pub fn contradicts(&self, other: &Guard) -> bool {
-        self.0
-            .iter()
-            .any(|&(c, p)| other.0.iter().any(|&(d, q)| c == d && p != q))
-    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -126,10 +116,15 @@ impl Event {
     }
 }
 
-/// A control variable: true iff its term is non-zero.
+/// A control variable: true iff `within` holds and its term is non-zero.
+///
+/// `within` is empty for a branch's condition. It links a loop's iteration to the previous
+/// one ("iteration k is reached" is "iteration k-1 is reached" and condition k), so that a
+/// guard names the latest link instead of every condition so far (see `unroll`).
 #[derive(Clone, Debug, Serialize)]
 pub struct Control {
     pub term: TermId,
+    pub within: Guard,
     /// The event that defines it.
     pub event: EventId,
 }
@@ -187,6 +182,29 @@ impl Events {
     /// The guard of an event as control literals, including nothing for `init`.
     pub fn guard(&self, e: EventId) -> &Guard {
         &self.events[e].guard
+    }
+
+    /// Whenever `guard` holds, so does `implied`: each literal of `implied` is one of
+    /// `guard`'s or in the `within` of one of its true controls (a loop iteration reached
+    /// means the previous one was). Sufficient, not necessary: a static pass may miss an
+    /// implication, never invent one.
+    pub fn guard_implies(&self, guard: &Guard, implied: &Guard) -> bool {
+        implied.0.iter().all(|&l| self.literal_implied(guard, l))
+    }
+
+    /// `a` and `b` cannot hold together: one implies the negation of a literal of the
+    /// other. Sufficient, not necessary, as [`Events::guard_implies`].
+    pub fn guards_exclusive(&self, a: &Guard, b: &Guard) -> bool {
+        let refutes =
+            |x: &Guard, y: &Guard| y.0.iter().any(|&(c, p)| self.literal_implied(x, (c, !p)));
+        refutes(a, b) || refutes(b, a)
+    }
+
+    fn literal_implied(&self, guard: &Guard, literal: (ControlId, bool)) -> bool {
+        guard
+            .0
+            .iter()
+            .any(|&(d, q)| (d, q) == literal || (q && self.controls[d].within.0.contains(&literal)))
     }
 }
 

@@ -1,5 +1,8 @@
 //! Unrolling each thread into guarded events.
 
+use std::collections::HashMap;
+use std::fmt;
+
 use super::{
     bounds, BoundHit, Control, ControlId, Event, EventId, EventKind, Events, Guard, TermId, Terms,
 };
@@ -14,17 +17,49 @@ use crate::program::{BinaryOp, UnaryOp};
 pub struct UnrollOptions {
     /// How many iterations of each loop to unroll.
     pub unroll: u32,
+    /// Stop unrolling as soon as the program has more events than this.
+    pub max_events: Option<usize>,
 }
 
 impl Default for UnrollOptions {
     fn default() -> Self {
-        UnrollOptions { unroll: 2 }
+        UnrollOptions {
+            unroll: 2,
+            max_events: None,
+        }
     }
 }
 
-/// Unroll every thread of `program`. Errors are structural problems of the input that only
-/// show on the control-flow structure: unbalanced locks and atomic blocks.
-pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, InputError> {
+/// The program has more events than [`UnrollOptions::max_events`] allows. The unrolling
+/// stopped when the count passed the limit, so the total is not known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooManyEvents {
+    pub max: usize,
+}
+
+impl fmt::Display for TooManyEvents {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "more than {} events exceed --max-events {}",
+            self.max, self.max
+        )
+    }
+}
+
+/// Why a program did not become events.
+#[derive(Clone, Debug)]
+pub enum UnrollError {
+    /// Structural problems of the input that only show on the control-flow structure:
+    /// unbalanced locks and atomic blocks.
+    Input(InputError),
+    /// A limit, not a problem of the input.
+    TooManyEvents(TooManyEvents),
+}
+
+/// Unroll every thread of `program`, or stop as soon as it has more events than
+/// `options.max_events`: the limit bounds the work, not only the analysis after it.
+pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, UnrollError> {
     let mut builder = Builder {
         events: Vec::new(),
         terms: Terms::default(),
@@ -32,9 +67,15 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Input
         bound_hits: Vec::new(),
         errors: Vec::new(),
         unroll: options.unroll,
+        max_events: options.max_events,
+        cut: false,
+        control_terms: HashMap::new(),
     };
     let mut init = Vec::new();
     for (loc, location) in program.locations.iter().enumerate() {
+        if builder.cut {
+            break;
+        }
         let value = builder.terms.constant(location.initial);
         let id = builder.push(Event {
             kind: EventKind::Init,
@@ -52,12 +93,22 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Input
     let mut threads = Vec::new();
     let mut final_registers = Vec::new();
     for (index, thread) in program.threads.iter().enumerate() {
+        if builder.cut {
+            break;
+        }
         let (events, registers) = builder.thread(index, thread);
         threads.push(events);
         final_registers.push(registers);
     }
+    // Problems found before a cut are certain: the input is wrong whatever its size.
     if !builder.errors.is_empty() {
-        return Err(InputError::new(&program.source, builder.errors));
+        return Err(UnrollError::Input(InputError::new(
+            &program.source,
+            builder.errors,
+        )));
+    }
+    if let (true, Some(max)) = (builder.cut, builder.max_events) {
+        return Err(UnrollError::TooManyEvents(TooManyEvents { max }));
     }
     let mut events = Events {
         events: builder.events,
@@ -72,6 +123,14 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Input
     };
     events.bounds = bounds::compute(&events);
     Ok(events)
+}
+
+/// The guard of a loop's iterations: the loop's own, then the latest links of its chains.
+fn loop_guard(entry: &Guard, went_on: Option<ControlId>, reached: Option<ControlId>) -> Guard {
+    let mut guard = entry.clone();
+    guard.0.extend(went_on.map(|c| (c, true)));
+    guard.0.extend(reached.map(|c| (c, true)));
+    guard
 }
 
 fn blank_event(thread: Option<usize>, position: usize, span: Span) -> Event {
@@ -101,6 +160,11 @@ struct Builder {
     bound_hits: Vec<BoundHit>,
     errors: Vec<Diagnostic>,
     unroll: u32,
+    max_events: Option<usize>,
+    /// The events passed `max_events`: every recursion returns at once.
+    cut: bool,
+    /// Per control, once asked for: a term that is 1 exactly when it is true.
+    control_terms: HashMap<ControlId, TermId>,
 }
 
 /// The state of one thread while unrolling it.
@@ -122,6 +186,9 @@ impl Builder {
         let id = self.events.len();
         event.id = id;
         self.events.push(event);
+        if self.max_events.is_some_and(|max| self.events.len() > max) {
+            self.cut = true;
+        }
         id
     }
 
@@ -192,6 +259,9 @@ impl Builder {
 
     fn block(&mut self, instrs: &[Instr], state: &mut ThreadState) {
         for instr in instrs {
+            if self.cut {
+                return;
+            }
             self.instr(instr, state);
         }
     }
@@ -242,8 +312,15 @@ impl Builder {
         self.events[write].rmw = Some(read);
     }
 
-    /// A `Control` event defining a fresh control variable equal to `term != 0`.
-    fn control(&mut self, state: &mut ThreadState, term: TermId, span: Span) -> ControlId {
+    /// A `Control` event defining a fresh control variable, true iff `within` holds and
+    /// `term != 0`.
+    fn control(
+        &mut self,
+        state: &mut ThreadState,
+        term: TermId,
+        within: Guard,
+        span: Span,
+    ) -> ControlId {
         let control = self.controls.len();
         let event = self.emit(
             state,
@@ -254,7 +331,11 @@ impl Builder {
                 ..blank_event(None, 0, span)
             },
         );
-        self.controls.push(Control { term, event });
+        self.controls.push(Control {
+            term,
+            within,
+            event,
+        });
         control
     }
 
@@ -489,7 +570,7 @@ impl Builder {
             }
             return;
         }
-        let control = self.control(state, cond, span);
+        let control = self.control(state, cond, Guard::default(), span);
         let outer_guard = state.guard.clone();
         let before = state.registers.clone();
         let stops_before = state.stops.len();
@@ -503,21 +584,44 @@ impl Builder {
             let else_value = state.registers[reg];
             state.registers[reg] = self.terms.ite(cond, then_value, else_value);
         }
-        // A branch in which the thread may stop (an out-of-bounds index): the rest of the
-        // thread runs only if it did not, whichever branch was taken.
-        if state.stops.len() > stops_before {
-            let mut stopped = self.terms.constant(0);
-            for i in stops_before..state.stops.len() {
-                stopped = self.terms.binary(BinaryOp::Or, stopped, state.stops[i].0);
-            }
-            let goes_on = self.terms.unary(UnaryOp::Not, stopped);
-            if self.terms.constant_value(goes_on) != Some(1) {
-                let control = self.control(state, goes_on, span);
-                state.guard = state.guard.with(control, true);
-            }
+        self.unless_stopped(state, stops_before, span);
+    }
+
+    /// After a branch or a loop in which the thread may have stopped (an out-of-bounds
+    /// index, the stops from `stops_before` on): the rest of the thread runs only if it did
+    /// not, whichever way it went.
+    fn unless_stopped(&mut self, state: &mut ThreadState, stops_before: usize, span: Span) {
+        if state.stops.len() == stops_before {
+            return;
+        }
+        let mut stopped = self.terms.constant(0);
+        for i in stops_before..state.stops.len() {
+            stopped = self.terms.binary(BinaryOp::Or, stopped, state.stops[i].0);
+        }
+        let goes_on = self.terms.unary(UnaryOp::Not, stopped);
+        if self.terms.constant_value(goes_on) != Some(1) {
+            let control = self.control(state, goes_on, Guard::default(), span);
+            state.guard = state.guard.with(control, true);
         }
     }
 
+    /// `while (cond) body`, one iteration after the other, up to the bound.
+    ///
+    /// Iteration k runs when the loop was reached, the conditions of iterations 1..k held
+    /// and nothing in iterations 1..k-1 stopped the thread on the way (an out-of-bounds
+    /// index, an inner loop past its bound): the guard of the nested branches
+    /// `if (c1) { body; if (c2) { body; ... } }`. Written out, that guard holds k literals,
+    /// and the events of k iterations O(k^2) of them, which the encoding then pays for
+    /// clause by clause. Two chains of controls carry it instead, each link defined from the
+    /// previous one (`Control::within`):
+    /// - `reached`: iteration k was reached, `reached(k-1) && c_k`;
+    /// - `went_on`: `went_on(k-1)` and the literals iteration k-1 added to the guard;
+    ///
+    /// so an iteration's events are guarded by the loop's guard and the two latest links: a
+    /// constant number of literals per loop nesting level. A constant condition adds no link.
+    /// The condition of iteration k+1 (k the bound) is the bound hit, recorded as the link
+    /// `reached(k+1)`; the rest of the thread is guarded by its negation (the loop exited
+    /// within the bound) and by "no iteration stopped the thread" when one could.
     fn unroll_loop(
         &mut self,
         state: &mut ThreadState,
@@ -526,83 +630,90 @@ impl Builder {
         body: &[Instr],
         span: Span,
     ) {
-        // Iterations nest like `if (c1) { body; if (c2) { body; ... if (c_k+1) HIT } }`.
-        // `taken` collects the condition terms on the way in; the bound is hit when all
-        // k+1 of them hold, and the thread then stops: later events are guarded by the
-        // control "the loop exited within the bound".
-        let mut hit_term: Option<TermId> = None;
-        self.iteration(
-            state,
-            cond_prelude,
-            cond,
-            body,
-            span,
-            self.unroll,
-            None,
-            &mut hit_term,
-        );
-        if let Some(hit) = hit_term {
-            let exited = self.terms.unary(UnaryOp::Not, hit);
-            if self.terms.constant_value(exited) != Some(1) {
-                let control = self.control(state, exited, span);
-                state.guard = state.guard.with(control, true);
-            }
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn iteration(
-        &mut self,
-        state: &mut ThreadState,
-        cond_prelude: &[Instr],
-        cond: &Expr,
-        body: &[Instr],
-        span: Span,
-        remaining: u32,
-        taken_so_far: Option<TermId>,
-        hit_term: &mut Option<TermId>,
-    ) {
         self.block(cond_prelude, state);
-        let c = self.term(cond, state);
-        let zero = self.terms.constant(0);
-        let c = self.terms.binary(BinaryOp::Ne, c, zero);
-        let taken = match taken_so_far {
-            None => c,
-            Some(t) => self.terms.binary(BinaryOp::And, t, c),
-        };
-        if remaining == 0 {
-            if self.terms.constant_value(c) == Some(0) {
+        let entry = state.guard.clone();
+        let stops_before = state.stops.len();
+        let mut reached: Option<ControlId> = None;
+        let mut went_on: Option<ControlId> = None;
+        // Where the loop may exit: condition k, and the registers when it is false.
+        let mut exits: Vec<(TermId, Vec<TermId>)> = Vec::new();
+        let mut hit = None;
+        let mut remaining = self.unroll;
+        let link = |c: Option<ControlId>| Guard(c.map(|c| (c, true)).into_iter().collect());
+        loop {
+            if self.cut {
                 return;
             }
-            let control = self.control(state, c, span);
-            self.bound_hits.push(BoundHit {
-                thread: state.index,
-                guard: state.guard.clone(),
-                control,
-                span,
-            });
-            *hit_term = Some(taken);
-            return;
-        }
-        self.branch(
-            state,
-            c,
-            span,
-            |b, s| {
-                b.block(body, s);
-                b.iteration(
-                    s,
-                    cond_prelude,
-                    cond,
-                    body,
+            let value = self.term(cond, state);
+            let zero = self.terms.constant(0);
+            let c = self.terms.binary(BinaryOp::Ne, value, zero);
+            if self.terms.constant_value(c) == Some(0) {
+                break;
+            }
+            let chained = loop_guard(&entry, went_on, reached);
+            debug_assert!(state.guard.0.starts_with(&chained.0));
+            if state.guard.0.len() > chained.0.len() {
+                let mut within = link(went_on);
+                within
+                    .0
+                    .extend_from_slice(&state.guard.0[chained.0.len()..]);
+                let one = self.terms.constant(1);
+                went_on = Some(self.control(state, one, within, span));
+                state.guard = loop_guard(&entry, went_on, reached);
+            }
+            if remaining == 0 {
+                let control = self.control(state, c, link(reached), span);
+                self.bound_hits.push(BoundHit {
+                    thread: state.index,
+                    guard: state.guard.clone(),
+                    control,
                     span,
-                    remaining - 1,
-                    Some(taken),
-                    hit_term,
-                );
-            },
-            |_, _| {},
-        );
+                });
+                hit = Some(control);
+                break;
+            }
+            remaining -= 1;
+            let constant = self.terms.constant_value(c).is_some();
+            if !constant {
+                let control = self.control(state, c, link(reached), span);
+                exits.push((c, state.registers.clone()));
+                reached = Some(control);
+                state.guard = loop_guard(&entry, went_on, reached);
+            }
+            let before = (
+                self.events.len(),
+                state.registers.clone(),
+                state.guard.clone(),
+                state.stops.len(),
+                state.held.clone(),
+                self.errors.len(),
+            );
+            self.balanced(state, span, "branch", |b, s| b.block(body, s));
+            self.block(cond_prelude, state);
+            let after = (
+                self.events.len(),
+                state.registers.clone(),
+                state.guard.clone(),
+                state.stops.len(),
+                state.held.clone(),
+                self.errors.len(),
+            );
+            // An iteration that changed nothing under a constant condition repeats forever
+            // (`while (1) {}`): every later one is the same, so go to the bound at once.
+            if constant && before == after {
+                remaining = 0;
+            }
+        }
+        for (c, at_exit) in exits.into_iter().rev() {
+            for (reg, value) in at_exit.into_iter().enumerate() {
+                state.registers[reg] = self.terms.ite(c, state.registers[reg], value);
+            }
+        }
+        state.guard = entry;
+        self.unless_stopped(state, stops_before, span);
+        if let Some(hit) = hit {
+            state.guard = state.guard.with(hit, false);
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -703,7 +814,7 @@ impl Builder {
             let out_of_bounds = self.terms.unary(UnaryOp::Not, in_bounds);
             let stopped = self.terms.binary(BinaryOp::And, reached, out_of_bounds);
             state.stops.push((stopped, state.registers.clone()));
-            let control = self.control(state, in_bounds, span);
+            let control = self.control(state, in_bounds, Guard::default(), span);
             state.guard = state.guard.with(control, true);
         }
         self.cell_case(state, index, cells, 0, span, access);
@@ -711,14 +822,59 @@ impl Builder {
 
     /// A term that is 1 exactly when `guard` holds.
     fn guard_term(&mut self, guard: &Guard) -> TermId {
-        let zero = self.terms.constant(0);
         let mut result = self.terms.constant(1);
         for &(control, polarity) in &guard.0 {
-            let op = if polarity { BinaryOp::Ne } else { BinaryOp::Eq };
-            let literal = self.terms.binary(op, self.controls[control].term, zero);
-            result = self.terms.binary(BinaryOp::And, result, literal);
+            let holds = self.control_term(control);
+            let literal = if polarity {
+                holds
+            } else {
+                self.terms.unary(UnaryOp::Not, holds)
+            };
+            result = self.and(result, literal);
         }
         result
+    }
+
+    /// A term that is 1 exactly when `control` is true. A control is defined from earlier
+    /// ones (`within`), in chains as long as a loop's bound: the missing links are filled
+    /// oldest first, without recursion.
+    fn control_term(&mut self, control: ControlId) -> TermId {
+        let mut pending = vec![control];
+        while let Some(&c) = pending.last() {
+            if self.control_terms.contains_key(&c) {
+                pending.pop();
+                continue;
+            }
+            let missing: Vec<ControlId> = self.controls[c]
+                .within
+                .0
+                .iter()
+                .map(|&(d, _)| d)
+                .filter(|d| !self.control_terms.contains_key(d))
+                .collect();
+            if !missing.is_empty() {
+                pending.extend(missing);
+                continue;
+            }
+            let zero = self.terms.constant(0);
+            let nonzero = self.terms.binary(BinaryOp::Ne, self.controls[c].term, zero);
+            let within = self.controls[c].within.clone();
+            let within = self.guard_term(&within);
+            let holds = self.and(within, nonzero);
+            self.control_terms.insert(c, holds);
+            pending.pop();
+        }
+        self.control_terms[&control]
+    }
+
+    /// `a && b` for terms that are 0 or 1, with the constants folded.
+    fn and(&mut self, a: TermId, b: TermId) -> TermId {
+        match (self.terms.constant_value(a), self.terms.constant_value(b)) {
+            (Some(0), _) | (_, Some(0)) => self.terms.constant(0),
+            (Some(_), _) => b,
+            (_, Some(_)) => a,
+            _ => self.terms.binary(BinaryOp::And, a, b),
+        }
     }
 
     /// The case split of [`Builder::at`] from cell `k` on.
@@ -734,6 +890,9 @@ impl Builder {
         let Some(&cell) = cells.get(k) else {
             return;
         };
+        if self.cut {
+            return;
+        }
         if k + 1 == cells.len() {
             // In bounds and no earlier cell: this one.
             return access(self, state, cell);

@@ -82,6 +82,24 @@ impl<'a> Namer<'a> {
         format!("c{}", c + 1)
     }
 
+    /// `c3 = [r0 == 1]`; a loop's link to its previous iteration shows first,
+    /// `c4 = c3 & [r0 == 1]`, and a link that only gathers literals shows them alone.
+    fn control_definition(&self, c: ControlId, term: &str) -> String {
+        let name = self.control_name(c);
+        let Some(control) = self.events.controls.get(c) else {
+            return format!("{name} = [{term}]");
+        };
+        let within = self.guard(&control.within);
+        match (
+            within.is_empty(),
+            self.events.terms.constant_value(control.term),
+        ) {
+            (true, _) => format!("{name} = [{term}]"),
+            (false, Some(v)) if v != 0 => format!("{name} = {within}"),
+            (false, _) => format!("{name} = {within} & [{term}]"),
+        }
+    }
+
     pub fn guard(&self, guard: &Guard) -> String {
         guard
             .0
@@ -194,11 +212,7 @@ impl<'a> Namer<'a> {
                     .unwrap_or_default();
                 format!("{reg} = {value}")
             }
-            EventKind::Control => format!(
-                "{} = [{}]",
-                self.control_name(e.control.unwrap_or(0)),
-                value
-            ),
+            EventKind::Control => self.control_definition(e.control.unwrap_or(0), &value),
             EventKind::AtomicEnter => "atomic {".to_string(),
             EventKind::AtomicExit => "} atomic".to_string(),
             EventKind::Assert => format!("assert({value})"),
@@ -229,11 +243,7 @@ impl<'a> Namer<'a> {
         .join(", ");
         let value = match (e.kind, e.value) {
             (EventKind::Control, Some(t)) => {
-                format!(
-                    "{} = [{}]",
-                    self.control_name(e.control.unwrap_or(0)),
-                    self.term(t)
-                )
+                self.control_definition(e.control.unwrap_or(0), &self.term(t))
             }
             (EventKind::Read | EventKind::Lock, _) => self.read_value(e.id),
             (_, Some(t)) => self.term(t),

@@ -184,7 +184,17 @@ pub fn validate(
         }
     }
     let read_value = |e: EventId| value(e).unwrap_or(0);
-    let control_holds = |c: usize| events.terms.eval(events.controls[c].term, &read_value) != 0;
+    // A control is defined from earlier ones (its `within`): evaluated in order, once.
+    let mut control_values: Vec<bool> = Vec::with_capacity(events.controls.len());
+    for control in &events.controls {
+        let within = control
+            .within
+            .0
+            .iter()
+            .all(|&(d, polarity)| control_values[d] == polarity);
+        control_values.push(within && events.terms.eval(control.term, &read_value) != 0);
+    }
+    let control_holds = |c: usize| control_values[c];
     let guard_holds = |g: &Guard| {
         g.0.iter()
             .all(|&(c, polarity)| control_holds(c) == polarity)

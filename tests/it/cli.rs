@@ -319,7 +319,7 @@ fn exit_3_on_limits() {
     assert!(
         events
             .stdout
-            .contains("litmus/SB.litmus: 6 events exceed --max-events 3; no verdict"),
+            .contains("litmus/SB.litmus: more than 3 events exceed --max-events 3; no verdict"),
         "{}",
         events.stdout
     );
@@ -334,7 +334,10 @@ fn exit_3_on_limits() {
     assert_eq!(json_out.code, 3);
     let doc = json(&json_out.stdout);
     assert_eq!(doc["status"], "limit", "{doc:#}");
-    assert_eq!(doc["limit"], "6 events exceed --max-events 3", "{doc:#}");
+    assert_eq!(
+        doc["limit"], "more than 3 events exceed --max-events 3",
+        "{doc:#}"
+    );
 
     let dir = tempfile::tempdir().expect("a temporary directory");
     let slow = dir.path().join("slow.litmus");
@@ -360,6 +363,45 @@ fn exit_3_on_limits() {
     let bound = run(&["check", "litmus/loop-unbounded.litmus"]);
     assert_eq!(bound.code, 3, "{}", bound.stdout);
     assert!(bound.stdout.contains("raise --unroll"), "{}", bound.stdout);
+}
+
+/// A spin loop unrolled ten thousand times has 20005 events; `--max-events` refuses it
+/// while unrolling, so the message cannot know the total.
+#[test]
+fn max_events_refuses_a_test_while_unrolling_it() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let spin = dir.path().join("spin.litmus");
+    std::fs::write(&spin, common::SPIN).expect("write");
+    let path = spin.display().to_string();
+    for unroll in ["10000", "4000000000"] {
+        let out = run(&[
+            "check",
+            "--max-events",
+            "1000",
+            "--unroll",
+            unroll,
+            path.as_str(),
+        ]);
+        assert_eq!(out.code, 3, "{}{}", out.stdout, out.stderr);
+        assert_eq!(
+            out.stdout,
+            format!("{path}: more than 1000 events exceed --max-events 1000; no verdict\n")
+        );
+        assert_eq!(out.stderr, "");
+    }
+    // At the limit the test runs: unrolled 100 times it has 204 events.
+    let within = run(&["check", "--max-events", "204", "--unroll", "100", &path]);
+    assert_eq!(within.code, 3, "{}", within.stdout);
+    assert!(
+        within.stdout.contains("raise --unroll"),
+        "{}",
+        within.stdout
+    );
+    let over = run(&["check", "--max-events", "203", "--unroll", "100", &path]);
+    assert_eq!(
+        over.stdout,
+        format!("{path}: more than 203 events exceed --max-events 203; no verdict\n")
+    );
 }
 
 #[test]

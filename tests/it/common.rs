@@ -76,6 +76,10 @@ pub fn under(model: &str) -> AnalysisOptions {
     }
 }
 
+/// A spin loop: P0 waits for P1's write. Every execution is short, but each unrolled
+/// iteration adds events, so `--unroll` alone decides its size.
+pub const SPIN: &str = "C spin\n{ x=0; }\nP0(int *x){ while (READ_ONCE(*x) == 0) {} }\nP1(int *x){ WRITE_ONCE(*x, 1); }\nexists (x=1)\n";
+
 /// A test no solver decides within seconds, for the timeout tests: four threads each
 /// incrementing a counter ten times under a lock, and `check` (run with `--unroll 10`) has
 /// to follow the counter's values through every interleaving of the 40 critical sections
@@ -95,7 +99,11 @@ pub fn slow_program() -> String {
 /// not load fails with the located message.
 pub fn load_unrolled(name: &str, text: &str, unroll: u32) -> nemos::Test {
     let file = nemos::diagnostics::SourceFile::new(name, text);
-    nemos::load(&file, &nemos::LoadOptions { unroll }).unwrap_or_else(|e| panic!("{}", e.short()))
+    let options = nemos::LoadOptions {
+        unroll,
+        ..Default::default()
+    };
+    nemos::load(&file, &options).unwrap_or_else(|e| panic!("{}", e.short()))
 }
 
 /// [`load_unrolled`] with the default bound.

@@ -40,7 +40,11 @@ fn lower(name: &str, text: &str) -> Program {
 }
 
 fn product(program: &Program, strategy: AcyclicStrategy) -> Answers {
-    let events = unroll(program, UnrollOptions { unroll: UNROLL }).expect("unrolls");
+    let options = UnrollOptions {
+        unroll: UNROLL,
+        ..Default::default()
+    };
+    let events = unroll(program, options).expect("unrolls");
     let options = AnalysisOptions {
         strategy,
         ..AnalysisOptions::default()
@@ -644,7 +648,14 @@ fn unroll_bounds_the_runs_of_a_do_while() {
              do {{ r0 = r0 + 1; }} while (r0 < {limit});\n  *x = r0;\n}}\nexists (x={limit})\n"
         );
         let program = lower("count", &text);
-        let events = unroll(&program, UnrollOptions { unroll: 1 }).expect("unrolls");
+        let events = unroll(
+            &program,
+            UnrollOptions {
+                unroll: 1,
+                max_events: None,
+            },
+        )
+        .expect("unrolls");
         let mut session = Session::new(&program, &events, &AnalysisOptions::default()).unwrap();
         assert_eq!(session.bound_reachable().unwrap(), hit, "limit {limit}");
     }

@@ -1,8 +1,13 @@
 //! Unrolling: guards from nested and else branches, loops at several bounds, RMWs, fences,
 //! locks and atomic blocks.
 
-use nemos::events::{EventKind, Events};
+use std::sync::Arc;
+
+use nemos::analysis::query::{ask, Finding, Query, QueryOptions, Severity};
+use nemos::diagnostics::SourceFile;
+use nemos::events::{EventKind, Events, TooManyEvents};
 use nemos::program::{MemOrder, Program};
+use nemos::{LoadError, LoadOptions};
 
 fn build(text: &str, k: u32) -> (Program, Events) {
     let test = crate::common::load_unrolled("t.litmus", text, k);
@@ -141,4 +146,101 @@ fn static_bounds_keep_reads_to_possible_writes_and_values() {
     assert!(!candidates.contains(&events.init[0]));
     let values = events.bounds.values[read.value.unwrap()].clone();
     assert_eq!(values, Some(vec![1, 2]));
+}
+
+#[test]
+fn max_events_stops_the_unrolling_when_the_count_passes_it() {
+    let file = SourceFile::new("spin.litmus", crate::common::SPIN);
+    let load = |unroll, max| {
+        nemos::load(
+            &file,
+            &LoadOptions {
+                unroll,
+                max_events: Some(max),
+            },
+        )
+    };
+    // Unrolled whole, this loop would not fit in memory.
+    match load(u32::MAX, 50) {
+        Err(LoadError::TooManyEvents(limit)) => assert_eq!(limit, TooManyEvents { max: 50 }),
+        other => panic!(
+            "expected the limit, got {:?}",
+            other.map(|t| t.events.len())
+        ),
+    }
+    let events = load(3, 1000).expect("a small unrolling loads").events.len();
+    assert!(load(3, events).is_ok());
+    assert!(matches!(
+        load(3, events - 1),
+        Err(LoadError::TooManyEvents(TooManyEvents { max })) if max == events - 1
+    ));
+}
+
+#[test]
+fn ask_still_refuses_a_loaded_test_over_max_events() {
+    let test = crate::common::load(
+        "SB.litmus",
+        &std::fs::read_to_string("litmus/SB.litmus").unwrap(),
+    );
+    let options = QueryOptions {
+        max_events: Some(3),
+        ..QueryOptions::new(Arc::new(nemos::cat::sc()), "sc")
+    };
+    let answer = ask(&test, Query::Outcomes, &options).unwrap();
+    let Finding::Limit(limit) = &answer.finding else {
+        panic!("expected a limit, got {:?}", answer.finding);
+    };
+    assert_eq!(limit, "6 events exceed --max-events 3");
+    assert_eq!(answer.severity(), Severity::LimitHit);
+}
+
+/// The largest guard, and the largest control definition, over a test's events.
+fn largest_guards(events: &Events) -> (usize, usize) {
+    let guard = events.events.iter().map(|e| e.guard.0.len()).max();
+    let within = events.controls.iter().map(|c| c.within.0.len()).max();
+    (guard.unwrap_or(0), within.unwrap_or(0))
+}
+
+#[test]
+fn loop_guards_stay_bounded_whatever_the_unrolling() {
+    // Each iteration is guarded by the latest link of a chain, not by every condition so far.
+    let spin = build(crate::common::SPIN, 200).1;
+    assert_eq!(spin.threads[0].len(), 2 * 201);
+    assert_eq!(largest_guards(&spin), (1, 1));
+    // Nested loops, and iterations that may stop the thread (an inner loop past its bound,
+    // an index out of bounds) add a few literals per nesting level, whatever the bound.
+    let nested = "C nested\n{ x=0; y=0; int a[2]; }\nP0(int *x, int *y, int *a) {\n  int r0 = 0;\n  while (READ_ONCE(*x) == 0) {\n    while (READ_ONCE(*y) == 0) {}\n    r0 = READ_ONCE(*y);\n    a[r0] = 1;\n  }\n}\nP1(int *x, int *y) { WRITE_ONCE(*y, 1); WRITE_ONCE(*x, 1); }\nexists (x=1)\n";
+    let sizes: Vec<(usize, usize)> = [3, 10, 30]
+        .into_iter()
+        .map(|k| largest_guards(&build(nested, k).1))
+        .collect();
+    assert_eq!(sizes, [(5, 3); 3]);
+}
+
+#[test]
+fn loops_stop_unrolling_where_their_condition_becomes_constant() {
+    // A counted loop ends where its condition folds to false, whatever the bound.
+    let counted = "C t\n{}\nP0 (int* x) {\n  for (int i = 0; i < 2; i++) {\n    for (int j = 0; j < 3; j++) {\n      *x = i + j;\n    }\n  }\n}\nexists (x=3)\n";
+    let small = build(counted, 3).1;
+    let huge = build(counted, u32::MAX).1;
+    assert_eq!(small.len(), huge.len());
+    let writes = kinds(&huge, 0)
+        .into_iter()
+        .filter(|&k| k == EventKind::Write)
+        .count();
+    assert_eq!(writes, 6);
+    assert!(!kinds(&huge, 0).contains(&EventKind::Control));
+    assert!(huge.bound_hits.is_empty());
+    // A loop whose iterations change nothing under a constant true condition goes straight
+    // to its bound (this used to recurse once per iteration and overflow the stack).
+    let forever = build(
+        "C t\n{}\nP0 (int* x) {\n  while (1) {}\n  *x = 1;\n}\nexists (x=1)\n",
+        u32::MAX,
+    )
+    .1;
+    assert_eq!(forever.bound_hits.len(), 1);
+    assert_eq!(
+        kinds(&forever, 0),
+        vec![EventKind::Control, EventKind::Write]
+    );
 }

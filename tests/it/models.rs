@@ -509,3 +509,34 @@ fn weaker_models_allow_more() {
         }
     }
 }
+
+/// The clauses of `model`'s encoding of the spin loop unrolled `k` times.
+fn spin_clauses(model: &str, k: u32) -> usize {
+    let test = common::load_unrolled("spin.litmus", common::SPIN, k);
+    let recording = nemos::solver::Recording::new();
+    let options = AnalysisOptions {
+        solver: nemos::solver::SolverOptions {
+            record: Some(recording.clone()),
+            ..Default::default()
+        },
+        ..options(model, &[])
+    };
+    Session::new(&test.program, &test.events, &options).unwrap();
+    let clauses = recording.log().clauses.len();
+    clauses
+}
+
+#[test]
+fn program_order_in_an_acyclicity_check_costs_linear_clauses() {
+    // `acyclic po | com` encodes program order as chains between consecutive events; its
+    // pairs are not built at all (a thread of n events has n^2/2 of them: the spin loop at
+    // --unroll 1000 had 2 million, nine tenths of its encoding). Twice the iterations,
+    // about twice the clauses.
+    for model in ["sc", "coherence"] {
+        let (small, large) = (spin_clauses(model, 100), spin_clauses(model, 200));
+        assert!(
+            large < small * 21 / 10,
+            "{model}: {small} clauses at 100, {large} at 200"
+        );
+    }
+}
