@@ -11,21 +11,48 @@
 //! breaking it; and for each site of each, the execution that breaks the property when
 //! that site alone is one step weaker.
 //!
-//! The search is exhaustive: every assignment is checked in a session of its own, so the
-//! answer does not rest on the model being monotone in the orders (RC11 is, but a user's
-//! `.cat` need not be). The number of assignments is checked against a limit before any
-//! is solved.
+//! Two searches give the same answer where the model is monotone in the orders (a
+//! stronger order never allows more executions: true of RC11 and C11, and
+//! `tests/it/infer.rs` compares the two on every test of `litmus/` and the corpus it can):
+//! - *incremental* (the default): one instance in which the solver chooses every site's
+//!   order through selector literals; the assignments are searched as CEGAR would, MARCO's
+//!   way: an unexplored assignment from a second solver, shrunk to a minimal passing one or
+//!   grown to a maximal failing one, whose up-set or down-set is then blocked. Each verdict
+//!   is one solve under assumptions; nothing is encoded twice.
+//! - *exhaustive*: every assignment is rewritten, unrolled and solved in a session of its
+//!   own, so the answer does not rest on monotonicity (a user's `.cat` need not have it).
+//!   The number of assignments is checked against a limit before any is solved.
+//!
+//! Either way, the answer's witnesses come from sessions of the rewritten programs, and the
+//! incremental search's minimal assignments are checked there too: a model that is not
+//! monotone is reported, not answered wrongly at those points.
+
+use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::{AnalysisError, AnalysisOptions, Session};
+use super::{AnalysisError, AnalysisOptions, Session, SolveOutcome};
 use crate::diagnostics::Span;
-use crate::events::{self, Events, UnrollOptions};
+use crate::encode::cnf::{Bool, ClauseSink, Gates};
+use crate::encode::OrderOption;
+use crate::events::{self, EventKind, Events, UnrollOptions};
 use crate::load::LoadError;
 use crate::program::{Instr, MemOrder, Program, Quantifier};
+use crate::solver::{Solver, VarisatSolver};
 use crate::witness::Execution;
 
-/// More assignments than this are refused before the search starts.
+/// How [`infer`] searches the assignments of orders.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Search {
+    /// One instance, the solver choosing the orders; assumes the model monotone.
+    #[default]
+    Incremental,
+    /// One instance per assignment; assumes nothing of the model.
+    Exhaustive,
+}
+
+/// More assignments than this are refused before the exhaustive search starts.
 pub const MAX_ASSIGNMENTS: usize = 4096;
 
 /// What kind of access a site is, which decides the orders it may take.
@@ -103,10 +130,11 @@ pub fn choice_name(choice: Choice) -> &'static str {
     }
 }
 
-/// One atomic access or fence whose order varies.
+/// One atomic access or fence of the source whose order varies. A site is a place in the
+/// source: every event it unrolls into, in every thread that runs it, has its order.
 #[derive(Clone, Debug, Serialize)]
 pub struct Site {
-    /// Index into [`Program::threads`].
+    /// Index into [`Program::threads`]: the first thread that runs it.
     pub thread: usize,
     pub access: Access,
     #[serde(skip)]
@@ -126,6 +154,9 @@ pub fn sites(program: &Program) -> Vec<Site> {
     let mut sites = Vec::new();
     for (thread, t) in program.threads.iter().enumerate() {
         visit_sites(&t.body, &mut |access, span, written| {
+            if sites.iter().any(|s: &Site| s.span == span) {
+                return;
+            }
             let (line, _) = program.source.line_col(span.start);
             sites.push(Site {
                 thread,
@@ -176,57 +207,61 @@ fn visit_sites(body: &[Instr], f: &mut impl FnMut(Access, Span, Choice)) {
     }
 }
 
-/// `program` with the sites' orders replaced by `assignment` (in the order of [`sites`]).
-pub fn with_orders(program: &Program, assignment: &[Choice]) -> Program {
+/// `program` with the sites' orders replaced by `assignment` (one choice per site).
+pub fn with_orders(program: &Program, sites: &[Site], assignment: &[Choice]) -> Program {
+    let chosen: HashMap<Span, Choice> = sites
+        .iter()
+        .zip(assignment)
+        .map(|(site, &choice)| (site.span, choice))
+        .collect();
     let mut program = program.clone();
-    let mut next = 0;
     for thread in &mut program.threads {
-        thread.body = rewrite(&thread.body, assignment, &mut next);
+        thread.body = rewrite(&thread.body, &chosen);
     }
     program
 }
 
-fn rewrite(body: &[Instr], assignment: &[Choice], next: &mut usize) -> Vec<Instr> {
+fn rewrite(body: &[Instr], chosen: &HashMap<Span, Choice>) -> Vec<Instr> {
     let mut out = Vec::with_capacity(body.len());
     for instr in body {
         let mut instr = instr.clone();
-        let take = |next: &mut usize| {
-            let choice = assignment[*next];
-            *next += 1;
-            choice
-        };
+        let choice = |span: &Span| chosen.get(span).copied();
         match &mut instr {
-            Instr::Load { order, .. } | Instr::Store { order, .. }
+            Instr::Load { order, span, .. } | Instr::Store { order, span, .. }
                 if *order != MemOrder::NonAtomic =>
             {
-                *order = take(next).unwrap_or(*order);
+                *order = choice(span).flatten().unwrap_or(*order);
             }
-            Instr::Rmw { order, .. } => *order = take(next).unwrap_or(*order),
+            Instr::Rmw { order, span, .. } => *order = choice(span).flatten().unwrap_or(*order),
             Instr::CompareExchange {
-                success, failure, ..
+                success,
+                failure,
+                span,
+                ..
             } => {
-                *success = take(next).unwrap_or(*success);
+                *success = choice(span).flatten().unwrap_or(*success);
                 *failure = failure_order(*success);
             }
-            Instr::Fence { order, .. } => match take(next) {
-                Some(chosen) => *order = chosen,
-                None => continue,
+            Instr::Fence { order, span } => match choice(span) {
+                Some(Some(chosen)) => *order = chosen,
+                Some(None) => continue,
+                None => {}
             },
             Instr::If {
                 then_branch,
                 else_branch,
                 ..
             } => {
-                *then_branch = rewrite(then_branch, assignment, next);
-                *else_branch = rewrite(else_branch, assignment, next);
+                *then_branch = rewrite(then_branch, chosen);
+                *else_branch = rewrite(else_branch, chosen);
             }
             Instr::While {
                 cond_prelude, body, ..
             } => {
-                *cond_prelude = rewrite(cond_prelude, assignment, next);
-                *body = rewrite(body, assignment, next);
+                *cond_prelude = rewrite(cond_prelude, chosen);
+                *body = rewrite(body, chosen);
             }
-            Instr::AtomicBlock { body, .. } => *body = rewrite(body, assignment, next),
+            Instr::AtomicBlock { body, .. } => *body = rewrite(body, chosen),
             _ => {}
         }
         out.push(instr);
@@ -310,9 +345,13 @@ pub struct Minimal {
 pub struct Inference {
     pub sites: Vec<Site>,
     pub property: Property,
-    /// Assignments checked, and how many of them pass.
+    pub search: Search,
+    /// How many assignments there are (saturating).
+    pub assignments: usize,
+    /// Assignments whose verdict a solve decided.
     pub checked: usize,
-    pub passing: usize,
+    /// How many assignments pass (known to the exhaustive search only).
+    pub passing: Option<usize>,
     /// Every minimal passing assignment, in the order the search met them.
     pub minimal: Vec<Minimal>,
     /// The program's own orders break the property: what breaks, if so.
@@ -350,7 +389,7 @@ pub enum InferError {
     Unroll(String),
 }
 
-/// Search every assignment of orders to the sites of `program` (pinning those on the given
+/// Search the assignments of orders to the sites of `program` (pinning those on the given
 /// source lines to their written order) for the minimal ones under which `property` holds.
 pub fn infer(
     program: &Program,
@@ -358,6 +397,7 @@ pub fn infer(
     options: &AnalysisOptions,
     property: Property,
     keep_lines: &[usize],
+    search: Search,
 ) -> Result<Inference, InferError> {
     // Without sites there is one assignment, the program as written: the answer still
     // says whether it is correct.
@@ -371,45 +411,35 @@ pub fn infer(
             site.choices.insert(0, site.written);
         }
     }
-    let count = sites
+    let assignments = sites
         .iter()
-        .try_fold(1usize, |n, s| n.checked_mul(s.choices.len()))
-        .filter(|&n| n <= MAX_ASSIGNMENTS);
-    let Some(count) = count else {
-        return Err(InferError::TooMany {
-            count: sites
-                .iter()
-                .fold(1usize, |n, s| n.saturating_mul(s.choices.len())),
-            sites: sites.len(),
-            limit: MAX_ASSIGNMENTS,
-        });
-    };
+        .fold(1usize, |n, s| n.saturating_mul(s.choices.len()));
     let checker = Checker {
         program,
+        sites: &sites,
         unroll,
         options,
         property,
     };
-    let assignments: Vec<Vec<Choice>> = (0..count).map(|i| nth(&sites, i)).collect();
-    let mut verdicts = Vec::with_capacity(count);
-    let mut bound_hit = false;
-    for assignment in &assignments {
-        let (passes, cut) = checker.passes(assignment)?;
-        bound_hit |= cut;
-        verdicts.push(passes);
-    }
-    let passing: Vec<&Vec<Choice>> = assignments
-        .iter()
-        .zip(&verdicts)
-        .filter_map(|(a, &ok)| ok.then_some(a))
-        .collect();
-    let minimal_assignments: Vec<Vec<Choice>> = passing
-        .iter()
-        .filter(|a| !passing.iter().any(|b| b != *a && below(b, a)))
-        .map(|a| (*a).clone())
-        .collect();
+    let found = match search {
+        Search::Exhaustive => exhaustive(&checker, assignments)?,
+        Search::Incremental => incremental(&checker)?,
+    };
     let mut minimal = Vec::new();
-    for assignment in minimal_assignments {
+    for assignment in found.minimal {
+        if search == Search::Incremental && !checker.passes(&assignment)?.0 {
+            return Err(AnalysisError::Evaluation(format!(
+                "the incremental search found the orders {} correct, but they fail when checked \
+                 alone: the model allows more executions under stronger orders somewhere; \
+                 run infer with --search exhaustive",
+                assignment
+                    .iter()
+                    .map(|&c| choice_name(c))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+            .into());
+        }
         let mut reasons = Vec::new();
         for (i, site) in sites.iter().enumerate() {
             let Some(weaker) = one_step_weaker(&site.choices, assignment[i]) else {
@@ -450,13 +480,326 @@ pub fn infer(
     Ok(Inference {
         sites,
         property,
-        checked: count,
-        passing: passing.len(),
+        search,
+        assignments,
+        checked: found.checked,
+        passing: found.passing,
         minimal,
         written_failure,
         nearest,
+        bound_hit: found.bound_hit,
+    })
+}
+
+/// What a search finds: the minimal passing assignments, in the order of [`nth`] (weakest
+/// first, the first site varying slowest), whatever order the search met them in.
+struct Found {
+    minimal: Vec<Vec<Choice>>,
+    checked: usize,
+    passing: Option<usize>,
+    bound_hit: bool,
+}
+
+/// Every assignment in a session of its own.
+fn exhaustive(checker: &Checker, count: usize) -> Result<Found, InferError> {
+    if count > MAX_ASSIGNMENTS {
+        return Err(InferError::TooMany {
+            count,
+            sites: checker.sites.len(),
+            limit: MAX_ASSIGNMENTS,
+        });
+    }
+    let assignments: Vec<Vec<Choice>> = (0..count).map(|i| nth(checker.sites, i)).collect();
+    let mut passing = Vec::new();
+    let mut bound_hit = false;
+    for assignment in &assignments {
+        let (passes, cut) = checker.passes(assignment)?;
+        bound_hit |= cut;
+        if passes {
+            passing.push(assignment);
+        }
+    }
+    let minimal = passing
+        .iter()
+        .filter(|a| !passing.iter().any(|b| b != *a && below(b, a)))
+        .map(|a| (*a).clone())
+        .collect();
+    Ok(Found {
+        minimal,
+        checked: count,
+        passing: Some(passing.len()),
         bound_hit,
     })
+}
+
+/// The search in one instance (see the module's documentation).
+fn incremental(checker: &Checker) -> Result<Found, InferError> {
+    let sites = checker.sites;
+    let (program, events) = checker.load(&sites.iter().map(|s| s.written).collect::<Vec<_>>())?;
+    let site_of: HashMap<Span, usize> =
+        sites.iter().enumerate().map(|(i, s)| (s.span, i)).collect();
+    let mut selectors: Vec<Vec<Bool>> = Vec::new();
+    let mut session = Session::prepared(&program, &events, checker.options, |solver, encoding| {
+        for site in sites {
+            let lits: Vec<Bool> = site
+                .choices
+                .iter()
+                .map(|_| Bool::Lit(solver.new_lit()))
+                .collect();
+            solver.exactly_one(&lits);
+            selectors.push(lits);
+        }
+        for event in &events.events {
+            let ordered = event.is_memory() || event.kind == EventKind::Fence;
+            if !ordered || event.order == MemOrder::NonAtomic {
+                continue;
+            }
+            let Some(&site) = site_of.get(&event.span) else {
+                continue;
+            };
+            let options = sites[site]
+                .choices
+                .iter()
+                .zip(&selectors[site])
+                .map(|(&order, &selector)| OrderOption {
+                    selector,
+                    order,
+                    failure: event.failure_order.and(order.map(failure_order)),
+                })
+                .collect();
+            encoding.choose_order(solver, event.id, options);
+        }
+    })?;
+    let broken = checker.violated(&mut session);
+    let within = session.within_bound;
+    let mut base = vec![within, broken];
+    base.extend_from_slice(&session.enabled);
+    let mut oracle = Oracle {
+        sites,
+        session,
+        selectors,
+        base,
+        verdicts: HashMap::new(),
+        solves: 0,
+        minimal: Vec::new(),
+        failing: Vec::new(),
+    };
+    let mut seeds = Seeds::new(sites);
+    while let Some(seed) = seeds.next(sites)? {
+        if oracle.passes(&seed)? {
+            let least = oracle.shrink(seed)?;
+            seeds.block(sites, &least, true);
+            oracle.minimal.push(least);
+        } else {
+            let most = oracle.grow(seed)?;
+            seeds.block(sites, &most, false);
+            oracle.failing.push(most);
+        }
+    }
+    let bound_hit = oracle.bound_reachable()?;
+    let position = |a: &Vec<Choice>| -> Vec<usize> {
+        a.iter()
+            .zip(sites)
+            .map(|(&c, site)| choice_index(site, c))
+            .collect()
+    };
+    let mut minimal = oracle.minimal;
+    minimal.sort_by_key(position);
+    Ok(Found {
+        minimal,
+        checked: oracle.solves,
+        passing: None,
+        bound_hit,
+    })
+}
+
+/// The incremental search's verdicts: one solve of the one instance per assignment, under
+/// its sites' selectors.
+struct Oracle<'a> {
+    sites: &'a [Site],
+    session: Session<'a>,
+    /// Per site, per choice: the literal choosing it.
+    selectors: Vec<Vec<Bool>>,
+    /// Within the bound, the property broken, the model's checks in force.
+    base: Vec<Bool>,
+    verdicts: HashMap<Vec<Choice>, bool>,
+    solves: usize,
+    /// Minimal passing and maximal failing assignments found so far.
+    minimal: Vec<Vec<Choice>>,
+    failing: Vec<Vec<Choice>>,
+}
+
+impl Oracle<'_> {
+    /// Whether the property holds under `a`: known when `a` is above a minimal passing
+    /// assignment or below a maximal failing one (monotonicity), solved otherwise.
+    fn passes(&mut self, a: &[Choice]) -> Result<bool, AnalysisError> {
+        if self.minimal.iter().any(|m| below(m, a)) {
+            return Ok(true);
+        }
+        if self.failing.iter().any(|f| below(a, f)) {
+            return Ok(false);
+        }
+        if let Some(&known) = self.verdicts.get(a) {
+            return Ok(known);
+        }
+        let mut assumptions = self.base.clone();
+        for (i, choice) in a.iter().enumerate() {
+            let k = choice_index(&self.sites[i], *choice);
+            assumptions.push(self.selectors[i][k]);
+        }
+        self.solves += 1;
+        let passes = self.session.solve(&assumptions)? == SolveOutcome::Unsat;
+        self.verdicts.insert(a.to_vec(), passes);
+        Ok(passes)
+    }
+
+    /// From a passing `a`, step down while some one-step weakening passes: the result is
+    /// a minimal passing assignment (every weaker one lies below a failing cover).
+    fn shrink(&mut self, mut a: Vec<Choice>) -> Result<Vec<Choice>, AnalysisError> {
+        while let Some(b) = self.step(&a, Direction::Down, true)? {
+            a = b;
+        }
+        Ok(a)
+    }
+
+    /// From a failing `a`, step up while some one-step strengthening fails.
+    fn grow(&mut self, mut a: Vec<Choice>) -> Result<Vec<Choice>, AnalysisError> {
+        while let Some(b) = self.step(&a, Direction::Up, false)? {
+            a = b;
+        }
+        Ok(a)
+    }
+
+    /// A neighbour of `a` one step away in `direction` whose verdict is `passing`.
+    fn step(
+        &mut self,
+        a: &[Choice],
+        direction: Direction,
+        passing: bool,
+    ) -> Result<Option<Vec<Choice>>, AnalysisError> {
+        for i in 0..a.len() {
+            for next in covers(&self.sites[i].choices, a[i], direction) {
+                let mut b = a.to_vec();
+                b[i] = next;
+                if self.passes(&b)? == passing {
+                    return Ok(Some(b));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    fn bound_reachable(&mut self) -> Result<bool, AnalysisError> {
+        if self.session.encoding.events.bound_hits.is_empty() {
+            return Ok(false);
+        }
+        let mut assumptions = vec![!self.session.within_bound];
+        assumptions.extend_from_slice(&self.session.enabled);
+        Ok(self.session.solve(&assumptions)? == SolveOutcome::Sat)
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    Down,
+    Up,
+}
+
+/// The choices one step below (or above) `choice`: strictly weaker (stronger), with no
+/// choice of the site strictly between.
+fn covers(choices: &[Choice], choice: Choice, direction: Direction) -> Vec<Choice> {
+    let beyond = |c: Choice, d: Choice| match direction {
+        Direction::Down => c != d && at_most(c, d),
+        Direction::Up => c != d && at_most(d, c),
+    };
+    let candidates: Vec<Choice> = choices
+        .iter()
+        .copied()
+        .filter(|&c| beyond(c, choice))
+        .collect();
+    candidates
+        .iter()
+        .copied()
+        .filter(|&c| !candidates.iter().any(|&d| beyond(c, d)))
+        .collect()
+}
+
+fn choice_index(site: &Site, choice: Choice) -> usize {
+    site.choices.iter().position(|&c| c == choice).unwrap_or(0)
+}
+
+/// The assignments not yet explored, as the models of a second solver over one literal per
+/// site and choice: each minimal passing assignment blocks what lies above it, each maximal
+/// failing one what lies below it.
+struct Seeds {
+    solver: VarisatSolver,
+    /// Per site, per choice.
+    lits: Vec<Vec<Bool>>,
+    /// Set when a blocking clause is empty: nothing is left.
+    exhausted: bool,
+}
+
+impl Seeds {
+    fn new(sites: &[Site]) -> Seeds {
+        let mut solver = VarisatSolver::new();
+        let lits = sites
+            .iter()
+            .map(|site| {
+                let lits: Vec<Bool> = site
+                    .choices
+                    .iter()
+                    .map(|_| Bool::Lit(solver.new_lit()))
+                    .collect();
+                solver.exactly_one(&lits);
+                lits
+            })
+            .collect();
+        Seeds {
+            solver,
+            lits,
+            exhausted: false,
+        }
+    }
+
+    fn next(&mut self, sites: &[Site]) -> Result<Option<Vec<Choice>>, AnalysisError> {
+        if self.exhausted || self.solver.solve(&[])? == SolveOutcome::Unsat {
+            return Ok(None);
+        }
+        let solver = &self.solver;
+        Ok(Some(
+            sites
+                .iter()
+                .zip(&self.lits)
+                .map(|(site, lits)| {
+                    let k = lits.iter().position(|&l| solver.value_of(l)).unwrap_or(0);
+                    site.choices[k]
+                })
+                .collect(),
+        ))
+    }
+
+    /// No later seed lies in the up-set (`above`) or down-set of `a`: some site is given a
+    /// choice outside it.
+    fn block(&mut self, sites: &[Site], a: &[Choice], above: bool) {
+        let mut clause = Vec::new();
+        for (i, site) in sites.iter().enumerate() {
+            for (k, &c) in site.choices.iter().enumerate() {
+                let inside = if above {
+                    at_most(a[i], c)
+                } else {
+                    at_most(c, a[i])
+                };
+                if !inside {
+                    clause.push(self.lits[i][k]);
+                }
+            }
+        }
+        if clause.is_empty() {
+            self.exhausted = true;
+        } else {
+            self.solver.clause(&clause);
+        }
+    }
 }
 
 /// The `i`-th assignment in mixed radix over the sites' choices (the first site varies
@@ -479,19 +822,12 @@ fn below(a: &[Choice], b: &[Choice]) -> bool {
 /// A choice strictly weaker than `choice` with none strictly between (the first such in
 /// the site's list).
 fn one_step_weaker(choices: &[Choice], choice: Choice) -> Option<Choice> {
-    let weaker: Vec<Choice> = choices
-        .iter()
-        .copied()
-        .filter(|&c| c != choice && at_most(c, choice))
-        .collect();
-    weaker
-        .iter()
-        .copied()
-        .find(|&c| !weaker.iter().any(|&d| d != c && at_most(c, d)))
+    covers(choices, choice, Direction::Down).first().copied()
 }
 
 struct Checker<'a> {
     program: &'a Program,
+    sites: &'a [Site],
     unroll: u32,
     options: &'a AnalysisOptions,
     property: Property,
@@ -499,7 +835,7 @@ struct Checker<'a> {
 
 impl Checker<'_> {
     fn load(&self, assignment: &[Choice]) -> Result<(Program, Events), InferError> {
-        let program = with_orders(self.program, assignment);
+        let program = with_orders(self.program, self.sites, assignment);
         let events = events::unroll(
             &program,
             UnrollOptions {
@@ -536,11 +872,9 @@ impl Checker<'_> {
         }))
     }
 
-    fn violation(
-        &self,
-        session: &mut Session,
-    ) -> Result<Option<(Violation, Execution)>, AnalysisError> {
-        let within = session.within_bound;
+    /// What breaks the property, each with its literal, in the order they are looked for.
+    fn violations(&self, session: &mut Session) -> Vec<(Violation, Bool)> {
+        let mut parts = Vec::new();
         if self.property.condition {
             if let Some(condition) = &session.encoding.program.condition {
                 let quantifier = condition.quantifier;
@@ -549,21 +883,44 @@ impl Checker<'_> {
                     Quantifier::Exists | Quantifier::NotExists => holds,
                     Quantifier::Forall => !holds,
                 };
-                if let Some(execution) = session.find(&[within, breaking])? {
-                    return Ok(Some((Violation::Condition, execution)));
-                }
+                parts.push((Violation::Condition, breaking));
             }
         }
         if self.property.assertions {
-            if let Some(execution) = session.assertion_failure()? {
-                return Ok(Some((Violation::Assertion, execution)));
-            }
+            let failures: Vec<Bool> = session
+                .encoding
+                .assertion_failures
+                .iter()
+                .map(|f| f.1)
+                .collect();
+            let any = session.solver.or(&failures);
+            parts.push((Violation::Assertion, any));
         }
         if self.property.flags {
             for (name, flag) in session.compiled.flags.clone() {
-                if let Some(execution) = session.find(&[within, flag])? {
-                    return Ok(Some((Violation::Flag(name), execution)));
-                }
+                parts.push((Violation::Flag(name), flag));
+            }
+        }
+        parts
+    }
+
+    /// The literal "the property is broken".
+    fn violated(&self, session: &mut Session) -> Bool {
+        let parts: Vec<Bool> = self.violations(session).into_iter().map(|p| p.1).collect();
+        session.solver.or(&parts)
+    }
+
+    fn violation(
+        &self,
+        session: &mut Session,
+    ) -> Result<Option<(Violation, Execution)>, AnalysisError> {
+        let within = session.within_bound;
+        for (violation, broken) in self.violations(session) {
+            if broken.is_false() {
+                continue;
+            }
+            if let Some(execution) = session.find(&[within, broken])? {
+                return Ok(Some((violation, execution)));
             }
         }
         Ok(None)
@@ -596,5 +953,24 @@ mod tests {
         assert_eq!(one_step_weaker(&rmw, Some(Relaxed)), None);
         let fence = Access::Fence.choices();
         assert_eq!(one_step_weaker(&fence, Some(Acquire)), Some(None));
+    }
+
+    #[test]
+    fn covers_go_one_step_either_way() {
+        let rmw = Access::Rmw.choices();
+        assert_eq!(
+            covers(&rmw, Some(Relaxed), Direction::Up),
+            vec![Some(Acquire), Some(Release)]
+        );
+        assert_eq!(
+            covers(&rmw, Some(AcqRel), Direction::Down),
+            vec![Some(Acquire), Some(Release)]
+        );
+        assert_eq!(covers(&rmw, Some(SeqCst), Direction::Up), vec![]);
+        let fence = Access::Fence.choices();
+        assert_eq!(
+            covers(&fence, None, Direction::Up),
+            vec![Some(Acquire), Some(Release)]
+        );
     }
 }

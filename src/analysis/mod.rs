@@ -136,6 +136,17 @@ impl<'a> Session<'a> {
         events: &'a Events,
         options: &AnalysisOptions,
     ) -> Result<Session<'a>, AnalysisError> {
+        Session::prepared(program, events, options, |_, _| {})
+    }
+
+    /// A session whose shared encoding `prepare` may change before the model is compiled
+    /// over it (infer lets the solver choose memory orders there).
+    pub fn prepared(
+        program: &'a Program,
+        events: &'a Events,
+        options: &AnalysisOptions,
+        prepare: impl FnOnce(&mut Box<dyn Solver>, &mut Encoding<'a>),
+    ) -> Result<Session<'a>, AnalysisError> {
         let model = options.model.clone();
         let names = model.check_names();
         for name in &options.skip {
@@ -158,6 +169,7 @@ impl<'a> Session<'a> {
             options.solver.build()?
         };
         let mut encoding = Encoding::with_strategy(&mut solver, program, events, options.strategy);
+        prepare(&mut solver, &mut encoding);
         let compiled = encode_model(&mut solver, &encoding, &model, options.strategy);
         let enabled = compiled
             .selectors

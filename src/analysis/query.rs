@@ -11,7 +11,7 @@ use std::sync::Arc;
 use super::atomicity::{AtomicityMode, AtomicityResult};
 use super::explain::Explanation;
 use super::graph::Overlay;
-use super::infer::{self, InferError, Inference, Property};
+use super::infer::{self, InferError, Inference, Property, Search};
 use super::races::RaceResult;
 use super::{observation_of, AnalysisError, AnalysisOptions, CheckResult, FinalState, Session};
 use crate::cat::Model;
@@ -90,6 +90,7 @@ pub struct QueryOptions {
 pub struct InferSettings {
     pub property: Property,
     pub keep_lines: Vec<usize>,
+    pub search: Search,
 }
 
 impl QueryOptions {
@@ -341,8 +342,8 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
     })
 }
 
-/// `infer`'s answer: every assignment of orders gets a session of its own. The number of
-/// assignments is a limit, checked before any is solved.
+/// `infer`'s answer. The exhaustive search's number of assignments is a limit, checked
+/// before any is solved.
 fn infer_finding(
     test: &Test,
     analysis: &AnalysisOptions,
@@ -354,6 +355,7 @@ fn infer_finding(
         analysis,
         options.infer.property,
         &options.infer.keep_lines,
+        options.infer.search,
     ) {
         Ok(inference) => Ok(Finding::Infer(Box::new(inference))),
         Err(limit @ InferError::TooMany { .. }) => Ok(Finding::Limit(limit.to_string())),

@@ -154,6 +154,11 @@ pub enum Command {
         /// flags, a data race under C11) [default: all three].
         #[arg(long, value_delimiter = ',', value_enum)]
         property: Vec<PropertyPart>,
+        /// incremental: one instance in which the solver chooses the orders (assumes a
+        /// stronger order never allows more executions, as in the shipped C11 models);
+        /// exhaustive: each assignment solved on its own (assumes nothing of the model).
+        #[arg(long, value_enum, default_value = "incremental")]
+        search: SearchArg,
     },
     /// List the shipped memory models and their named checks, or print one model's file.
     Models {
@@ -166,6 +171,12 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SearchArg {
+    Incremental,
+    Exhaustive,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use clap::{CommandFactory, FromArgMatches};
 
-use nemos::analysis::infer::Property;
+use nemos::analysis::infer::{Property, Search};
 use nemos::analysis::query::{ask, Finding, InferSettings, Query, QueryOptions, Severity};
 use nemos::diagnostics::{InputError, SourceFile};
 use nemos::report::herd_log::{self, Comparison};
@@ -24,7 +24,8 @@ use nemos::report::{self, Printed, Rendered, Report, Shown};
 use nemos::{LoadError, LoadOptions, Test};
 
 use args::{
-    AnalysisArgs, Cli, ColorArg, Command, ExpectArgs, Format, GraphArgs, PropertyPart, UnrollArgs,
+    AnalysisArgs, Cli, ColorArg, Command, ExpectArgs, Format, GraphArgs, PropertyPart, SearchArg,
+    UnrollArgs,
 };
 use batch::{ewriteln, owrite, run_batch, BatchOptions, Status, TestRun, Work};
 use graphs::GraphTargets;
@@ -184,6 +185,7 @@ fn run(mut command: Command) -> Status {
             mut common,
             keep,
             property,
+            search,
         } => {
             if common.emit.is_some() {
                 eprint_error(
@@ -202,6 +204,10 @@ fn run(mut command: Command) -> Status {
                     }
                 },
                 keep_lines: keep,
+                search: match search {
+                    SearchArg::Incremental => Search::Incremental,
+                    SearchArg::Exhaustive => Search::Exhaustive,
+                },
             };
             analyse(&paths, common, query, Shown::default())
         }

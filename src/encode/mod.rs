@@ -22,7 +22,17 @@ use self::cnf::{name_bool, Bool, ClauseSink, Gates};
 use self::relation::Relation;
 use self::value::Value;
 use crate::events::{EventId, EventKind, Events, Guard, Term, TermId};
-use crate::program::{LocId, Observable, Program, StateProp};
+use crate::program::{LocId, MemOrder, Observable, Program, StateProp};
+
+/// One memory order the solver may give an access or fence (see [`Encoding::choose_order`]).
+#[derive(Clone, Copy, Debug)]
+pub struct OrderOption {
+    pub selector: Bool,
+    /// `None`: the event is left out (a removed fence).
+    pub order: Option<MemOrder>,
+    /// A compare-exchange read's order when the exchange fails.
+    pub failure: Option<MemOrder>,
+}
 
 /// Largest number of values a computed term keeps as one-hot literals before it switches to
 /// bit-vectors.
@@ -57,6 +67,9 @@ pub struct Encoding<'a> {
     pub bound_hit: Bool,
     /// Per assertion event: the assertion fails.
     pub assertion_failures: Vec<(EventId, Bool)>,
+    /// Per event: the memory orders the solver may give it, each under its selector (see
+    /// [`Encoding::choose_order`]); empty for an event with its own order, as written.
+    pub order_options: Vec<Vec<OrderOption>>,
     term_cache: HashMap<TermId, Value>,
     guard_cache: HashMap<Guard, Bool>,
     final_cache: HashMap<Observable, Value>,
@@ -110,6 +123,7 @@ impl<'a> Encoding<'a> {
             values: vec![None; n],
             bound_hit: Bool::FALSE,
             assertion_failures: Vec::new(),
+            order_options: vec![Vec::new(); n],
             term_cache: HashMap::new(),
             guard_cache: HashMap::new(),
             final_cache: HashMap::new(),
@@ -158,6 +172,27 @@ impl<'a> Encoding<'a> {
         }
         enc.name_literals(sink);
         enc
+    }
+
+    /// Let the solver choose `event`'s memory order among `options` (exactly one selector
+    /// must hold: the caller's constraint). The model's order sets (`ACQ`, `REL`, ...) then
+    /// contain the event under the selectors of the options in them, so one instance answers
+    /// for every choice. An option without an order leaves the event out: it does not
+    /// execute under that selector, as if it had been deleted from the program.
+    pub fn choose_order<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        event: EventId,
+        options: Vec<OrderOption>,
+    ) {
+        let removed: Vec<Bool> = options
+            .iter()
+            .filter(|o| o.order.is_none())
+            .map(|o| o.selector)
+            .collect();
+        let any_removed = sink.or(&removed);
+        self.feasible[event] = sink.and2(self.feasible[event], !any_removed);
+        self.order_options[event] = options;
     }
 
     /// Name the literals of feasibility, controls and relation pairs, with the 1-based event

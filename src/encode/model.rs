@@ -652,20 +652,46 @@ impl Compiler<'_, '_> {
                 if !(e.is_memory() || e.kind == EventKind::Fence) {
                     return Bool::FALSE;
                 }
-                match (e.failure_order, e.rmw) {
-                    (Some(failure), Some(write)) if pred(e.order) != pred(failure) => {
-                        if pred(e.order) {
-                            sink.and2(fb[e.id], fb[write])
-                        } else {
-                            sink.and2(fb[e.id], !fb[write])
-                        }
-                    }
-                    _ if pred(e.order) => fb[e.id],
-                    _ => Bool::FALSE,
+                let exchanged = e.rmw.map(|write| fb[write]);
+                let options = &self.enc.order_options[e.id];
+                if options.is_empty() {
+                    let member = in_order(&pred, e.order, e.failure_order, exchanged);
+                    return sink.and2(fb[e.id], member);
                 }
+                let chosen: Vec<Bool> = options
+                    .iter()
+                    .filter_map(|o| {
+                        let order = o.order?;
+                        let member = in_order(&pred, order, o.failure, exchanged);
+                        Some(sink.and2(o.selector, member))
+                    })
+                    .collect();
+                let member = sink.or(&chosen);
+                sink.and2(fb[e.id], member)
             })
             .collect();
         Val::Set(members)
+    }
+}
+
+/// Whether an access with this order is in the set `pred` describes. A compare-exchange
+/// read has its success order when the exchange happens (`exchanged`: its write executes)
+/// and its failure order otherwise, when it is a read only.
+fn in_order(
+    pred: &impl Fn(MemOrder) -> bool,
+    order: MemOrder,
+    failure: Option<MemOrder>,
+    exchanged: Option<Bool>,
+) -> Bool {
+    match (failure, exchanged) {
+        (Some(failure), Some(exchanged)) if pred(order) != pred(failure) => {
+            if pred(order) {
+                exchanged
+            } else {
+                !exchanged
+            }
+        }
+        _ => Bool::from(pred(order)),
     }
 }
 

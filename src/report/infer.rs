@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use super::check::WitnessJson;
 use super::witness::witness_text;
 use super::{bound_warning, one_line, Palette, Report};
-use crate::analysis::infer::{choice_name, Choice, Failure, Inference, Site, Violation};
+use crate::analysis::infer::{choice_name, Choice, Failure, Inference, Search, Site, Violation};
 use crate::program::Program;
 
 pub struct InferReport<'a> {
@@ -69,6 +69,23 @@ fn violation_text(violation: &Violation) -> String {
     }
 }
 
+/// The sites and what the search did, in one line.
+fn search_text(inf: &Inference) -> String {
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let sites = plural(inf.sites.len(), "site");
+    match (inf.search, inf.passing) {
+        (Search::Exhaustive, Some(passing)) => format!(
+            "{sites} (atomic accesses and fences), {} of orders checked one by one, {passing} correct",
+            plural(inf.assignments, "assignment")
+        ),
+        _ => format!(
+            "{sites} (atomic accesses and fences), {} of orders, {} in one instance",
+            plural(inf.assignments, "assignment"),
+            plural(inf.checked, "solve")
+        ),
+    }
+}
+
 fn orders_text(assignment: &[Choice]) -> String {
     assignment
         .iter()
@@ -92,15 +109,7 @@ impl Report for InferReport<'_> {
             self.program.name, self.program.source.name, self.model
         );
         let _ = writeln!(out, "  property: {}", self.property_text());
-        let _ = writeln!(
-            out,
-            "  {} site{} (atomic accesses and fences), {} assignment{} of orders checked, {} correct",
-            inf.sites.len(),
-            if inf.sites.len() == 1 { "" } else { "s" },
-            inf.checked,
-            if inf.checked == 1 { "" } else { "s" },
-            inf.passing
-        );
+        let _ = writeln!(out, "  {}", search_text(inf));
         for (i, site) in inf.sites.iter().enumerate() {
             let pinned = if site.pinned { " (kept)" } else { "" };
             let _ = writeln!(
@@ -229,6 +238,8 @@ impl Report for InferReport<'_> {
             "written_correct": inf.written_failure.is_none(),
             "written_failure": inf.written_failure.as_ref().map(failure_json),
             "sites": sites,
+            "search": inf.search,
+            "assignments": inf.assignments,
             "checked": inf.checked,
             "passing": inf.passing,
             "minimal": minimal,
