@@ -159,6 +159,10 @@ pub enum Command {
         /// exhaustive: each assignment solved on its own (assumes nothing of the model).
         #[arg(long, value_enum, default_value = "incremental")]
         search: SearchArg,
+        /// Write each test with the suggested orders (the minimal assignment nearest the
+        /// written one) to DIR/NAME.litmus, where NAME is the test file's name.
+        #[arg(long, value_name = "DIR")]
+        write: Option<PathBuf>,
     },
     /// List the shipped memory models and their named checks, or print one model's file.
     Models {
@@ -281,6 +285,9 @@ pub struct AnalysisArgs {
     /// Where `--dot` and `--svg` write the graphs.
     #[arg(skip)]
     pub graphs: GraphTargets,
+    /// Where `infer --write` writes the tests with the inferred orders.
+    #[arg(skip)]
+    pub write_orders: Option<PathBuf>,
     /// The expected results of `--expect`, read before the batch.
     #[arg(skip)]
     pub expected: Option<Arc<Expectations>>,

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use clap::{CommandFactory, FromArgMatches};
 
-use nemos::analysis::infer::{Property, Search};
+use nemos::analysis::infer::{patched, Inference, Property, Search};
 use nemos::analysis::query::{ask, Finding, InferSettings, Query, QueryOptions, Severity};
 use nemos::diagnostics::{InputError, SourceFile};
 use nemos::report::herd_log::{self, Comparison};
@@ -186,6 +186,7 @@ fn run(mut command: Command) -> Status {
             keep,
             property,
             search,
+            write,
         } => {
             if common.emit.is_some() {
                 eprint_error(
@@ -209,6 +210,7 @@ fn run(mut command: Command) -> Status {
                     SearchArg::Exhaustive => Search::Exhaustive,
                 },
             };
+            common.write_orders = write;
             analyse(&paths, common, query, Shown::default())
         }
         Command::Models { name } => models::models_command(name.as_deref()),
@@ -387,6 +389,53 @@ fn parse_one(t: &mut TestRun, path: &Path, format: Format) -> Status {
     }
 }
 
+/// `infer --write`: the test with its suggested orders, as DIR/NAME.litmus.
+fn write_orders(
+    t: &mut TestRun,
+    path: &Path,
+    test: &nemos::Test,
+    inference: &Inference,
+    dir: &Path,
+) -> Result<(), Status> {
+    let Some(suggested) = inference.suggested() else {
+        ewriteln!(
+            t,
+            "note: {}: nothing written: no orders make the program correct",
+            path.display()
+        );
+        return Ok(());
+    };
+    let text = patched(&test.program, &inference.sites, &suggested.assignment).map_err(|e| {
+        ewriteln!(t, "error: {}: cannot write the orders: {e}", path.display());
+        Status::BadInput
+    })?;
+    let name = path.file_name().map_or_else(
+        || std::ffi::OsString::from("stdin.litmus"),
+        |n| n.to_os_string(),
+    );
+    let target = dir.join(name);
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if same(&target, path) {
+        ewriteln!(
+            t,
+            "error: {}: --write {} would overwrite the test itself; write elsewhere",
+            path.display(),
+            dir.display()
+        );
+        return Err(Status::BadInput);
+    }
+    let written = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&target, text));
+    if let Err(e) = written {
+        ewriteln!(t, "error: cannot write {}: {e}", target.display());
+        return Err(Status::BadInput);
+    }
+    ewriteln!(t, "wrote {}", target.display());
+    Ok(())
+}
+
 fn events_one(t: &mut TestRun, path: &Path, unroll: UnrollArgs, format: Format) -> Status {
     let test = match load(t, path, unroll, None) {
         Ok(test) => test,
@@ -453,6 +502,11 @@ fn analyse_one(
         }
     }
     t.tally = report::batch::Tally::of(&answer);
+    if let (Some(dir), Finding::Infer(inference)) = (&args.write_orders, &answer.finding) {
+        if let Err(status) = write_orders(t, path, &test, inference, dir) {
+            return status;
+        }
+    }
     if let (Some((_, target)), Some(instance)) = (&emit, &answer.instance) {
         if let Err(e) = std::fs::write(target, instance) {
             ewriteln!(t, "error: cannot write {}: {e}", target.display());

@@ -969,3 +969,46 @@ fn jobs_are_capped_and_zero_is_refused() {
         zero.stderr
     );
 }
+
+/// `infer --write DIR` writes the test with the suggested orders, refuses to overwrite the
+/// test itself, and refuses Linux macros, which have no order argument to rewrite.
+#[test]
+fn infer_writes_the_suggested_orders_beside_never_over_the_test() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let out_dir = dir.path().join("out");
+    let out_path = out_dir.display().to_string();
+    let written = run(&["infer", "--write", &out_path, "litmus/MP-seq_cst.litmus"]);
+    assert_eq!(written.code, 0, "{}{}", written.stdout, written.stderr);
+    let target = out_dir.join("MP-seq_cst.litmus");
+    assert_eq!(written.stderr, format!("wrote {}\n", target.display()));
+    let text = std::fs::read_to_string(&target).expect("the written test");
+    assert!(text.contains("atomic_store_explicit(flag, 1, memory_order_release);"));
+    assert!(text.contains("int r0 = atomic_load_explicit(flag, memory_order_acquire);"));
+    assert!(text.contains("atomic_store_explicit(x, 1, memory_order_relaxed);"));
+
+    let original = std::fs::read_to_string("litmus/MP-seq_cst.litmus").expect("read");
+    let copy = dir.path().join("MP-seq_cst.litmus");
+    std::fs::write(&copy, &original).expect("write");
+    let here = dir.path().display().to_string();
+    let over = run(&["infer", "--write", &here, &copy.display().to_string()]);
+    assert_eq!(over.code, 2, "{}", over.stderr);
+    assert!(over.stderr.contains("would overwrite the test itself"), "{}", over.stderr);
+    assert_eq!(std::fs::read_to_string(&copy).expect("read"), original);
+
+    let linux = dir.path().join("linux.litmus");
+    std::fs::write(
+        &linux,
+        "C MP-linux\n{ x=0; y=0; }\n\
+         P0(int *x, int *y) { WRITE_ONCE(*x, 1); WRITE_ONCE(*y, 1); }\n\
+         P1(int *x, int *y) { int r0 = READ_ONCE(*y); int r1 = READ_ONCE(*x); }\n\
+         exists (1:r0=1 /\\ 1:r1=0)\n",
+    )
+    .expect("write");
+    let refused = run(&["infer", "--write", &out_path, &linux.display().to_string()]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("takes no memory-order argument"),
+        "{}",
+        refused.stderr
+    );
+}
