@@ -40,6 +40,20 @@ pub fn locked_counter(threads: usize, increments: usize) -> String {
     text
 }
 
+/// The symmetry issue's family: `threads` identical threads each take a lock around one
+/// increment of a shared counter; `forall (c=threads)` holds, and proving it means ruling
+/// out every order of the critical sections.
+pub fn lock_takers(threads: usize) -> String {
+    let mut text = format!("C lock_takers{threads}\n{{ c = 0; }}\n\n");
+    for t in 0..threads {
+        text.push_str(&format!(
+            "P{t} (int* c, spinlock_t* l) {{\n  int a;\n  spin_lock(l);\n  a = *c;\n  *c = a + 1;\n  spin_unlock(l);\n}}\n\n"
+        ));
+    }
+    text.push_str(&format!("forall (c={threads})\n"));
+    text
+}
+
 /// Parse, lower and unroll generated text through the front door.
 pub fn load(text: &str, unroll_bound: u32) -> (Program, Events) {
     let file = SourceFile::new("generated.litmus", text);

@@ -24,9 +24,11 @@ use crate::encode::acyclic::{AcyclicStrategy, Order};
 use crate::encode::cnf::{Bool, ClauseSink, Gates, Lit};
 use crate::encode::model::{encode_model, CompiledModel};
 use crate::encode::sc;
+use crate::encode::symmetry::break_symmetry;
 use crate::encode::value::{self, Value};
 use crate::encode::Encoding;
 use crate::events::{EventId, Events};
+use crate::program::symmetry::interchangeable_threads;
 use crate::program::Quantifier;
 use crate::program::{Observable, Program, StateProp};
 use crate::solver::{solve_under, SolveOutcome, Solver, SolverError, SolverOptions, VarisatSolver};
@@ -44,6 +46,9 @@ pub struct AnalysisOptions {
     pub certify: bool,
     /// The backend, and a recording of the instance for `--emit`.
     pub solver: SolverOptions,
+    /// Look at one execution per renaming of interchangeable threads
+    /// (`encode::symmetry`): only for questions blind to the renaming.
+    pub symmetry: bool,
 }
 
 impl Default for AnalysisOptions {
@@ -54,6 +59,7 @@ impl Default for AnalysisOptions {
             model: Arc::new(crate::cat::sc()),
             certify: false,
             solver: SolverOptions::default(),
+            symmetry: false,
         }
     }
 }
@@ -170,6 +176,10 @@ impl<'a> Session<'a> {
         };
         let mut encoding = Encoding::with_strategy(&mut solver, program, events, options.strategy);
         prepare(&mut solver, &mut encoding);
+        if options.symmetry {
+            let classes = interchangeable_threads(program);
+            break_symmetry(&mut solver, &encoding, &classes);
+        }
         let compiled = encode_model(&mut solver, &encoding, &model, options.strategy);
         let enabled = compiled
             .selectors

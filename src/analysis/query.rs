@@ -261,6 +261,14 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
         skip: options.skip.clone(),
         model: options.model.clone(),
         certify: matches!(query, Query::Check { certify: true, .. }),
+        // Which execution of a class of renamings is found changes neither the condition's
+        // verdict, nor the final states, nor the model's flags; counts of executions and
+        // per-thread reports (races, atomicity) do see it, and infer's sites tell the
+        // threads' accesses apart.
+        symmetry: matches!(
+            query,
+            Query::Check { .. } | Query::Outcomes | Query::Explain
+        ) && !options.count,
         solver: SolverOptions {
             backend: options.backend,
             record: recording.clone(),

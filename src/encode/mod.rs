@@ -13,6 +13,7 @@ pub mod cnf;
 pub mod model;
 pub mod relation;
 pub mod sc;
+pub mod symmetry;
 pub mod value;
 
 use std::collections::HashMap;

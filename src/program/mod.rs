@@ -11,6 +11,7 @@ pub mod arith;
 pub mod library;
 mod lower;
 pub mod ops;
+pub mod symmetry;
 
 pub use lower::lower;
 pub use ops::{BinaryOp, Quantifier, UnaryOp};

@@ -992,7 +992,11 @@ fn infer_writes_the_suggested_orders_beside_never_over_the_test() {
     let here = dir.path().display().to_string();
     let over = run(&["infer", "--write", &here, &copy.display().to_string()]);
     assert_eq!(over.code, 2, "{}", over.stderr);
-    assert!(over.stderr.contains("would overwrite the test itself"), "{}", over.stderr);
+    assert!(
+        over.stderr.contains("would overwrite the test itself"),
+        "{}",
+        over.stderr
+    );
     assert_eq!(std::fs::read_to_string(&copy).expect("read"), original);
 
     let linux = dir.path().join("linux.litmus");

@@ -423,6 +423,12 @@ mod generate {
     }
 
     pub fn render(test: &Litmus) -> String {
+        let every: Vec<usize> = (0..test.threads.len()).collect();
+        render_observing(test, &every)
+    }
+
+    /// The test with the registers of `observed_threads` (and every location) observed.
+    pub fn render_observing(test: &Litmus, observed_threads: &[usize]) -> String {
         let mut out = String::from("C random\n{ ");
         for (name, v) in LOCATIONS.iter().zip(&test.init) {
             out.push_str(&format!("{name} = {v}; "));
@@ -442,7 +448,7 @@ mod generate {
             out.push_str("}\n\n");
         }
         let mut observed = Vec::new();
-        for i in 0..test.threads.len() {
+        for &i in observed_threads {
             for r in 0..REGISTERS {
                 observed.push(format!("{i}:r{r}"));
             }
@@ -541,6 +547,98 @@ proptest! {
         let text = generate::render(&test);
         if let Err(e) = compare_with("random", &text, strategy(transitive)) {
             return Err(TestCaseError::fail(e));
+        }
+    }
+}
+
+/// Outcomes, assertion failures and bound hits in sessions that keep one execution per
+/// renaming of interchangeable threads (`encode::symmetry`).
+fn with_symmetry(
+    program: &Program,
+    model: &str,
+    symmetry: bool,
+) -> (BTreeSet<Vec<(Observable, i32)>>, bool, bool) {
+    let options = UnrollOptions {
+        unroll: UNROLL,
+        ..Default::default()
+    };
+    let events = unroll(program, options).expect("unrolls");
+    let options = AnalysisOptions {
+        symmetry,
+        ..common::under(model)
+    };
+    let mut session = Session::new(program, &events, &options).unwrap();
+    let outcomes = session
+        .outcomes()
+        .unwrap()
+        .into_iter()
+        .map(|s| s.values)
+        .collect();
+    let bound_hit = session.bound_reachable().unwrap();
+    let assertion_failure = session.assertion_failure().unwrap().is_some();
+    (outcomes, bound_hit, assertion_failure)
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// Two copies of one random thread beside another whose registers are observed: the
+    /// copies are interchangeable, and keeping one execution per renaming of them must
+    /// change no final state, assertion verdict or bound hit.
+    #[test]
+    fn symmetry_breaking_keeps_every_outcome(
+        test in generate::litmus(true, 9),
+    ) {
+        let mut test = test;
+        let copy = test.threads[0].clone();
+        test.threads.insert(1, copy);
+        let text = generate::render_observing(&test, &[2]);
+        let program = lower("symmetric", &text);
+        prop_assume!(!nemos::program::symmetry::interchangeable_threads(&program).is_empty());
+        let r = reference::explore(&program, UNROLL);
+        let (outcomes, bound_hit, assertion_failure) = with_symmetry(&program, "sc", true);
+        prop_assert_eq!(&outcomes, &r.outcomes, "{}", text);
+        prop_assert_eq!(bound_hit, r.bound_hit, "{}", text);
+        prop_assert_eq!(assertion_failure, r.assertion_failure, "{}", text);
+        // Under RC11 the reference is the same encoding without the constraints.
+        prop_assert_eq!(
+            with_symmetry(&program, "rc11", true),
+            with_symmetry(&program, "rc11", false),
+            "{}",
+            text
+        );
+    }
+}
+
+/// Identical threads taking a lock form one class, unless the condition names one's
+/// registers; one execution per renaming gives the same final states under SC and RC11.
+#[test]
+fn identical_lock_takers_are_interchangeable() {
+    let counter = |condition: &str| {
+        let mut text = String::from("C counter\n{ c = 0; }\n");
+        for i in 0..4 {
+            text.push_str(&format!(
+                "P{i}(int *c, spinlock_t *l) {{ int a; spin_lock(l); a = *c; *c = a + 1; spin_unlock(l); }}\n"
+            ));
+        }
+        text.push_str(condition);
+        lower("counter", &text)
+    };
+    let blind = counter("forall (c=4)\n");
+    assert_eq!(
+        nemos::program::symmetry::interchangeable_threads(&blind),
+        vec![vec![0, 1, 2, 3]]
+    );
+    let naming = counter("exists (c=4 /\\ 2:a=0)\n");
+    assert_eq!(
+        nemos::program::symmetry::interchangeable_threads(&naming),
+        vec![vec![0, 1, 3]]
+    );
+    for program in [&blind, &naming] {
+        for model in ["sc", "rc11"] {
+            let with = with_symmetry(program, model, true);
+            assert_eq!(with, with_symmetry(program, model, false), "{model}");
+            assert!(!with.0.is_empty());
         }
     }
 }
