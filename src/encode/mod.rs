@@ -156,6 +156,14 @@ impl<'a> Encoding<'a> {
             let fails = sink.and2(enc.feasible[e.id], !holds);
             enc.assertion_failures.push((e.id, fails));
         }
+        // `assume(e)`: the executions that reach it with `e` false do not exist.
+        for e in events.events.iter().filter(|e| e.kind == EventKind::Assume) {
+            if let Some(t) = e.value {
+                let v = enc.term(sink, t);
+                let holds = value::is_nonzero(sink, &v);
+                sink.implies(enc.feasible[e.id], holds);
+            }
+        }
         enc.name_literals(sink);
         enc
     }

@@ -48,6 +48,9 @@ pub enum EventKind {
     /// `assert(e)`: the assertion fails in an execution where the event is feasible and its
     /// value is 0.
     Assert,
+    /// `assume(e)`: an execution in which the event is feasible and its value is 0 does not
+    /// exist.
+    Assume,
 }
 
 /// A conjunction of control literals: the event executes iff every control variable in it

@@ -504,12 +504,16 @@ impl Builder {
                 );
                 self.events[enter].atomic_match = Some(exit);
             }
-            Instr::Assert { cond, span } => {
+            Instr::Assert { cond, span } | Instr::Assume { cond, span } => {
                 let value = self.term(cond, state);
+                let kind = match instr {
+                    Instr::Assert { .. } => EventKind::Assert,
+                    _ => EventKind::Assume,
+                };
                 self.emit(
                     state,
                     Event {
-                        kind: EventKind::Assert,
+                        kind,
                         value: Some(value),
                         ..blank_event(None, 0, *span)
                     },

@@ -184,6 +184,7 @@ impl<'a> Namer<'a> {
             EventKind::AtomicEnter => "atomic-enter",
             EventKind::AtomicExit => "atomic-exit",
             EventKind::Assert => "assert",
+            EventKind::Assume => "assume",
         }
     }
 
@@ -216,6 +217,7 @@ impl<'a> Namer<'a> {
             EventKind::AtomicEnter => "atomic {".to_string(),
             EventKind::AtomicExit => "} atomic".to_string(),
             EventKind::Assert => format!("assert({value})"),
+            EventKind::Assume => format!("assume({value})"),
         };
         format!("{thread}: {body}")
     }

@@ -142,6 +142,7 @@ fn event_line(
             Some(0) => "assertion fails".to_string(),
             _ => "assertion holds".to_string(),
         },
+        EventKind::Assume => "assumption holds".to_string(),
         EventKind::AtomicEnter => "atomic block begins".to_string(),
         EventKind::AtomicExit => "atomic block ends".to_string(),
     };

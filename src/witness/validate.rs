@@ -381,6 +381,16 @@ fn computed_results(
     if failed != reported {
         return Err("the failed assertions".into());
     }
+    if let Some(e) = events
+        .events
+        .iter()
+        .find(|e| e.kind == EventKind::Assume && executed(e.id) && value(e.id) == Some(0))
+    {
+        return Err(format!(
+            "assume: event {} runs with its condition false",
+            e.id + 1
+        ));
+    }
     let hit = events
         .bound_hits
         .iter()

@@ -18,7 +18,8 @@
 //!   the array is undefined behaviour: the trace records a failed assertion and the thread
 //!   stops there, keeping its registers (its final state is still a final state), and its
 //!   open atomic blocks end there for the window check. A failed `assert` is recorded too
-//!   and the thread goes on.
+//!   and the thread goes on. An `assume` whose condition is false drops the trace: it
+//!   does not exist, and nothing it did so far is recorded.
 //! - happens-before is program order plus unlock -> the next lock of the same lock in the
 //!   trace, plus a release (an atomic write, an unlock) -> an atomic read of the value it
 //!   wrote, transitively: vector clocks per thread, per lock and per location's last
@@ -98,7 +99,9 @@ fn expand<'a>(instrs: &'a [Instr], unroll: u32) -> Vec<Step<'a>> {
             | Instr::Fence { .. }
             | Instr::Lock { .. }
             | Instr::Unlock { .. } => out.push(Step::Shared(instr)),
-            Instr::Assign { .. } | Instr::Assert { .. } => out.push(Step::Local(instr)),
+            Instr::Assign { .. } | Instr::Assert { .. } | Instr::Assume { .. } => {
+                out.push(Step::Local(instr))
+            }
             Instr::CompareExchange { expected, span, .. } => {
                 if let Expected::Location(e) = expected {
                     out.push(Step::CasExpected {
@@ -249,6 +252,8 @@ struct ThreadState<'a> {
     hit: bool,
     /// An assertion of this thread failed (an out-of-bounds index also stops it).
     failed: bool,
+    /// An `assume` of this thread was false: the trace does not exist.
+    vanished: bool,
 }
 
 /// One data access of a trace so far, for race detection.
@@ -316,6 +321,7 @@ pub fn explore(program: &Program, unroll: u32) -> Reference {
             cas_write_back: None,
             hit: false,
             failed: false,
+            vanished: false,
         })
         .collect();
     let state = State {
@@ -352,6 +358,9 @@ impl<'p> Explorer<'p> {
                 Next::Done => next.push(None),
                 Next::Step(step) => next.push(Some(step)),
             }
+        }
+        if state.threads.iter().any(|t| t.vanished) {
+            return;
         }
         if next.iter().all(Option::is_none) {
             self.complete(state);
@@ -424,6 +433,12 @@ impl<'p> Explorer<'p> {
                     match instr {
                         Instr::Assign { dst, value, .. } => th.regs[*dst] = eval(value, &th.regs),
                         Instr::Assert { cond, .. } => th.failed |= eval(cond, &th.regs) == 0,
+                        // The trace does not exist: it leaves nothing behind.
+                        Instr::Assume { cond, .. } if eval(cond, &th.regs) == 0 => {
+                            th.vanished = true;
+                            th.frames.clear();
+                            return Next::Done;
+                        }
                         _ => {}
                     }
                 }
