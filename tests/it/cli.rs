@@ -365,7 +365,7 @@ fn exit_3_on_limits() {
     assert!(bound.stdout.contains("raise --unroll"), "{}", bound.stdout);
 }
 
-/// A spin loop unrolled ten thousand times has 20005 events; `--max-events` refuses it
+/// A counting loop unrolled ten thousand times has 30005 events; `--max-events` refuses it
 /// while unrolling, so the message cannot know the total.
 #[test]
 fn max_events_refuses_a_test_while_unrolling_it() {
@@ -389,18 +389,18 @@ fn max_events_refuses_a_test_while_unrolling_it() {
         );
         assert_eq!(out.stderr, "");
     }
-    // At the limit the test runs: unrolled 100 times it has 204 events.
-    let within = run(&["check", "--max-events", "204", "--unroll", "100", &path]);
+    // At the limit the test runs: unrolled 100 times it has 305 events.
+    let within = run(&["check", "--max-events", "305", "--unroll", "100", &path]);
     assert_eq!(within.code, 3, "{}", within.stdout);
     assert!(
         within.stdout.contains("raise --unroll"),
         "{}",
         within.stdout
     );
-    let over = run(&["check", "--max-events", "203", "--unroll", "100", &path]);
+    let over = run(&["check", "--max-events", "304", "--unroll", "100", &path]);
     assert_eq!(
         over.stdout,
-        format!("{path}: more than 203 events exceed --max-events 203; no verdict\n")
+        format!("{path}: more than 304 events exceed --max-events 304; no verdict\n")
     );
 }
 

@@ -14,8 +14,9 @@ use nemos::analysis::atomicity::AtomicityMode;
 use nemos::analysis::races::Statement;
 use nemos::analysis::{AnalysisOptions, Session};
 use nemos::diagnostics::SourceFile;
+use nemos::diagnostics::Span;
 use nemos::encode::acyclic::AcyclicStrategy;
-use nemos::events::{unroll, UnrollOptions};
+use nemos::events::{unroll, UnrollOptions, WaitOn};
 use nemos::program::{Observable, Program};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence};
@@ -32,6 +33,7 @@ struct Answers {
     window: Pairs,
     bound_hit: bool,
     assertion_failure: bool,
+    deadlock: bool,
 }
 
 fn lower(name: &str, text: &str) -> Program {
@@ -59,6 +61,7 @@ fn product(program: &Program, strategy: AcyclicStrategy) -> Answers {
         .collect();
     let bound_hit = session.bound_reachable().unwrap();
     let assertion_failure = session.assertion_failure().unwrap().is_some();
+    let deadlock = session.deadlock().unwrap().is_some();
     let mut session = Session::new(program, &events, &options).unwrap();
     let races = session
         .races()
@@ -90,11 +93,29 @@ fn product(program: &Program, strategy: AcyclicStrategy) -> Answers {
         window,
         bound_hit,
         assertion_failure,
+        deadlock,
     }
 }
 
+/// The loops the product reduces as spin loops, which the reference runs without a bound.
+fn spin_loops(program: &Program) -> Vec<Span> {
+    let options = UnrollOptions {
+        unroll: UNROLL,
+        ..Default::default()
+    };
+    let events = unroll(program, options).expect("unrolls");
+    events
+        .waits
+        .iter()
+        .filter_map(|w| match w.on {
+            WaitOn::Spin { loop_span, .. } => Some(loop_span),
+            WaitOn::Mutex { .. } => None,
+        })
+        .collect()
+}
+
 fn reference(program: &Program) -> Answers {
-    let r = reference::explore(program, UNROLL);
+    let r = reference::explore_with_spins(program, UNROLL, &spin_loops(program));
     Answers {
         outcomes: r.outcomes,
         races: r.races,
@@ -102,6 +123,7 @@ fn reference(program: &Program) -> Answers {
         window: r.window,
         bound_hit: r.bound_hit,
         assertion_failure: r.assertion_failure,
+        deadlock: r.deadlock,
     }
 }
 
@@ -167,6 +189,12 @@ fn compare_with(name: &str, text: &str, strategy: AcyclicStrategy) -> Result<(),
         problems.push(format!(
             "assertion failure differs: product {}, reference {}",
             mine.assertion_failure, theirs.assertion_failure
+        ));
+    }
+    if mine.deadlock != theirs.deadlock {
+        problems.push(format!(
+            "deadlock differs: product {}, reference {}",
+            mine.deadlock, theirs.deadlock
         ));
     }
     if problems.is_empty() {
@@ -504,7 +532,7 @@ fn sample_statistics() {
         let test = strategy.new_tree(&mut runner).unwrap().current();
         let text = generate::render(&test);
         let program = lower("s", &text);
-        let r = reference::explore(&program, UNROLL);
+        let r = reference::explore_with_spins(&program, UNROLL, &spin_loops(&program));
         if i < 2 {
             println!("{text}");
         }
@@ -674,7 +702,7 @@ fn break_leaves_the_loop() {
     let spin = test("while (1) { r0 = *x; if (r0 == 2) break; n = n + 1; }");
     let spun = same_as_written_out(
         &spin,
-        &test("r0 = *x; if (r0 != 2) { n = n + 1; r0 = *x; if (r0 != 2) { n = n + 1; while (1) { } } }"),
+        &test("r0 = *x; if (r0 != 2) { n = n + 1; r0 = *x; if (r0 != 2) { n = n + 1; while (1) { n = n + 1; } } }"),
     );
     assert!(spun.bound_hit);
 }
@@ -700,7 +728,7 @@ fn return_ends_the_thread() {
     };
     let mine = same_as_written_out(
         &test("if (r0 == 1) return;\n  *y = 1;\n  while (r0 == 0) { r0 = *x; if (r0 == 1) { return; } *y = 2; }"),
-        &test("if (r0 != 1) { *y = 1; if (r0 == 0) { r0 = *x; if (r0 != 1) { *y = 2; if (r0 == 0) { r0 = *x; if (r0 != 1) { *y = 2; while (r0 == 0) { } } } } } }"),
+        &test("if (r0 != 1) { *y = 1; if (r0 == 0) { r0 = *x; if (r0 != 1) { *y = 2; if (r0 == 0) { r0 = *x; if (r0 != 1) { *y = 2; while (r0 == 0) { r0 = r0; } } } } } }"),
     );
     assert!(mine.bound_hit);
 }
