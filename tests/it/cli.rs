@@ -969,3 +969,42 @@ fn jobs_are_capped_and_zero_is_refused() {
         zero.stderr
     );
 }
+
+/// A deadlock is a defect with a witness: the AB-BA lock order under `check`, `outcomes` and
+/// `races` exits 1 and names each blocked thread and what it waits for; a spin loop that
+/// can never exit is one too.
+#[test]
+fn deadlocks_are_reported_with_the_blocked_threads() {
+    let check = run(&["check", "litmus/deadlock-abba.litmus"]);
+    assert_eq!(check.code, 1, "{}", check.stderr);
+    insta::assert_snapshot!("deadlock_check_text", check.stdout);
+    for command in ["outcomes", "races"] {
+        let out = run(&[command, "--model", "rc11", "litmus/deadlock-abba.litmus"]);
+        assert_eq!(out.code, 1, "{command}: {}", out.stdout);
+        assert!(
+            out.stdout
+                .contains("P0 waits for mutex b at line 6, held by P1 since line 12"),
+            "{command}: {}",
+            out.stdout
+        );
+    }
+    let json = run(&["check", "--format", "json", "litmus/deadlock-abba.litmus"]);
+    insta::assert_snapshot!("deadlock_check_json", json.stdout);
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let stuck = dir.path().join("stuck.litmus");
+    std::fs::write(
+        &stuck,
+        "C stuck\n{ flag = 0; }\nP0 (atomic_int* flag) {\n  await(atomic_load(flag) == 1);\n}\nP1 (atomic_int* flag) {\n  atomic_store(flag, 2);\n}\nexists (flag = 2)\n",
+    )
+    .expect("write");
+    for unroll in ["1", "50"] {
+        let out = run(&["check", "--unroll", unroll, &stuck.display().to_string()]);
+        assert_eq!(out.code, 1, "{}", out.stdout);
+        assert!(
+            out.stdout.contains("P0 waits in the loop at line 4 (`await(atomic_load(flag) == 1)`) for good: flag stays 2"),
+            "{}",
+            out.stdout
+        );
+        assert!(!out.stdout.contains("unroll"), "{}", out.stdout);
+    }
+}

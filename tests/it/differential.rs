@@ -258,6 +258,13 @@ mod generate {
         If(usize, &'static str, Expr, Vec<Stmt>, Vec<Stmt>),
         Locked(Vec<Stmt>),
         Atomic(Vec<Stmt>),
+        /// `assume(r op e);`
+        Assume(usize, &'static str, Expr),
+        /// `await(*x == v);`: a spin loop the product reduces.
+        Await(usize, i32),
+        /// `lock(l); lock(m); body unlock(m); unlock(l);`, or `m` first when `true`: two
+        /// threads with opposite orders may deadlock.
+        TwoLocks(bool, Vec<Stmt>),
     }
 
     #[derive(Clone, Debug)]
@@ -314,6 +321,9 @@ mod generate {
             rmw_weight => (reg(), loc(), reg(), expr())
                 .prop_map(|(d, l, e, v)| Stmt::Cas(d, l, e, v)),
             1 => Just(Stmt::Fence),
+            1 => (reg(), prop::sample::select(vec!["==", "!="]), expr())
+                .prop_map(|(r, op, e)| Stmt::Assume(r, op, e)),
+            1 => (loc(), 0..2i32).prop_map(|(l, v)| Stmt::Await(l, v)),
         ]
         .boxed()
     }
@@ -330,6 +340,8 @@ mod generate {
                 )
                     .prop_map(|(r, op, e, t, f)| Stmt::If(r, op, e, t, f)),
                 1 => prop::collection::vec(simple(rmw), 1..3).prop_map(Stmt::Locked),
+                1 => (any::<bool>(), prop::collection::vec(simple(rmw), 0..2))
+                    .prop_map(|(m_first, b)| Stmt::TwoLocks(m_first, b)),
                 u32::from(rmw) => (loc(), 0..2i32, prop::collection::vec(simple(rmw), 0..2))
                     .prop_map(|(l, v, b)| Stmt::Spin(l, v, b)),
                 2 => prop::collection::vec(inner, 1..3).prop_map(Stmt::Atomic),
@@ -349,7 +361,10 @@ mod generate {
             | Stmt::Fence => 1,
             // Three tests of the condition (the third hits the bound), two bodies.
             Stmt::Spin(_, _, b) => 3 + 2 * b.iter().map(cost).sum::<usize>(),
-            Stmt::Assign(..) => 0,
+            Stmt::Assign(..) | Stmt::Assume(..) => 0,
+            // The reference runs it until it stops changing anything.
+            Stmt::Await(..) => 2,
+            Stmt::TwoLocks(_, b) => 4 + b.iter().map(cost).sum::<usize>(),
             Stmt::If(_, _, _, t, f) => {
                 let t: usize = t.iter().map(cost).sum();
                 let f: usize = f.iter().map(cost).sum();
@@ -442,6 +457,16 @@ mod generate {
                 render_block(b, indent, out);
                 out.push_str(&format!("{pad}unlock(l);\n"));
             }
+            Stmt::Assume(r, op, e) => {
+                out.push_str(&format!("{pad}assume(r{r} {op} {});\n", render_expr(e)))
+            }
+            Stmt::Await(l, v) => out.push_str(&format!("{pad}await(*{} == {v});\n", LOCATIONS[*l])),
+            Stmt::TwoLocks(m_first, b) => {
+                let (first, second) = if *m_first { ("m", "l") } else { ("l", "m") };
+                out.push_str(&format!("{pad}lock({first});\n{pad}lock({second});\n"));
+                render_block(b, indent, out);
+                out.push_str(&format!("{pad}unlock({second});\n{pad}unlock({first});\n"));
+            }
             Stmt::Atomic(b) => {
                 out.push_str(&format!("{pad}atomic {{\n"));
                 render_block(b, indent + 1, out);
@@ -455,10 +480,12 @@ mod generate {
         for (name, v) in LOCATIONS.iter().zip(&test.init) {
             out.push_str(&format!("{name} = {v}; "));
         }
-        out.push_str(&format!("int a[{ARRAY_CELLS}] = {{0, 1}}; l = 0; }}\n\n"));
+        out.push_str(&format!(
+            "int a[{ARRAY_CELLS}] = {{0, 1}}; l = 0; m = 0; }}\n\n"
+        ));
         let params: Vec<String> = LOCATIONS
             .iter()
-            .chain(["a", "l"].iter())
+            .chain(["a", "l", "m"].iter())
             .map(|n| format!("int* {n}"))
             .collect();
         for (i, body) in test.threads.iter().enumerate() {
@@ -527,7 +554,7 @@ fn sample_statistics() {
     let strategy = generate::litmus(extended, 12);
     let (mut races, mut atom, mut traces, mut states) = (0, 0, 0u64, 0);
     let (mut hits, mut cas, mut spins, mut window) = (0, 0, 0, 0);
-    let (mut indexed, mut out_of_bounds) = (0, 0);
+    let (mut indexed, mut out_of_bounds, mut deadlocks) = (0, 0, 0);
     for i in 0..200 {
         let test = strategy.new_tree(&mut runner).unwrap().current();
         let text = generate::render(&test);
@@ -539,6 +566,7 @@ fn sample_statistics() {
         hits += usize::from(r.bound_hit);
         indexed += usize::from(text.contains("  a[") || text.contains("*(a + "));
         out_of_bounds += usize::from(r.assertion_failure);
+        deadlocks += usize::from(r.deadlock);
         window += usize::from(!r.window.is_empty());
         cas += usize::from(text.contains("compare_exchange"));
         spins += usize::from(text.contains("while"));
@@ -553,6 +581,7 @@ fn sample_statistics() {
     );
     println!("with window violations {window}/200");
     println!("with register-indexed accesses {indexed}/200, out of bounds {out_of_bounds}/200");
+    println!("with a deadlock {deadlocks}/200");
 }
 
 proptest! {
