@@ -96,6 +96,8 @@ pub struct CheckResult {
     pub bound_hit: bool,
     /// An execution in which an assertion fails, if any.
     pub assertion_failure: Option<Execution>,
+    /// An execution in which some thread is blocked for good, if any.
+    pub deadlock: Option<Execution>,
     /// The model's flags that some allowed execution raises (herd's `Flag NAME`).
     pub flags: Vec<String>,
 }
@@ -191,7 +193,9 @@ impl<'a> Session<'a> {
             let f = encoding.prop(&mut solver, filter);
             solver.assert_true(f);
         }
-        let within_bound = !encoding.bound_hit;
+        // The normal answers are about executions within the bound in which no thread is
+        // blocked for good; the others are reported apart.
+        let within_bound = solver.and2(!encoding.bound_hit, !encoding.deadlock);
         Ok(Session {
             solver,
             encoding,
@@ -421,6 +425,7 @@ impl<'a> Session<'a> {
         };
         let bound_hit = self.bound_reachable()?;
         let assertion_failure = self.assertion_failure()?;
+        let deadlock = self.deadlock()?;
         let flags = self.flags()?;
         Ok(CheckResult {
             quantifier,
@@ -430,6 +435,7 @@ impl<'a> Session<'a> {
             negative,
             bound_hit,
             assertion_failure,
+            deadlock,
             flags,
         })
     }
@@ -453,9 +459,18 @@ impl<'a> Session<'a> {
         if self.encoding.events.bound_hits.is_empty() {
             return Ok(false);
         }
-        let mut assumptions = vec![!self.within_bound];
+        let mut assumptions = vec![self.encoding.bound_hit];
         assumptions.extend_from_slice(&self.enabled);
         Ok(self.solve(&assumptions)? == SolveOutcome::Sat)
+    }
+
+    /// An execution within the bound in which some thread is blocked for good.
+    pub fn deadlock(&mut self) -> Result<Option<Execution>, AnalysisError> {
+        if self.encoding.events.waits.is_empty() {
+            return Ok(None);
+        }
+        let deadlock = self.encoding.deadlock;
+        self.find(&[!self.encoding.bound_hit, deadlock])
     }
 
     pub fn assertion_failure(&mut self) -> Result<Option<Execution>, AnalysisError> {

@@ -207,7 +207,8 @@ pub struct Answer {
 pub enum Severity {
     /// Ran and found no defect.
     Clean,
-    /// A race, an atomicity violation, a failed assertion, a failed `~exists` or `forall`.
+    /// A race, an atomicity violation, a failed assertion, a deadlock, a failed `~exists` or
+    /// `forall`.
     Defect,
     /// A limit cut the question: the unrolling bound, `--max-events`.
     LimitHit,
@@ -218,10 +219,12 @@ impl Answer {
         let (defect, limited) = match &self.finding {
             Finding::Limit(_) => (false, true),
             Finding::Check(c) => (
-                c.result.assertion_failure.is_some() || c.result.requirement_fails(),
+                c.result.assertion_failure.is_some()
+                    || c.result.deadlock.is_some()
+                    || c.result.requirement_fails(),
                 c.result.bound_hit,
             ),
-            Finding::Races(r) => (!r.races.is_empty(), r.bound_hit),
+            Finding::Races(r) => (!r.races.is_empty() || r.deadlock.is_some(), r.bound_hit),
             Finding::Atomicity(a) => (a.violated(), a.bound_hit),
             Finding::Explain(_) => (false, false),
             Finding::Infer(i) => (i.written_failure.is_some(), i.bound_hit),

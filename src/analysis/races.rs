@@ -81,6 +81,8 @@ pub struct RaceResult {
     /// Some execution needs more loop iterations than were unrolled: races beyond the bound
     /// are not covered.
     pub bound_hit: bool,
+    /// An execution in which a thread is blocked for good (excluded from the races).
+    pub deadlock: Option<crate::witness::Execution>,
 }
 
 /// Accesses that can take part in a race: thread accesses to locations not used as locks.
@@ -357,10 +359,12 @@ impl Session<'_> {
             .collect();
         races.sort_by_key(|r| (r.first, r.second));
         let bound_hit = self.bound_reachable()?;
+        let deadlock = self.deadlock()?;
         Ok(RaceResult {
             definition: String::new(),
             races,
             bound_hit,
+            deadlock,
         })
     }
 }

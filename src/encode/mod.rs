@@ -22,7 +22,7 @@ use self::acyclic::{AcyclicStrategy, Order};
 use self::cnf::{name_bool, Bool, ClauseSink, Gates};
 use self::relation::Relation;
 use self::value::Value;
-use crate::events::{EventId, EventKind, Events, Guard, Term, TermId};
+use crate::events::{EventId, EventKind, Events, Guard, Term, TermId, WaitOn};
 use crate::program::{LocId, MemOrder, Observable, Program, StateProp};
 
 /// One memory order the solver may give an access or fence (see [`Encoding::choose_order`]).
@@ -71,6 +71,11 @@ pub struct Encoding<'a> {
     /// Per event: the memory orders the solver may give it, each under its selector (see
     /// [`Encoding::choose_order`]); empty for an event with its own order, as written.
     pub order_options: Vec<Vec<OrderOption>>,
+    /// Per wait point of [`Events::waits`], in its order: the thread is blocked there for
+    /// good.
+    pub blocked: Vec<Bool>,
+    /// Some thread is blocked for good: a deadlock.
+    pub deadlock: Bool,
     term_cache: HashMap<TermId, Value>,
     guard_cache: HashMap<Guard, Bool>,
     final_cache: HashMap<Observable, Value>,
@@ -125,6 +130,8 @@ impl<'a> Encoding<'a> {
             bound_hit: Bool::FALSE,
             assertion_failures: Vec::new(),
             order_options: vec![Vec::new(); n],
+            blocked: Vec::new(),
+            deadlock: Bool::FALSE,
             term_cache: HashMap::new(),
             guard_cache: HashMap::new(),
             final_cache: HashMap::new(),
@@ -151,6 +158,7 @@ impl<'a> Encoding<'a> {
             sink.assert_true(defined);
         }
         enc.encode_locks(sink);
+        enc.encode_waits(sink);
         let hits: Vec<Bool> = events
             .bound_hits
             .iter()
@@ -170,6 +178,14 @@ impl<'a> Encoding<'a> {
             };
             let fails = sink.and2(enc.feasible[e.id], !holds);
             enc.assertion_failures.push((e.id, fails));
+        }
+        // `assume(e)`: the executions that reach it with `e` false do not exist.
+        for e in events.events.iter().filter(|e| e.kind == EventKind::Assume) {
+            if let Some(t) = e.value {
+                let v = enc.term(sink, t);
+                let holds = value::is_nonzero(sink, &v);
+                sink.implies(enc.feasible[e.id], holds);
+            }
         }
         enc.name_literals(sink);
         enc
@@ -211,6 +227,7 @@ impl<'a> Encoding<'a> {
             }
         }
         name_bool(sink, self.bound_hit, &|| "bound_hit".to_string());
+        name_bool(sink, self.deadlock, &|| "deadlock".to_string());
         for &(e, fails) in &self.assertion_failures {
             name_bool(sink, fails, &|| format!("assert_fails(e{})", e + 1));
         }
@@ -462,6 +479,14 @@ impl<'a> Encoding<'a> {
             for (i, &(ki, ui)) in acquisitions.iter().enumerate() {
                 for &(kj, uj) in &acquisitions[i + 1..] {
                     if events.events[ki].thread == events.events[kj].thread {
+                        // A thread holding the mutex cannot take it again: it waits there.
+                        let nested = |k: EventId, u: EventId, other: EventId| {
+                            let p = events.events[other].position;
+                            events.events[k].position < p && p < events.events[u].position
+                        };
+                        if nested(ki, ui, kj) || nested(kj, uj, ki) {
+                            sink.clause(&[!self.feasible[ki], !self.feasible[kj]]);
+                        }
                         continue;
                     }
                     let both = sink.and2(self.feasible[ki], self.feasible[kj]);
@@ -481,6 +506,65 @@ impl<'a> Encoding<'a> {
                 }
             }
         }
+    }
+
+    /// Where threads may block for good (`events::WaitOn`). A spin loop's thread is blocked
+    /// when its kept iteration runs and the loop's condition still holds; it may only be
+    /// when each read of that iteration reads the coherence-last write of its location
+    /// (otherwise a later write would let a later iteration see a newer value: that
+    /// execution is the one in which the kept iteration reads it). A thread at `lock(m)`
+    /// may choose to block (the wait's value) only when the mutex ends held: a critical
+    /// section of it whose release never runs (a mutex), or a non-zero final value (a lock
+    /// that is also data).
+    fn encode_waits<S: ClauseSink>(&mut self, sink: &mut S) {
+        let events = self.events;
+        let mut all = Vec::with_capacity(events.waits.len());
+        for wait in &events.waits {
+            let e = wait.event;
+            let value = self.event_value(sink, e);
+            let waits = value::is_nonzero(sink, &value);
+            let blocked = sink.and2(self.feasible[e], waits);
+            match &wait.on {
+                WaitOn::Spin { reads, .. } => {
+                    for &r in reads {
+                        let loc = events.events[r].location;
+                        for &w in &events.bounds.rf_candidates[r] {
+                            let rf = self.rf.get(w, r);
+                            if rf.is_false() {
+                                continue;
+                            }
+                            for later in events.writes().filter(|x| x.location == loc) {
+                                let co = self.co.get(w, later.id);
+                                if !co.is_false() {
+                                    sink.clause(&[!blocked, !rf, !co]);
+                                }
+                            }
+                        }
+                    }
+                }
+                WaitOn::Mutex { loc, lock } => {
+                    sink.implies(waits, self.feasible[e]);
+                    let held = if self.mutexes[*loc] {
+                        let sections: Vec<Bool> = events
+                            .events
+                            .iter()
+                            .filter(|k| k.kind == EventKind::Lock && k.location == Some(*loc))
+                            .filter(|k| k.id != *lock)
+                            .filter_map(|k| k.lock_match.map(|u| (k.id, u)))
+                            .map(|(k, u)| sink.and2(self.feasible[k], !self.feasible[u]))
+                            .collect();
+                        sink.or(&sections)
+                    } else {
+                        let last = self.final_location(sink, *loc);
+                        value::is_nonzero(sink, &last)
+                    };
+                    sink.implies(blocked, held);
+                }
+            }
+            self.blocked.push(blocked);
+            all.push(blocked);
+        }
+        self.deadlock = sink.or(&all);
     }
 
     /// The final value of an observable.

@@ -94,6 +94,12 @@ type ValueSet = Option<BTreeSet<i32>>;
 
 fn values(events: &Events, rf_candidates: &[Vec<EventId>]) -> Vec<Option<Vec<i32>>> {
     let mut read_sets: Vec<ValueSet> = vec![Some(BTreeSet::new()); events.len()];
+    // A mutex wait's value is the thread's choice to block there: 0 or 1.
+    for wait in &events.waits {
+        if matches!(wait.on, super::WaitOn::Mutex { .. }) {
+            read_sets[wait.event] = Some(BTreeSet::from([0, 1]));
+        }
+    }
     loop {
         let mut memo = HashMap::new();
         let mut changed = false;

@@ -48,6 +48,40 @@ pub enum EventKind {
     /// `assert(e)`: the assertion fails in an execution where the event is feasible and its
     /// value is 0.
     Assert,
+    /// `assume(e)`: an execution in which the event is feasible and its value is 0 does not
+    /// exist.
+    Assume,
+    /// A point where the thread may wait forever (see [`WaitPoint`]): its value is non-zero
+    /// when, in the execution, the thread is blocked there and runs nothing after it.
+    Wait,
+}
+
+/// What a thread waits for at a [`EventKind::Wait`] event.
+#[derive(Clone, Debug, Serialize)]
+pub enum WaitOn {
+    /// A reduced spin loop (or `await`): the loop ran its kept iteration and its condition,
+    /// the Wait event's value, still holds. It waits forever when every read of that
+    /// iteration (`reads`) read the coherence-last write of its location: no later write
+    /// can come, so every further iteration reads the same values and fails the same way.
+    /// An execution in which the condition holds on an older value does not exist (a later
+    /// iteration would read a newer one: it is the execution where the kept iteration does).
+    Spin {
+        reads: Vec<EventId>,
+        /// The `while` statement.
+        loop_span: Span,
+    },
+    /// `lock(loc)`: the Wait event's value is a free choice (0 or 1) that may be 1 only when
+    /// the mutex ends held (by another thread, or by this one: a self-deadlock). The
+    /// acquisition `lock` and the rest of the thread run when it is 0.
+    Mutex { loc: LocId, lock: EventId },
+}
+
+/// A place where a thread may block forever.
+#[derive(Clone, Debug, Serialize)]
+pub struct WaitPoint {
+    pub event: EventId,
+    pub thread: usize,
+    pub on: WaitOn,
 }
 
 /// A conjunction of control literals: the event executes iff every control variable in it
@@ -152,6 +186,8 @@ pub struct Events {
     /// Per program thread and register, the register's value at the end of the thread.
     pub final_registers: Vec<Vec<TermId>>,
     pub bound_hits: Vec<BoundHit>,
+    /// Where threads may block forever: reduced spin loops and contended locks.
+    pub waits: Vec<WaitPoint>,
     pub unroll: u32,
     pub bounds: bounds::Bounds,
 }

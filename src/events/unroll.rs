@@ -3,13 +3,16 @@
 use std::collections::HashMap;
 use std::fmt;
 
+use std::collections::BTreeSet;
+
 use super::{
     bounds, BoundHit, Control, ControlId, Event, EventId, EventKind, Events, Guard, TermId, Terms,
+    WaitOn, WaitPoint,
 };
 use crate::diagnostics::Span;
 use crate::diagnostics::{Diagnostic, InputError};
 use crate::program::{
-    Address, Expected, Expr, Instr, LocId, MemOrder, Program, RmwOp, ThreadProgram,
+    Address, Expected, Expr, Instr, LocId, MemOrder, Program, RegId, RmwOp, ThreadProgram,
 };
 use crate::program::{BinaryOp, UnaryOp};
 
@@ -70,6 +73,8 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Unrol
         max_events: options.max_events,
         cut: false,
         control_terms: HashMap::new(),
+        waits: Vec::new(),
+        may_stay_held: may_stay_held(program),
     };
     let mut init = Vec::new();
     for (loc, location) in program.locations.iter().enumerate() {
@@ -118,6 +123,7 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Unrol
         init,
         final_registers,
         bound_hits: builder.bound_hits,
+        waits: builder.waits,
         unroll: options.unroll,
         bounds: bounds::Bounds::default(),
     };
@@ -165,6 +171,10 @@ struct Builder {
     cut: bool,
     /// Per control, once asked for: a term that is 1 exactly when it is true.
     control_terms: HashMap<ControlId, TermId>,
+    waits: Vec<WaitPoint>,
+    /// Per location: some critical section of it may never release it (see
+    /// [`may_stay_held`]), so that a `lock` of it may wait forever.
+    may_stay_held: Vec<bool>,
 }
 
 /// The state of one thread while unrolling it.
@@ -179,6 +189,8 @@ struct ThreadState {
     /// Where the thread may stop (an out-of-bounds index): the condition under which it
     /// stops there, and its registers at that point, which are its final ones then.
     stops: Vec<(TermId, Vec<TermId>)>,
+    /// Per register: lowering introduced it for one expression (see `spin_reducible`).
+    temporaries: Vec<bool>,
 }
 
 impl Builder {
@@ -205,6 +217,7 @@ impl Builder {
             guard: Guard::default(),
             held: Vec::new(),
             stops: Vec::new(),
+            temporaries: thread.registers.iter().map(|r| r.temporary).collect(),
         };
         self.block(&thread.body, &mut state);
         // A thread that stopped keeps the registers it had there: later assignments are
@@ -443,6 +456,16 @@ impl Builder {
                 span,
             } => self.unroll_loop(state, cond_prelude, cond, body, *span),
             Instr::Lock { loc, span } => {
+                // Only where the mutex may be held for good: elsewhere a lock never blocks
+                // forever, and costs no wait.
+                let contended = self.may_stay_held[*loc] || state.held.iter().any(|h| h.0 == *loc);
+                let wait = contended.then(|| {
+                    let on = WaitOn::Mutex {
+                        loc: *loc,
+                        lock: usize::MAX,
+                    };
+                    self.wait(state, None, on, *span)
+                });
                 let read = self.emit(
                     state,
                     Event {
@@ -457,6 +480,11 @@ impl Builder {
                 let one = self.terms.constant(1);
                 let write = self.write(state, *loc, one, MemOrder::Relaxed, *span);
                 self.link_rmw(read, write);
+                if let Some(WaitOn::Mutex { lock, .. }) =
+                    wait.flatten().map(|w| &mut self.waits[w].on)
+                {
+                    *lock = read;
+                }
                 state.held.push((*loc, read, *span));
             }
             Instr::Unlock { loc, span } => {
@@ -504,12 +532,16 @@ impl Builder {
                 );
                 self.events[enter].atomic_match = Some(exit);
             }
-            Instr::Assert { cond, span } => {
+            Instr::Assert { cond, span } | Instr::Assume { cond, span } => {
                 let value = self.term(cond, state);
+                let kind = match instr {
+                    Instr::Assert { .. } => EventKind::Assert,
+                    _ => EventKind::Assume,
+                };
                 self.emit(
                     state,
                     Event {
-                        kind: EventKind::Assert,
+                        kind,
                         value: Some(value),
                         ..blank_event(None, 0, *span)
                     },
@@ -630,6 +662,9 @@ impl Builder {
         body: &[Instr],
         span: Span,
     ) {
+        if spin_reducible(&state.temporaries, cond_prelude, cond, body) {
+            return self.spin(state, cond_prelude, cond, body, span);
+        }
         self.block(cond_prelude, state);
         let entry = state.guard.clone();
         let stops_before = state.stops.len();
@@ -714,6 +749,90 @@ impl Builder {
         if let Some(hit) = hit {
             state.guard = state.guard.with(hit, false);
         }
+    }
+
+    /// A spin loop whose failed iterations have no effect (see [`spin_reducible`]): the
+    /// entry test, then at most one iteration, after which the loop either exits or waits
+    /// forever (`WaitOn::Spin`). Dropping the failed iterations between loses nothing:
+    /// they write nothing and leave no register value that anything reads.
+    fn spin(
+        &mut self,
+        state: &mut ThreadState,
+        cond_prelude: &[Instr],
+        cond: &Expr,
+        body: &[Instr],
+        span: Span,
+    ) {
+        self.block(cond_prelude, state);
+        let value = self.term(cond, state);
+        let zero = self.terms.constant(0);
+        let entered = self.terms.binary(BinaryOp::Ne, value, zero);
+        self.branch(
+            state,
+            entered,
+            span,
+            |b, s| {
+                let first = b.events.len();
+                b.block(body, s);
+                b.block(cond_prelude, s);
+                if b.cut {
+                    return;
+                }
+                let reads = b.events[first..]
+                    .iter()
+                    .filter(|e| e.is_read())
+                    .map(|e| e.id)
+                    .collect();
+                let value = b.term(cond, s);
+                let zero = b.terms.constant(0);
+                let spinning = b.terms.binary(BinaryOp::Ne, value, zero);
+                let on = WaitOn::Spin {
+                    reads,
+                    loop_span: span,
+                };
+                b.wait(s, Some(spinning), on, span);
+            },
+            |_, _| {},
+        );
+    }
+
+    /// A point where the thread may block forever: a `Wait` event whose value (`blocked`,
+    /// 0 or 1, or a free choice when `None`) says whether it does; the rest of the thread
+    /// runs only when it does not, and keeps its registers as they are here when it does.
+    /// Returns the wait's index in [`Events::waits`], `None` when it can never block.
+    fn wait(
+        &mut self,
+        state: &mut ThreadState,
+        blocked: Option<TermId>,
+        on: WaitOn,
+        span: Span,
+    ) -> Option<usize> {
+        if blocked.is_some_and(|b| self.terms.constant_value(b) == Some(0)) {
+            return None;
+        }
+        let id = self.emit(
+            state,
+            Event {
+                kind: EventKind::Wait,
+                ..blank_event(None, 0, span)
+            },
+        );
+        let blocked = blocked.unwrap_or_else(|| self.terms.read(id));
+        self.events[id].value = Some(blocked);
+        self.waits.push(WaitPoint {
+            event: id,
+            thread: state.index,
+            on,
+        });
+        let reached = self.guard_term(&state.guard);
+        let zero = self.terms.constant(0);
+        let blocks = self.terms.binary(BinaryOp::Ne, blocked, zero);
+        let stopped = self.and(reached, blocks);
+        state.stops.push((stopped, state.registers.clone()));
+        let goes_on = self.terms.unary(UnaryOp::Not, blocks);
+        let control = self.control(state, goes_on, Guard::default(), span);
+        state.guard = state.guard.with(control, true);
+        Some(self.waits.len() - 1)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -907,6 +1026,198 @@ impl Builder {
             |b, s| b.cell_case(s, index, cells, k + 1, span, access),
         );
     }
+}
+
+/// Per location: some critical section of it contains a statement that may stop its thread
+/// for good (a `lock`, a loop, which may wait or hit the bound, a register-indexed access,
+/// which may be out of bounds), so that the mutex may end held and a `lock` of it may wait
+/// forever. Sections are balanced within a block (see `Builder::balanced`).
+fn may_stay_held(program: &Program) -> Vec<bool> {
+    fn walk(instrs: &[Instr], open: &mut Vec<LocId>, out: &mut [bool]) {
+        let stops = |open: &[LocId], out: &mut [bool]| {
+            for &l in open {
+                out[l] = true;
+            }
+        };
+        for instr in instrs {
+            match instr {
+                Instr::Lock { loc, .. } => {
+                    stops(open, out);
+                    open.push(*loc);
+                }
+                Instr::Unlock { loc, .. } => {
+                    if let Some(i) = open.iter().rposition(|l| l == loc) {
+                        open.remove(i);
+                    }
+                }
+                Instr::While {
+                    cond_prelude, body, ..
+                } => {
+                    stops(open, out);
+                    walk(cond_prelude, &mut open.clone(), out);
+                    walk(body, &mut open.clone(), out);
+                }
+                Instr::If {
+                    then_branch,
+                    else_branch,
+                    ..
+                } => {
+                    walk(then_branch, &mut open.clone(), out);
+                    walk(else_branch, &mut open.clone(), out);
+                }
+                Instr::AtomicBlock { body, .. } => walk(body, &mut open.clone(), out),
+                Instr::Load { loc, .. }
+                | Instr::Store { loc, .. }
+                | Instr::Rmw { loc, .. }
+                | Instr::CompareExchange { loc, .. } => {
+                    if loc.fixed().is_none() {
+                        stops(open, out);
+                    }
+                }
+                Instr::Fence { .. }
+                | Instr::Assign { .. }
+                | Instr::Assert { .. }
+                | Instr::Assume { .. } => {}
+            }
+        }
+    }
+    let mut out = vec![false; program.locations.len()];
+    for thread in &program.threads {
+        walk(&thread.body, &mut Vec::new(), &mut out);
+    }
+    out
+}
+
+/// Registers along a straight run of instructions: read before being written on some path
+/// (`exposed`), written on every path (`surely`), written on some path (`written`).
+#[derive(Clone, Default)]
+struct Flow {
+    exposed: BTreeSet<RegId>,
+    surely: BTreeSet<RegId>,
+    written: BTreeSet<RegId>,
+}
+
+impl Flow {
+    fn uses(&mut self, expr: &Expr) {
+        match expr {
+            Expr::Const(_) => {}
+            Expr::Reg(r) => {
+                if !self.surely.contains(r) {
+                    self.exposed.insert(*r);
+                }
+            }
+            Expr::Unary(_, a) => self.uses(a),
+            Expr::Binary(_, a, b) => {
+                self.uses(a);
+                self.uses(b);
+            }
+            Expr::Conditional(c, a, b) => {
+                self.uses(c);
+                self.uses(a);
+                self.uses(b);
+            }
+        }
+    }
+
+    fn defines(&mut self, r: RegId) {
+        self.surely.insert(r);
+        self.written.insert(r);
+    }
+
+    /// Follow `instrs`; `false` when one of them has an effect a failed iteration must not
+    /// have. `exit_cas`: the register whose compare-exchange may end the run (its success
+    /// exits the loop), when the run is a loop's condition.
+    fn follow(&mut self, instrs: &[Instr], exit_cas: Option<RegId>) -> bool {
+        for (i, instr) in instrs.iter().enumerate() {
+            match instr {
+                Instr::Load { dst, loc, .. } if loc.fixed().is_some() => self.defines(*dst),
+                Instr::Assign { dst, value, .. } => {
+                    self.uses(value);
+                    self.defines(*dst);
+                }
+                Instr::If {
+                    cond,
+                    then_branch,
+                    else_branch,
+                    ..
+                } => {
+                    self.uses(cond);
+                    let mut then_flow = self.clone();
+                    let mut else_flow = self.clone();
+                    if !then_flow.follow(then_branch, None) || !else_flow.follow(else_branch, None)
+                    {
+                        return false;
+                    }
+                    self.exposed = &then_flow.exposed | &else_flow.exposed;
+                    self.written = &then_flow.written | &else_flow.written;
+                    self.surely = &then_flow.surely & &else_flow.surely;
+                }
+                // Fails in every iteration that goes on (its success exits the loop): a read,
+                // and the expected register written, in those iterations.
+                Instr::CompareExchange {
+                    dst: Some(dst),
+                    loc,
+                    expected: Expected::Register(e),
+                    desired,
+                    ..
+                } if loc.fixed().is_some() && exit_cas == Some(*dst) && i + 1 == instrs.len() => {
+                    self.uses(&Expr::Reg(*e));
+                    self.uses(desired);
+                    self.written.insert(*e);
+                    self.defines(*dst);
+                }
+                // A fence adds ordering only: a failed iteration's fence, like its reads, can
+                // be dropped from an execution without making it inconsistent.
+                Instr::Fence { .. } => {}
+                _ => return false,
+            }
+        }
+        true
+    }
+}
+
+/// The register `r` when `cond` is `!r` or `r == 0`: the loop goes on while the
+/// compare-exchange that wrote `r` fails.
+fn negated_register(cond: &Expr) -> Option<RegId> {
+    use crate::program::UnaryOp as U;
+    match cond {
+        Expr::Unary(U::Not, a) => match **a {
+            Expr::Reg(r) => Some(r),
+            _ => None,
+        },
+        Expr::Binary(BinaryOp::Eq, a, b) => match (&**a, &**b) {
+            (Expr::Reg(r), Expr::Const(0)) | (Expr::Const(0), Expr::Reg(r)) => Some(*r),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A loop `while (cond) body` (the condition's accesses in `prelude`) whose failed
+/// iterations have no effect, so that they can be dropped (GenMC's spin-assume). Its
+/// iteration, `body; prelude; cond`, must:
+/// - only read memory: loads at fixed addresses, register assignments, branches, fences,
+///   and a compare-exchange with a register as expected value whose success ends the loop
+///   (`while (!atomic_compare_exchange_strong(&l, &e, 1)) e = 0;`), last in the prelude;
+///   no store, read-modify-write, lock, assertion, assumption, inner loop or register-indexed
+///   access (its bounds check is an assertion);
+/// - read no register it writes before writing it (so an iteration does not depend on the
+///   one before: `e = 0` before the exchange reads `e` is fine, a bare
+///   `while (!cas(&l, &e, 1));`, which retries with the value it saw, is not);
+/// - write on every path each register it writes, unless lowering made it for one
+///   expression (a temporary nothing reads later): after the loop every register holds what
+///   the exiting iteration gave it, whatever iterations came before.
+fn spin_reducible(temporaries: &[bool], prelude: &[Instr], cond: &Expr, body: &[Instr]) -> bool {
+    let mut flow = Flow::default();
+    if !flow.follow(body, None) || !flow.follow(prelude, negated_register(cond)) {
+        return false;
+    }
+    flow.uses(cond);
+    flow.exposed.is_disjoint(&flow.written)
+        && flow
+            .written
+            .iter()
+            .all(|r| flow.surely.contains(r) || temporaries[*r])
 }
 
 #[cfg(test)]

@@ -23,11 +23,17 @@ pub enum Primitive {
     Load,
     Store,
     Rmw(RmwOp),
-    CompareExchange { weak: bool },
+    CompareExchange {
+        weak: bool,
+    },
     Fence,
     Lock,
     Unlock,
     Assert,
+    /// `assume(e)`: executions in which `e` is false when the call runs do not exist.
+    Assume,
+    /// `await(e)`: `while (!e) ;`, a spin loop (reduced as every side-effect-free spin).
+    Await,
 }
 
 impl Primitive {
@@ -50,6 +56,8 @@ impl Primitive {
             Primitive::Lock => "a lock",
             Primitive::Unlock => "an unlock",
             Primitive::Assert => "an assertion",
+            Primitive::Assume => "an assumption",
+            Primitive::Await => "a wait",
         }
     }
 }
@@ -307,6 +315,20 @@ pub static LIBRARY: &[LibraryCall] = &[
         &["cond"],
         None,
     ),
+    call(
+        "assume",
+        Family::Assertions,
+        Primitive::Assume,
+        &["cond"],
+        None,
+    ),
+    call(
+        "await",
+        Family::Assertions,
+        Primitive::Await,
+        &["cond"],
+        None,
+    ),
 ];
 
 /// The call of this name, if nemos knows it.
@@ -363,6 +385,6 @@ mod tests {
         assert!(c11.contains(&"atomic_load[_explicit]".to_string()));
         assert!(c11.contains(&"atomic_thread_fence".to_string()));
         assert!(!c11.iter().any(|n| n.ends_with("_explicit")));
-        assert_eq!(names(Family::Assertions), vec!["assert".to_string()]);
+        assert_eq!(names(Family::Assertions), ["assert", "assume", "await"]);
     }
 }

@@ -235,6 +235,11 @@ pub enum Instr {
         cond: Expr,
         span: Span,
     },
+    /// `assume(cond)`: an execution in which `cond` is 0 when this runs does not exist.
+    Assume {
+        cond: Expr,
+        span: Span,
+    },
 }
 
 /// A pure expression over a thread's registers, with 32-bit wrapping integer semantics.

@@ -197,6 +197,7 @@ impl CheckReport<'_> {
             );
         }
         out.push_str(&self.assertion_failure_text(palette));
+        out.push_str(&self.deadlock_text(palette));
         if self.result.bound_hit {
             let _ = writeln!(
                 out,
@@ -257,6 +258,9 @@ impl CheckReport<'_> {
         if self.result.assertion_failure.is_some() {
             let _ = writeln!(out, "Flag assertion-failure");
         }
+        if self.result.deadlock.is_some() {
+            let _ = writeln!(out, "Flag deadlock");
+        }
         for flag in &self.result.flags {
             let _ = writeln!(out, "Flag {}", herd_flag_name(flag));
         }
@@ -316,9 +320,32 @@ impl CheckReport<'_> {
             negative: self.counts.map(|c| c.1),
             bound_hit: self.result.bound_hit,
             assertion_fails: self.result.assertion_failure.is_some(),
+            deadlock: self
+                .result
+                .deadlock
+                .as_ref()
+                .map(|e| super::witness::deadlock_json(self.program, self.events, e)),
             flags: self.result.flags.clone(),
             witness,
         }
+    }
+
+    /// An execution in which threads are blocked for good: who waits for what, and the
+    /// execution.
+    fn deadlock_text(&self, palette: Palette) -> String {
+        let Some(execution) = &self.result.deadlock else {
+            return String::new();
+        };
+        let mut out = format!(
+            "{} some execution blocks threads for good (not included above):\n",
+            palette.bad("Deadlock:")
+        );
+        out.push_str(&super::witness::deadlock_text(
+            self.program,
+            self.events,
+            execution,
+        ));
+        out
     }
 
     /// The assertions that fail in some execution, where they are, and that execution.
@@ -387,6 +414,7 @@ impl CheckReport<'_> {
         }
         out.push_str(&self.counts_line());
         out.push_str(&self.assertion_failure_text(palette));
+        out.push_str(&self.deadlock_text(palette));
         for flag in &self.result.flags {
             out.push_str(&format!(
                 "  {}: raised by some execution the model allows\n",
@@ -560,6 +588,8 @@ pub struct CheckJson {
     pub negative: Option<u64>,
     pub bound_hit: bool,
     pub assertion_fails: bool,
+    /// Some execution blocks threads for good: who waits for what, and how it got there.
+    pub deadlock: Option<serde_json::Value>,
     pub flags: Vec<String>,
     pub witness: Option<WitnessJson>,
 }

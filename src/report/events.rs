@@ -50,6 +50,17 @@ pub fn events_table(program: &Program, events: &Events) -> String {
         program.name, events.unroll
     );
     out.push_str(&table.to_string());
+    for wait in &events.waits {
+        if let crate::events::WaitOn::Spin { loop_span, .. } = &wait.on {
+            let (line, _) = program.source.line_col(loop_span.start);
+            let _ = writeln!(
+                out,
+                "spin loop at line {line} ({}): reduced to one iteration, then exit or wait for good (event {})",
+                program.thread_name(wait.thread),
+                namer.number(wait.event)
+            );
+        }
+    }
     if !events.bound_hits.is_empty() {
         let _ = writeln!(
             out,

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::events::{ControlId, Event, EventId, EventKind, Events, Guard, Term, TermId};
+use crate::events::{ControlId, Event, EventId, EventKind, Events, Guard, Term, TermId, WaitOn};
 use crate::program::{BinaryOp, UnaryOp};
 use crate::program::{MemOrder, Program};
 
@@ -184,6 +184,8 @@ impl<'a> Namer<'a> {
             EventKind::AtomicEnter => "atomic-enter",
             EventKind::AtomicExit => "atomic-exit",
             EventKind::Assert => "assert",
+            EventKind::Assume => "assume",
+            EventKind::Wait => "wait",
         }
     }
 
@@ -216,8 +218,21 @@ impl<'a> Namer<'a> {
             EventKind::AtomicEnter => "atomic {".to_string(),
             EventKind::AtomicExit => "} atomic".to_string(),
             EventKind::Assert => format!("assert({value})"),
+            EventKind::Assume => format!("assume({value})"),
+            EventKind::Wait => match self.wait_on(e.id) {
+                Some(WaitOn::Mutex { loc, .. }) => {
+                    format!("waits for lock({})", self.program.locations[*loc].name)
+                }
+                _ => format!("waits while {value}"),
+            },
         };
         format!("{thread}: {body}")
+    }
+
+    /// What the `Wait` event `e` waits for.
+    pub fn wait_on(&self, e: EventId) -> Option<&'a WaitOn> {
+        let events: &'a Events = self.events;
+        events.waits.iter().find(|w| w.event == e).map(|w| &w.on)
     }
 
     pub fn register_name(&self, e: &Event, r: usize) -> String {

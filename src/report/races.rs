@@ -61,6 +61,18 @@ impl Report for RacesReport<'_> {
                 let _ = writeln!(out, "  {line}");
             }
         }
+        if let Some(execution) = &self.result.deadlock {
+            let _ = writeln!(
+                out,
+                "{} some execution blocks threads for good (its races are not listed):",
+                palette.bad("Deadlock:")
+            );
+            out.push_str(&super::witness::deadlock_text(
+                self.program,
+                self.events,
+                execution,
+            ));
+        }
         if self.result.bound_hit {
             let _ = writeln!(
                 out,
@@ -98,6 +110,9 @@ impl Report for RacesReport<'_> {
             "race_definition": self.result.definition,
             "race_free": self.result.races.is_empty(),
             "bound_hit": self.result.bound_hit,
+            "deadlock": self.result.deadlock.as_ref().map(|e| {
+                super::witness::deadlock_json(self.program, self.events, e)
+            }),
             "races": races,
         })
     }

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::namer::Namer;
-use crate::events::{EventId, EventKind, Events};
+use crate::events::{EventId, EventKind, Events, WaitOn};
 use crate::program::Program;
 use crate::witness::Execution;
 
@@ -142,6 +142,12 @@ fn event_line(
             Some(0) => "assertion fails".to_string(),
             _ => "assertion holds".to_string(),
         },
+        EventKind::Assume => "assumption holds".to_string(),
+        EventKind::Wait => match (execution.values[e], namer.wait_on(e)) {
+            (Some(0), Some(WaitOn::Mutex { .. })) => "the lock is free at last".to_string(),
+            (Some(0), _) => "the loop exits".to_string(),
+            _ => "blocked here for good".to_string(),
+        },
         EventKind::AtomicEnter => "atomic block begins".to_string(),
         EventKind::AtomicExit => "atomic block ends".to_string(),
     };
@@ -156,6 +162,96 @@ fn event_line(
     );
     let source = (!statement.is_empty()).then(|| format!("// line {line}: {statement}"));
     (head, source)
+}
+
+/// One blocked thread of a deadlock, in words: who waits, where, for what.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Blocked {
+    pub thread: String,
+    pub line: usize,
+    /// `waits for mutex b at line 5, held by P1 since line 11`.
+    pub waits: String,
+}
+
+/// The threads blocked for good in `execution`, each with what it waits for.
+pub fn blocked_threads(program: &Program, events: &Events, execution: &Execution) -> Vec<Blocked> {
+    let namer = Namer::new(program, events);
+    let source = &program.source;
+    let line = |e: EventId| source.line_col(events.events[e].span.start).0;
+    execution
+        .blocked
+        .iter()
+        .map(|&i| {
+            let wait = &events.waits[i];
+            let thread = program.thread_name(wait.thread);
+            let at = line(wait.event);
+            let waits = match &wait.on {
+                WaitOn::Spin { reads, loop_span } => {
+                    let text = source.snippet(*loop_span);
+                    let text = text.lines().next().unwrap_or("").trim();
+                    let mut stays: Vec<String> = Vec::new();
+                    for &r in reads.iter().filter(|&&r| execution.feasible[r]) {
+                        let value = execution.values[r].map_or("?".to_string(), |v| v.to_string());
+                        let item =
+                            format!("{} stays {value}", namer.location_name(&events.events[r]));
+                        if !stays.contains(&item) {
+                            stays.push(item);
+                        }
+                    }
+                    format!(
+                        "waits in the loop at line {at} (`{text}`) for good: {}",
+                        stays.join(", ")
+                    )
+                }
+                WaitOn::Mutex { loc, lock } => {
+                    let name = &program.locations[*loc].name;
+                    let holder = events.events.iter().find(|k| {
+                        k.kind == EventKind::Lock
+                            && k.location == Some(*loc)
+                            && k.id != *lock
+                            && execution.feasible[k.id]
+                            && k.lock_match.is_some_and(|u| !execution.feasible[u])
+                    });
+                    match holder {
+                        Some(k) => format!(
+                            "waits for mutex {name} at line {at}, held by {} since line {}",
+                            namer.thread_name(k),
+                            line(k.id)
+                        ),
+                        None => format!("waits for lock {name} at line {at}, which stays taken"),
+                    }
+                }
+            };
+            Blocked {
+                thread,
+                line: at,
+                waits,
+            }
+        })
+        .collect()
+}
+
+/// A deadlock: the blocked threads, then the execution.
+pub fn deadlock_text(program: &Program, events: &Events, execution: &Execution) -> String {
+    let mut out = String::new();
+    for b in blocked_threads(program, events, execution) {
+        let _ = writeln!(out, "  {} {}", b.thread, b.waits);
+    }
+    out.push_str(&witness_text(program, events, execution));
+    out
+}
+
+/// A deadlock as JSON: the blocked threads and the interleaving that leads there.
+pub fn deadlock_json(
+    program: &Program,
+    events: &Events,
+    execution: &Execution,
+) -> serde_json::Value {
+    let namer = Namer::new(program, events);
+    serde_json::json!({
+        "blocked": blocked_threads(program, events, execution),
+        "interleaving": namer.labels(&execution.interleaving),
+    })
 }
 
 /// The paper's Figure 5: `1` where the row event must precede the column event, `0` where it

@@ -41,6 +41,8 @@ pub struct Execution {
     pub final_state: Vec<(Observable, i32)>,
     pub failed_assertions: Vec<EventId>,
     pub bound_hit: bool,
+    /// The wait points (indices into `Events::waits`) at which a thread is blocked for good.
+    pub blocked: Vec<usize>,
 }
 
 impl Execution {
@@ -86,7 +88,24 @@ impl Execution {
             co.push(writes);
         }
         rf.sort_unstable();
-        let values = evaluate_values(events, &feasible, &rf);
+        // A mutex wait's value is a choice, not computed from reads: the model's.
+        let chosen: Vec<(EventId, i32)> = events
+            .waits
+            .iter()
+            .filter(|w| matches!(w.on, crate::events::WaitOn::Mutex { .. }))
+            .filter_map(|w| {
+                let v = enc.values[w.event].as_ref()?.decode(value_of)?;
+                Some((w.event, v))
+            })
+            .collect();
+        let values = evaluate_values(events, &feasible, &rf, &chosen);
+        let blocked = enc
+            .blocked
+            .iter()
+            .enumerate()
+            .filter(|&(_, &b)| truth(b))
+            .map(|(i, _)| i)
+            .collect();
         let final_state = final_values
             .iter()
             .map(|(o, v)| (*o, v.decode(value_of).unwrap_or(0)))
@@ -107,6 +126,7 @@ impl Execution {
             final_state,
             failed_assertions,
             bound_hit: truth(enc.bound_hit),
+            blocked,
         };
         execution.interleave(enc);
         execution
@@ -286,10 +306,14 @@ fn evaluate_values(
     events: &Events,
     feasible: &[bool],
     rf: &[(EventId, EventId)],
+    chosen: &[(EventId, i32)],
 ) -> Vec<Option<i32>> {
     let source: std::collections::HashMap<EventId, EventId> =
         rf.iter().map(|&(w, r)| (r, w)).collect();
     let mut memo: Vec<Option<Option<i32>>> = vec![None; events.len()];
+    for &(e, v) in chosen {
+        memo[e] = Some(Some(v));
+    }
     let mut visiting = vec![false; events.len()];
     (0..events.len())
         .map(|e| {

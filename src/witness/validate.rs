@@ -28,7 +28,7 @@ use crate::cat::{Check, Model};
 use crate::encode::cnf::{Bool, Lit};
 use crate::encode::model::CompiledModel;
 use crate::encode::Encoding;
-use crate::events::{EventId, EventKind, Guard};
+use crate::events::{EventId, EventKind, Guard, WaitOn};
 use crate::program::Observable;
 
 /// Which of the model's checks the witness must satisfy (a skipped check is not required).
@@ -380,6 +380,59 @@ fn computed_results(
     let reported: HashSet<EventId> = execution.failed_assertions.iter().copied().collect();
     if failed != reported {
         return Err("the failed assertions".into());
+    }
+    if let Some(e) = events
+        .events
+        .iter()
+        .find(|e| e.kind == EventKind::Assume && executed(e.id) && value(e.id) == Some(0))
+    {
+        return Err(format!(
+            "assume: event {} runs with its condition false",
+            e.id + 1
+        ));
+    }
+    let mut blocked = Vec::new();
+    for (i, wait) in events.waits.iter().enumerate() {
+        if !executed(wait.event) || value(wait.event).is_none_or(|v| v == 0) {
+            continue;
+        }
+        blocked.push(i);
+        let co_last = |w: EventId| {
+            let loc = events.events[w].location;
+            loc.and_then(|l| execution.co.get(l))
+                .and_then(|chain| chain.last())
+                == Some(&w)
+        };
+        let why = match &wait.on {
+            WaitOn::Spin { reads, .. } => reads
+                .iter()
+                .filter(|&&r| executed(r))
+                .find(|&&r| !execution.rf.iter().any(|&(w, r2)| r2 == r && co_last(w)))
+                .map(|r| format!("read {} of a blocked spin loop reads an older write", r + 1)),
+            WaitOn::Mutex { loc, lock } => {
+                let held = if enc.mutexes[*loc] {
+                    events.events.iter().any(|k| {
+                        k.kind == EventKind::Lock
+                            && k.location == Some(*loc)
+                            && k.id != *lock
+                            && executed(k.id)
+                            && k.lock_match.is_some_and(|u| !executed(u))
+                    })
+                } else {
+                    execution.co[*loc]
+                        .last()
+                        .and_then(|&w| value(w))
+                        .is_some_and(|v| v != 0)
+                };
+                (!held).then(|| format!("wait {} blocks on a lock that ends free", wait.event + 1))
+            }
+        };
+        if let Some(why) = why {
+            return Err(format!("deadlock: {why}"));
+        }
+    }
+    if blocked != execution.blocked {
+        return Err("deadlock: the blocked threads".into());
     }
     let hit = events
         .bound_hits

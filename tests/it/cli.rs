@@ -365,7 +365,7 @@ fn exit_3_on_limits() {
     assert!(bound.stdout.contains("raise --unroll"), "{}", bound.stdout);
 }
 
-/// A spin loop unrolled ten thousand times has 20005 events; `--max-events` refuses it
+/// A counting loop unrolled ten thousand times has 30005 events; `--max-events` refuses it
 /// while unrolling, so the message cannot know the total.
 #[test]
 fn max_events_refuses_a_test_while_unrolling_it() {
@@ -389,18 +389,18 @@ fn max_events_refuses_a_test_while_unrolling_it() {
         );
         assert_eq!(out.stderr, "");
     }
-    // At the limit the test runs: unrolled 100 times it has 204 events.
-    let within = run(&["check", "--max-events", "204", "--unroll", "100", &path]);
+    // At the limit the test runs: unrolled 100 times it has 305 events.
+    let within = run(&["check", "--max-events", "305", "--unroll", "100", &path]);
     assert_eq!(within.code, 3, "{}", within.stdout);
     assert!(
         within.stdout.contains("raise --unroll"),
         "{}",
         within.stdout
     );
-    let over = run(&["check", "--max-events", "203", "--unroll", "100", &path]);
+    let over = run(&["check", "--max-events", "304", "--unroll", "100", &path]);
     assert_eq!(
         over.stdout,
-        format!("{path}: more than 203 events exceed --max-events 203; no verdict\n")
+        format!("{path}: more than 304 events exceed --max-events 304; no verdict\n")
     );
 }
 
@@ -1015,4 +1015,43 @@ fn infer_writes_the_suggested_orders_beside_never_over_the_test() {
         "{}",
         refused.stderr
     );
+}
+
+/// A deadlock is a defect with a witness: the AB-BA lock order under `check`, `outcomes` and
+/// `races` exits 1 and names each blocked thread and what it waits for; a spin loop that
+/// can never exit is one too.
+#[test]
+fn deadlocks_are_reported_with_the_blocked_threads() {
+    let check = run(&["check", "litmus/deadlock-abba.litmus"]);
+    assert_eq!(check.code, 1, "{}", check.stderr);
+    insta::assert_snapshot!("deadlock_check_text", check.stdout);
+    for command in ["outcomes", "races"] {
+        let out = run(&[command, "--model", "rc11", "litmus/deadlock-abba.litmus"]);
+        assert_eq!(out.code, 1, "{command}: {}", out.stdout);
+        assert!(
+            out.stdout
+                .contains("P0 waits for mutex b at line 6, held by P1 since line 12"),
+            "{command}: {}",
+            out.stdout
+        );
+    }
+    let json = run(&["check", "--format", "json", "litmus/deadlock-abba.litmus"]);
+    insta::assert_snapshot!("deadlock_check_json", json.stdout);
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let stuck = dir.path().join("stuck.litmus");
+    std::fs::write(
+        &stuck,
+        "C stuck\n{ flag = 0; }\nP0 (atomic_int* flag) {\n  await(atomic_load(flag) == 1);\n}\nP1 (atomic_int* flag) {\n  atomic_store(flag, 2);\n}\nexists (flag = 2)\n",
+    )
+    .expect("write");
+    for unroll in ["1", "50"] {
+        let out = run(&["check", "--unroll", unroll, &stuck.display().to_string()]);
+        assert_eq!(out.code, 1, "{}", out.stdout);
+        assert!(
+            out.stdout.contains("P0 waits in the loop at line 4 (`await(atomic_load(flag) == 1)`) for good: flag stays 2"),
+            "{}",
+            out.stdout
+        );
+        assert!(!out.stdout.contains("unroll"), "{}", out.stdout);
+    }
 }

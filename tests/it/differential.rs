@@ -14,8 +14,9 @@ use nemos::analysis::atomicity::AtomicityMode;
 use nemos::analysis::races::Statement;
 use nemos::analysis::{AnalysisOptions, Session};
 use nemos::diagnostics::SourceFile;
+use nemos::diagnostics::Span;
 use nemos::encode::acyclic::AcyclicStrategy;
-use nemos::events::{unroll, UnrollOptions};
+use nemos::events::{unroll, UnrollOptions, WaitOn};
 use nemos::program::{Observable, Program};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence};
@@ -32,6 +33,7 @@ struct Answers {
     window: Pairs,
     bound_hit: bool,
     assertion_failure: bool,
+    deadlock: bool,
 }
 
 fn lower(name: &str, text: &str) -> Program {
@@ -59,6 +61,7 @@ fn product(program: &Program, strategy: AcyclicStrategy) -> Answers {
         .collect();
     let bound_hit = session.bound_reachable().unwrap();
     let assertion_failure = session.assertion_failure().unwrap().is_some();
+    let deadlock = session.deadlock().unwrap().is_some();
     let mut session = Session::new(program, &events, &options).unwrap();
     let races = session
         .races()
@@ -90,11 +93,29 @@ fn product(program: &Program, strategy: AcyclicStrategy) -> Answers {
         window,
         bound_hit,
         assertion_failure,
+        deadlock,
     }
 }
 
+/// The loops the product reduces as spin loops, which the reference runs without a bound.
+fn spin_loops(program: &Program) -> Vec<Span> {
+    let options = UnrollOptions {
+        unroll: UNROLL,
+        ..Default::default()
+    };
+    let events = unroll(program, options).expect("unrolls");
+    events
+        .waits
+        .iter()
+        .filter_map(|w| match w.on {
+            WaitOn::Spin { loop_span, .. } => Some(loop_span),
+            WaitOn::Mutex { .. } => None,
+        })
+        .collect()
+}
+
 fn reference(program: &Program) -> Answers {
-    let r = reference::explore(program, UNROLL);
+    let r = reference::explore_with_spins(program, UNROLL, &spin_loops(program));
     Answers {
         outcomes: r.outcomes,
         races: r.races,
@@ -102,6 +123,7 @@ fn reference(program: &Program) -> Answers {
         window: r.window,
         bound_hit: r.bound_hit,
         assertion_failure: r.assertion_failure,
+        deadlock: r.deadlock,
     }
 }
 
@@ -169,6 +191,12 @@ fn compare_with(name: &str, text: &str, strategy: AcyclicStrategy) -> Result<(),
             mine.assertion_failure, theirs.assertion_failure
         ));
     }
+    if mine.deadlock != theirs.deadlock {
+        problems.push(format!(
+            "deadlock differs: product {}, reference {}",
+            mine.deadlock, theirs.deadlock
+        ));
+    }
     if problems.is_empty() {
         Ok(())
     } else {
@@ -230,6 +258,13 @@ mod generate {
         If(usize, &'static str, Expr, Vec<Stmt>, Vec<Stmt>),
         Locked(Vec<Stmt>),
         Atomic(Vec<Stmt>),
+        /// `assume(r op e);`
+        Assume(usize, &'static str, Expr),
+        /// `await(*x == v);`: a spin loop the product reduces.
+        Await(usize, i32),
+        /// `lock(l); lock(m); body unlock(m); unlock(l);`, or `m` first when `true`: two
+        /// threads with opposite orders may deadlock.
+        TwoLocks(bool, Vec<Stmt>),
     }
 
     #[derive(Clone, Debug)]
@@ -286,6 +321,9 @@ mod generate {
             rmw_weight => (reg(), loc(), reg(), expr())
                 .prop_map(|(d, l, e, v)| Stmt::Cas(d, l, e, v)),
             1 => Just(Stmt::Fence),
+            1 => (reg(), prop::sample::select(vec!["==", "!="]), expr())
+                .prop_map(|(r, op, e)| Stmt::Assume(r, op, e)),
+            1 => (loc(), 0..2i32).prop_map(|(l, v)| Stmt::Await(l, v)),
         ]
         .boxed()
     }
@@ -302,6 +340,8 @@ mod generate {
                 )
                     .prop_map(|(r, op, e, t, f)| Stmt::If(r, op, e, t, f)),
                 1 => prop::collection::vec(simple(rmw), 1..3).prop_map(Stmt::Locked),
+                1 => (any::<bool>(), prop::collection::vec(simple(rmw), 0..2))
+                    .prop_map(|(m_first, b)| Stmt::TwoLocks(m_first, b)),
                 u32::from(rmw) => (loc(), 0..2i32, prop::collection::vec(simple(rmw), 0..2))
                     .prop_map(|(l, v, b)| Stmt::Spin(l, v, b)),
                 2 => prop::collection::vec(inner, 1..3).prop_map(Stmt::Atomic),
@@ -321,7 +361,10 @@ mod generate {
             | Stmt::Fence => 1,
             // Three tests of the condition (the third hits the bound), two bodies.
             Stmt::Spin(_, _, b) => 3 + 2 * b.iter().map(cost).sum::<usize>(),
-            Stmt::Assign(..) => 0,
+            Stmt::Assign(..) | Stmt::Assume(..) => 0,
+            // The reference runs it until it stops changing anything.
+            Stmt::Await(..) => 2,
+            Stmt::TwoLocks(_, b) => 4 + b.iter().map(cost).sum::<usize>(),
             Stmt::If(_, _, _, t, f) => {
                 let t: usize = t.iter().map(cost).sum();
                 let f: usize = f.iter().map(cost).sum();
@@ -414,6 +457,16 @@ mod generate {
                 render_block(b, indent, out);
                 out.push_str(&format!("{pad}unlock(l);\n"));
             }
+            Stmt::Assume(r, op, e) => {
+                out.push_str(&format!("{pad}assume(r{r} {op} {});\n", render_expr(e)))
+            }
+            Stmt::Await(l, v) => out.push_str(&format!("{pad}await(*{} == {v});\n", LOCATIONS[*l])),
+            Stmt::TwoLocks(m_first, b) => {
+                let (first, second) = if *m_first { ("m", "l") } else { ("l", "m") };
+                out.push_str(&format!("{pad}lock({first});\n{pad}lock({second});\n"));
+                render_block(b, indent, out);
+                out.push_str(&format!("{pad}unlock({second});\n{pad}unlock({first});\n"));
+            }
             Stmt::Atomic(b) => {
                 out.push_str(&format!("{pad}atomic {{\n"));
                 render_block(b, indent + 1, out);
@@ -433,10 +486,12 @@ mod generate {
         for (name, v) in LOCATIONS.iter().zip(&test.init) {
             out.push_str(&format!("{name} = {v}; "));
         }
-        out.push_str(&format!("int a[{ARRAY_CELLS}] = {{0, 1}}; l = 0; }}\n\n"));
+        out.push_str(&format!(
+            "int a[{ARRAY_CELLS}] = {{0, 1}}; l = 0; m = 0; }}\n\n"
+        ));
         let params: Vec<String> = LOCATIONS
             .iter()
-            .chain(["a", "l"].iter())
+            .chain(["a", "l", "m"].iter())
             .map(|n| format!("int* {n}"))
             .collect();
         for (i, body) in test.threads.iter().enumerate() {
@@ -505,18 +560,19 @@ fn sample_statistics() {
     let strategy = generate::litmus(extended, 12);
     let (mut races, mut atom, mut traces, mut states) = (0, 0, 0u64, 0);
     let (mut hits, mut cas, mut spins, mut window) = (0, 0, 0, 0);
-    let (mut indexed, mut out_of_bounds) = (0, 0);
+    let (mut indexed, mut out_of_bounds, mut deadlocks) = (0, 0, 0);
     for i in 0..200 {
         let test = strategy.new_tree(&mut runner).unwrap().current();
         let text = generate::render(&test);
         let program = lower("s", &text);
-        let r = reference::explore(&program, UNROLL);
+        let r = reference::explore_with_spins(&program, UNROLL, &spin_loops(&program));
         if i < 2 {
             println!("{text}");
         }
         hits += usize::from(r.bound_hit);
         indexed += usize::from(text.contains("  a[") || text.contains("*(a + "));
         out_of_bounds += usize::from(r.assertion_failure);
+        deadlocks += usize::from(r.deadlock);
         window += usize::from(!r.window.is_empty());
         cas += usize::from(text.contains("compare_exchange"));
         spins += usize::from(text.contains("while"));
@@ -531,6 +587,7 @@ fn sample_statistics() {
     );
     println!("with window violations {window}/200");
     println!("with register-indexed accesses {indexed}/200, out of bounds {out_of_bounds}/200");
+    println!("with a deadlock {deadlocks}/200");
 }
 
 proptest! {
@@ -551,13 +608,12 @@ proptest! {
     }
 }
 
-/// Outcomes, assertion failures and bound hits in sessions that keep one execution per
+/// Final states, and whether a bound hit, a failed assertion and a deadlock exist.
+type SymmetricAnswers = (BTreeSet<Vec<(Observable, i32)>>, bool, bool, bool);
+
+/// Outcomes, assertion failures, bound hits and deadlocks in sessions that keep one execution per
 /// renaming of interchangeable threads (`encode::symmetry`).
-fn with_symmetry(
-    program: &Program,
-    model: &str,
-    symmetry: bool,
-) -> (BTreeSet<Vec<(Observable, i32)>>, bool, bool) {
+fn with_symmetry(program: &Program, model: &str, symmetry: bool) -> SymmetricAnswers {
     let options = UnrollOptions {
         unroll: UNROLL,
         ..Default::default()
@@ -576,7 +632,8 @@ fn with_symmetry(
         .collect();
     let bound_hit = session.bound_reachable().unwrap();
     let assertion_failure = session.assertion_failure().unwrap().is_some();
-    (outcomes, bound_hit, assertion_failure)
+    let deadlock = session.deadlock().unwrap().is_some();
+    (outcomes, bound_hit, assertion_failure, deadlock)
 }
 
 proptest! {
@@ -584,7 +641,7 @@ proptest! {
 
     /// Two copies of one random thread beside another whose registers are observed: the
     /// copies are interchangeable, and keeping one execution per renaming of them must
-    /// change no final state, assertion verdict or bound hit.
+    /// change no final state, assertion verdict, bound hit or deadlock.
     #[test]
     fn symmetry_breaking_keeps_every_outcome(
         test in generate::litmus(true, 9),
@@ -595,11 +652,13 @@ proptest! {
         let text = generate::render_observing(&test, &[2]);
         let program = lower("symmetric", &text);
         prop_assume!(!nemos::program::symmetry::interchangeable_threads(&program).is_empty());
-        let r = reference::explore(&program, UNROLL);
-        let (outcomes, bound_hit, assertion_failure) = with_symmetry(&program, "sc", true);
+        let r = reference::explore_with_spins(&program, UNROLL, &spin_loops(&program));
+        let (outcomes, bound_hit, assertion_failure, deadlock) =
+            with_symmetry(&program, "sc", true);
         prop_assert_eq!(&outcomes, &r.outcomes, "{}", text);
         prop_assert_eq!(bound_hit, r.bound_hit, "{}", text);
         prop_assert_eq!(assertion_failure, r.assertion_failure, "{}", text);
+        prop_assert_eq!(deadlock, r.deadlock, "{}", text);
         // Under RC11 the reference is the same encoding without the constraints.
         prop_assert_eq!(
             with_symmetry(&program, "rc11", true),
@@ -772,7 +831,7 @@ fn break_leaves_the_loop() {
     let spin = test("while (1) { r0 = *x; if (r0 == 2) break; n = n + 1; }");
     let spun = same_as_written_out(
         &spin,
-        &test("r0 = *x; if (r0 != 2) { n = n + 1; r0 = *x; if (r0 != 2) { n = n + 1; while (1) { } } }"),
+        &test("r0 = *x; if (r0 != 2) { n = n + 1; r0 = *x; if (r0 != 2) { n = n + 1; while (1) { n = n + 1; } } }"),
     );
     assert!(spun.bound_hit);
 }
@@ -798,7 +857,7 @@ fn return_ends_the_thread() {
     };
     let mine = same_as_written_out(
         &test("if (r0 == 1) return;\n  *y = 1;\n  while (r0 == 0) { r0 = *x; if (r0 == 1) { return; } *y = 2; }"),
-        &test("if (r0 != 1) { *y = 1; if (r0 == 0) { r0 = *x; if (r0 != 1) { *y = 2; if (r0 == 0) { r0 = *x; if (r0 != 1) { *y = 2; while (r0 == 0) { } } } } } }"),
+        &test("if (r0 != 1) { *y = 1; if (r0 == 0) { r0 = *x; if (r0 != 1) { *y = 2; if (r0 == 0) { r0 = *x; if (r0 != 1) { *y = 2; while (r0 == 0) { r0 = r0; } } } } } }"),
     );
     assert!(mine.bound_hit);
 }

@@ -24,9 +24,14 @@ const EXIT_CODES: &[(&str, i32, &str)] = &[
     ),
     ("assert-fails", 1, "an assertion fails in some execution"),
     (
+        "deadlock-abba",
+        1,
+        "the two threads take the two mutexes in opposite orders",
+    ),
+    (
         "loop-unbounded",
         3,
-        "the spin loop needs more than --unroll 2 iterations in some executions",
+        "the counting loop needs more than --unroll 2 iterations in some executions",
     ),
 ];
 

@@ -18,7 +18,8 @@
 //!   the array is undefined behaviour: the trace records a failed assertion and the thread
 //!   stops there, keeping its registers (its final state is still a final state), and its
 //!   open atomic blocks end there for the window check. A failed `assert` is recorded too
-//!   and the thread goes on.
+//!   and the thread goes on. An `assume` whose condition is false drops the trace: it
+//!   does not exist, and nothing it did so far is recorded.
 //! - happens-before is program order plus unlock -> the next lock of the same lock in the
 //!   trace, plus a release (an atomic write, an unlock) -> an atomic read of the value it
 //!   wrote, transitively: vector clocks per thread, per lock and per location's last
@@ -50,6 +51,9 @@ pub struct Reference {
     /// Some complete trace (within the bound) failed an assertion: an `assert`, or the
     /// implicit bounds check of a register-indexed access.
     pub assertion_failure: bool,
+    /// Some trace (within the bound) ends with unfinished threads none of which can move:
+    /// each waits for a held lock or spins in a loop whose iterations change nothing.
+    pub deadlock: bool,
     /// Complete traces explored (for sizing tests).
     pub traces: u64,
 }
@@ -86,9 +90,16 @@ enum Step<'a> {
     },
     /// A loop wants one more iteration than the bound allows.
     BoundHit,
+    /// A loop the product reduces as a spin loop, run concretely without a bound: the
+    /// prelude, then the test; while it holds, the body and the prelude again.
+    Spin {
+        prelude: Vec<Step<'a>>,
+        cond: &'a Expr,
+        body: Vec<Step<'a>>,
+    },
 }
 
-fn expand<'a>(instrs: &'a [Instr], unroll: u32) -> Vec<Step<'a>> {
+fn expand<'a>(instrs: &'a [Instr], unroll: u32, spins: &[Span]) -> Vec<Step<'a>> {
     let mut out = Vec::new();
     for instr in instrs {
         match instr {
@@ -98,7 +109,9 @@ fn expand<'a>(instrs: &'a [Instr], unroll: u32) -> Vec<Step<'a>> {
             | Instr::Fence { .. }
             | Instr::Lock { .. }
             | Instr::Unlock { .. } => out.push(Step::Shared(instr)),
-            Instr::Assign { .. } | Instr::Assert { .. } => out.push(Step::Local(instr)),
+            Instr::Assign { .. } | Instr::Assert { .. } | Instr::Assume { .. } => {
+                out.push(Step::Local(instr))
+            }
             Instr::CompareExchange { expected, span, .. } => {
                 if let Expected::Location(e) = expected {
                     out.push(Step::CasExpected {
@@ -121,18 +134,28 @@ fn expand<'a>(instrs: &'a [Instr], unroll: u32) -> Vec<Step<'a>> {
                 ..
             } => out.push(Step::If {
                 cond,
-                then_branch: expand(then_branch, unroll),
-                else_branch: expand(else_branch, unroll),
+                then_branch: expand(then_branch, unroll, spins),
+                else_branch: expand(else_branch, unroll, spins),
+            }),
+            Instr::While {
+                cond_prelude,
+                cond,
+                body,
+                span,
+            } if spins.contains(span) => out.push(Step::Spin {
+                prelude: expand(cond_prelude, unroll, spins),
+                cond,
+                body: expand(body, unroll, spins),
             }),
             Instr::While {
                 cond_prelude,
                 cond,
                 body,
                 ..
-            } => out.extend(expand_loop(cond_prelude, cond, body, unroll, unroll)),
+            } => out.extend(expand_loop(cond_prelude, cond, body, unroll, unroll, spins)),
             Instr::AtomicBlock { body, span } => out.push(Step::Atomic {
                 span: *span,
-                body: expand(body, unroll),
+                body: expand(body, unroll, spins),
             }),
         }
     }
@@ -147,13 +170,21 @@ fn expand_loop<'a>(
     body: &'a [Instr],
     remaining: u32,
     unroll: u32,
+    spins: &[Span],
 ) -> Vec<Step<'a>> {
-    let mut out = expand(prelude, unroll);
+    let mut out = expand(prelude, unroll, spins);
     let then_branch = if remaining == 0 {
         vec![Step::BoundHit]
     } else {
-        let mut t = expand(body, unroll);
-        t.extend(expand_loop(prelude, cond, body, remaining - 1, unroll));
+        let mut t = expand(body, unroll, spins);
+        t.extend(expand_loop(
+            prelude,
+            cond,
+            body,
+            remaining - 1,
+            unroll,
+            spins,
+        ));
         t
     };
     out.push(Step::If {
@@ -208,6 +239,16 @@ struct Frame<'a> {
     pc: usize,
     /// This frame is the body of an atomic block: leaving it closes the innermost block.
     atomic: bool,
+    /// This frame is a spin loop's prelude: at its end the loop's test runs, with the
+    /// registers and memory at the previous test that went on.
+    spin: Option<SpinFrame<'a>>,
+}
+
+#[derive(Clone, Debug)]
+struct SpinFrame<'a> {
+    cond: &'a Expr,
+    body: &'a [Step<'a>],
+    last: Option<(Vec<i32>, Vec<i32>)>,
 }
 
 /// One executing instance of an `atomic { }` block.
@@ -249,6 +290,8 @@ struct ThreadState<'a> {
     hit: bool,
     /// An assertion of this thread failed (an out-of-bounds index also stops it).
     failed: bool,
+    /// An `assume` of this thread was false: the trace does not exist.
+    vanished: bool,
 }
 
 /// One data access of a trace so far, for race detection.
@@ -284,6 +327,8 @@ enum Next<'a> {
     Step(&'a Step<'a>),
     Done,
     BoundHit,
+    /// Spinning: the last iteration changed nothing, and nothing changed memory since.
+    Stuck,
 }
 
 struct Explorer<'p> {
@@ -293,10 +338,17 @@ struct Explorer<'p> {
 
 /// Explore every SC trace of `program`, loops unrolled `unroll` times.
 pub fn explore(program: &Program, unroll: u32) -> Reference {
+    explore_with_spins(program, unroll, &[])
+}
+
+/// The same, with the loops at `spins` (the product's reduced spin loops) run without a
+/// bound: an iteration that ends where it started (registers and memory) is not run again
+/// until memory changes, so the search ends.
+pub fn explore_with_spins(program: &Program, unroll: u32, spins: &[Span]) -> Reference {
     let bodies: Vec<Vec<Step>> = program
         .threads
         .iter()
-        .map(|t| expand(&t.body, unroll))
+        .map(|t| expand(&t.body, unroll, spins))
         .collect();
     let n = program.threads.len();
     let threads = program
@@ -309,6 +361,7 @@ pub fn explore(program: &Program, unroll: u32) -> Reference {
                 steps: body,
                 pc: 0,
                 atomic: false,
+                spin: None,
             }],
             blocks: Vec::new(),
             clock: vec![0; n],
@@ -316,6 +369,7 @@ pub fn explore(program: &Program, unroll: u32) -> Reference {
             cas_write_back: None,
             hit: false,
             failed: false,
+            vanished: false,
         })
         .collect();
     let state = State {
@@ -340,8 +394,13 @@ impl<'p> Explorer<'p> {
     fn dfs<'a>(&mut self, mut state: State<'a>) {
         let n = state.threads.len();
         let mut next = Vec::with_capacity(n);
+        let mut stuck = false;
         for t in 0..n {
             match self.settle(&mut state, t) {
+                Next::Stuck => {
+                    stuck = true;
+                    next.push(None);
+                }
                 Next::BoundHit => {
                     let th = &mut state.threads[t];
                     th.hit = true;
@@ -353,20 +412,45 @@ impl<'p> Explorer<'p> {
                 Next::Step(step) => next.push(Some(step)),
             }
         }
-        if next.iter().all(Option::is_none) {
+        if state.threads.iter().any(|t| t.vanished) {
+            return;
+        }
+        if next.iter().all(Option::is_none) && !stuck {
             self.complete(state);
             return;
         }
+        let mut moved = false;
         for (t, step) in next.iter().enumerate() {
             let Some(step) = step else { continue };
             if !self.enabled(&state, step) {
                 continue;
             }
+            moved = true;
             let mut child = state.clone();
             self.run(&mut child, t, step);
             self.dfs(child);
         }
-        // No enabled thread: a deadlock, not a final state.
+        if !moved {
+            self.deadlocked(&state);
+        }
+    }
+
+    /// No thread can move and some has not finished: a deadlock, not a final state (or a
+    /// bound hit, when a thread stopped at the bound holds what the others wait for).
+    fn deadlocked(&mut self, state: &State) {
+        let program = self.program;
+        let value_of = |o: Observable| match o {
+            Observable::Reg { thread, reg } => state.threads[thread].regs[reg],
+            Observable::Loc(l) => state.memory[l],
+        };
+        if program.filter.as_ref().is_some_and(|f| !f.eval(&value_of)) {
+            return;
+        }
+        if state.threads.iter().any(|t| t.hit) {
+            self.result.bound_hit = true;
+        } else {
+            self.result.deadlock = true;
+        }
     }
 
     /// Run thread `t`'s local steps up to its next shared step.
@@ -379,6 +463,24 @@ impl<'p> Explorer<'p> {
             };
             let steps: &'a [Step<'a>] = frame.steps;
             let Some(step) = steps.get(frame.pc) else {
+                if let Some(spin) = &mut frame.spin {
+                    if eval(spin.cond, &th.regs) != 0 {
+                        let now = (th.regs.clone(), state.memory.clone());
+                        if spin.last.as_ref() == Some(&now) {
+                            return Next::Stuck;
+                        }
+                        spin.last = Some(now);
+                        frame.pc = 0;
+                        let body = spin.body;
+                        th.frames.push(Frame {
+                            steps: body,
+                            pc: 0,
+                            atomic: false,
+                            spin: None,
+                        });
+                        continue;
+                    }
+                }
                 let frame = th.frames.pop();
                 if frame.is_some_and(|f| f.atomic) {
                     // The block instance is over: all it touched is known.
@@ -424,6 +526,12 @@ impl<'p> Explorer<'p> {
                     match instr {
                         Instr::Assign { dst, value, .. } => th.regs[*dst] = eval(value, &th.regs),
                         Instr::Assert { cond, .. } => th.failed |= eval(cond, &th.regs) == 0,
+                        // The trace does not exist: it leaves nothing behind.
+                        Instr::Assume { cond, .. } if eval(cond, &th.regs) == 0 => {
+                            th.vanished = true;
+                            th.frames.clear();
+                            return Next::Done;
+                        }
                         _ => {}
                     }
                 }
@@ -442,6 +550,7 @@ impl<'p> Explorer<'p> {
                         steps: taken,
                         pc: 0,
                         atomic: false,
+                        spin: None,
                     });
                 }
                 Step::Atomic { span, body } => {
@@ -457,6 +566,24 @@ impl<'p> Explorer<'p> {
                         steps: body,
                         pc: 0,
                         atomic: true,
+                        spin: None,
+                    });
+                }
+                Step::Spin {
+                    prelude,
+                    cond,
+                    body,
+                } => {
+                    frame.pc += 1;
+                    th.frames.push(Frame {
+                        steps: prelude,
+                        pc: 0,
+                        atomic: false,
+                        spin: Some(SpinFrame {
+                            cond,
+                            body,
+                            last: None,
+                        }),
                     });
                 }
             }

@@ -3,7 +3,7 @@
 use super::{Lowerer, ThreadScope};
 use crate::diagnostics::{Diagnostic, Span};
 use crate::program::library::{self, Family, OrderSource, Primitive};
-use crate::program::{Address, Expected, Instr, MemOrder, RegId};
+use crate::program::{Address, Expected, Expr, Instr, MemOrder, RegId, UnaryOp};
 use crate::syntax::ast::{self, ExprKind};
 
 impl Lowerer {
@@ -244,6 +244,21 @@ impl Lowerer {
             Primitive::Assert => {
                 let cond = self.lower_expr(&args[0], scope, out)?;
                 out.push(Instr::Assert { cond, span });
+            }
+            Primitive::Assume => {
+                let cond = self.lower_expr(&args[0], scope, out)?;
+                out.push(Instr::Assume { cond, span });
+            }
+            Primitive::Await => {
+                // `while (!cond) ;`: the condition's accesses are read again at each test.
+                let mut cond_prelude = Vec::new();
+                let cond = self.lower_expr(&args[0], scope, &mut cond_prelude)?;
+                out.push(Instr::While {
+                    cond_prelude,
+                    cond: Expr::Unary(UnaryOp::Not, Box::new(cond)),
+                    body: Vec::new(),
+                    span,
+                });
             }
         }
         Some(())
