@@ -98,7 +98,11 @@ fn expand<'a>(instrs: &'a [Instr], unroll: u32) -> Vec<Step<'a>> {
             | Instr::Fence { .. }
             | Instr::Lock { .. }
             | Instr::Unlock { .. } => out.push(Step::Shared(instr)),
-            Instr::Assign { .. } | Instr::Assert { .. } => out.push(Step::Local(instr)),
+            Instr::Assign { .. } | Instr::Assert { .. } | Instr::CallEnter { .. } => {
+                out.push(Step::Local(instr))
+            }
+            // A call's body is inlined between its markers; its end does nothing.
+            Instr::CallExit { .. } => {}
             Instr::CompareExchange { expected, span, .. } => {
                 if let Expected::Location(e) = expected {
                     out.push(Step::CasExpected {
@@ -424,6 +428,14 @@ impl<'p> Explorer<'p> {
                     match instr {
                         Instr::Assign { dst, value, .. } => th.regs[*dst] = eval(value, &th.regs),
                         Instr::Assert { cond, .. } => th.failed |= eval(cond, &th.regs) == 0,
+                        Instr::CallEnter { bind, .. } => {
+                            // All at once: every value is computed before any is assigned.
+                            let values: Vec<i32> =
+                                bind.iter().map(|(_, e)| eval(e, &th.regs)).collect();
+                            for ((dst, _), v) in bind.iter().zip(values) {
+                                th.regs[*dst] = v;
+                            }
+                        }
                         _ => {}
                     }
                 }
