@@ -8,6 +8,9 @@ use crate::syntax::ast::{self, ExprKind};
 
 impl Lowerer {
     pub(super) fn unknown_function(&mut self, name: &ast::Ident) {
+        if self.refused.contains(&name.name) {
+            return;
+        }
         let listed = |families: &[Family]| -> String {
             families
                 .iter()

@@ -90,6 +90,7 @@ impl Lowerer {
                         "nemos gives library calls their meaning itself; rename the function",
                     ),
                 );
+                self.refused.insert(name.name.clone());
                 continue;
             }
             if is_thread_name(&name.name) {
@@ -101,6 +102,7 @@ impl Lowerer {
                     .with_label("not a function name")
                     .with_help("threads are named `P0`, `P1`, ...; rename the function"),
                 );
+                self.refused.insert(name.name.clone());
                 continue;
             }
             self.check_signature(function);

@@ -72,6 +72,11 @@ pub fn lower(test: &ast::LitmusTest, file: &SourceFile) -> Result<Program, Input
         c.prop.observables(&mut observed);
     }
     if !lowerer.errors.is_empty() {
+        // A function's body is lowered at each call: its errors once.
+        let mut seen = HashSet::new();
+        lowerer
+            .errors
+            .retain(|d| seen.insert((d.span, d.message.clone())));
         return Err(InputError::new(file, lowerer.errors));
     }
     let locations = lowerer.locations;
@@ -101,6 +106,8 @@ struct Lowerer {
     recursive: HashSet<String>,
     /// Functions inlined somewhere.
     called: HashSet<String>,
+    /// Definitions refused for their name (reported once: calls of them say nothing more).
+    refused: HashSet<String>,
     /// The names a function's body may use for locations: those of the init block and the
     /// threads' parameters.
     global_names: HashSet<String>,
