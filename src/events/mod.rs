@@ -26,6 +26,7 @@ use crate::program::{LocId, MemOrder, RegId};
 pub type EventId = usize;
 pub type TermId = usize;
 pub type ControlId = usize;
+pub type CallId = usize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum EventKind {
@@ -127,6 +128,8 @@ pub struct Event {
     pub atomic_match: Option<EventId>,
     /// The control variable a `Control` event defines.
     pub control: Option<ControlId>,
+    /// The innermost call of a function of the test the event belongs to.
+    pub call: Option<CallId>,
     /// The source statement.
     pub span: Span,
 }
@@ -173,6 +176,46 @@ pub struct BoundHit {
     pub span: Span,
 }
 
+/// One call of a function of the test, as unrolled: a call site inside a loop gives one
+/// `Call` per iteration. Its events are those whose `call` is it or one of the calls it
+/// makes (`parent`).
+#[derive(Clone, Debug, Serialize)]
+pub struct Call {
+    pub thread: usize,
+    /// The call site in the thread's program (`ThreadProgram::calls`).
+    pub site: crate::program::CallSiteId,
+    pub function: String,
+    /// This is the `number`-th call of `function` in the thread (from 1, in the order of
+    /// the unrolling).
+    pub number: usize,
+    /// The call it is made from.
+    pub parent: Option<CallId>,
+    pub args: Vec<CallArgValue>,
+    /// 1 exactly when the call is made.
+    pub entered: TermId,
+    /// 1 exactly when the call reaches its end (it may stop before: an out-of-bounds
+    /// index, a loop past the unrolling bound).
+    pub returned: TermId,
+    /// The value it returns; `None` for a `void` function.
+    pub value: Option<TermId>,
+    pub span: Span,
+}
+
+/// An argument of a call, as the call received it.
+#[derive(Clone, Debug, Serialize)]
+pub enum CallArgValue {
+    Value {
+        param: String,
+        value: TermId,
+    },
+    /// The address `&base[offset]` (`base` itself when the offset is 0).
+    Pointer {
+        param: String,
+        base: String,
+        offset: TermId,
+    },
+}
+
 /// The symbolic execution of a program.
 #[derive(Clone, Debug, Serialize)]
 pub struct Events {
@@ -188,6 +231,8 @@ pub struct Events {
     pub bound_hits: Vec<BoundHit>,
     /// Where threads may block forever: reduced spin loops and contended locks.
     pub waits: Vec<WaitPoint>,
+    /// The calls of functions of the test, in the order they were unrolled.
+    pub calls: Vec<Call>,
     pub unroll: u32,
     pub bounds: bounds::Bounds,
 }

@@ -6,13 +6,14 @@ use std::fmt;
 use std::collections::BTreeSet;
 
 use super::{
-    bounds, BoundHit, Control, ControlId, Event, EventId, EventKind, Events, Guard, TermId, Terms,
-    WaitOn, WaitPoint,
+    bounds, BoundHit, Call, CallArgValue, CallId, Control, ControlId, Event, EventId, EventKind,
+    Events, Guard, TermId, Terms, WaitOn, WaitPoint,
 };
 use crate::diagnostics::Span;
 use crate::diagnostics::{Diagnostic, InputError};
 use crate::program::{
-    Address, Expected, Expr, Instr, LocId, MemOrder, Program, RegId, RmwOp, ThreadProgram,
+    Address, CallArg, CallSite, CallSiteId, Expected, Expr, Instr, LocId, MemOrder, PointerOffset,
+    Program, RegId, RmwOp, ThreadProgram,
 };
 use crate::program::{BinaryOp, UnaryOp};
 
@@ -68,6 +69,7 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Unrol
         terms: Terms::default(),
         controls: Vec::new(),
         bound_hits: Vec::new(),
+        calls: Vec::new(),
         errors: Vec::new(),
         unroll: options.unroll,
         max_events: options.max_events,
@@ -124,6 +126,7 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Unrol
         final_registers,
         bound_hits: builder.bound_hits,
         waits: builder.waits,
+        calls: builder.calls,
         unroll: options.unroll,
         bounds: bounds::Bounds::default(),
     };
@@ -155,6 +158,7 @@ fn blank_event(thread: Option<usize>, position: usize, span: Span) -> Event {
         lock_match: None,
         atomic_match: None,
         control: None,
+        call: None,
         span,
     }
 }
@@ -164,6 +168,7 @@ struct Builder {
     terms: Terms,
     controls: Vec<Control>,
     bound_hits: Vec<BoundHit>,
+    calls: Vec<Call>,
     errors: Vec<Diagnostic>,
     unroll: u32,
     max_events: Option<usize>,
@@ -191,6 +196,11 @@ struct ThreadState {
     stops: Vec<(TermId, Vec<TermId>)>,
     /// Per register: lowering introduced it for one expression (see `spin_reducible`).
     temporaries: Vec<bool>,
+    /// The thread's call sites, and the calls being unrolled, innermost last.
+    sites: Vec<CallSite>,
+    open_calls: Vec<CallId>,
+    /// Per function, its calls unrolled so far in this thread.
+    call_counts: HashMap<String, usize>,
 }
 
 impl Builder {
@@ -218,6 +228,9 @@ impl Builder {
             held: Vec::new(),
             stops: Vec::new(),
             temporaries: thread.registers.iter().map(|r| r.temporary).collect(),
+            sites: thread.calls.clone(),
+            open_calls: Vec::new(),
+            call_counts: HashMap::new(),
         };
         self.block(&thread.body, &mut state);
         // A thread that stopped keeps the registers it had there: later assignments are
@@ -242,6 +255,7 @@ impl Builder {
             thread: Some(state.index),
             position: state.events.len(),
             guard: state.guard.clone(),
+            call: state.open_calls.last().copied(),
             ..event
         });
         state.events.push(id);
@@ -532,6 +546,8 @@ impl Builder {
                 );
                 self.events[enter].atomic_match = Some(exit);
             }
+            Instr::CallEnter { call, bind, span } => self.enter_call(state, *call, bind, *span),
+            Instr::CallExit { call, .. } => self.exit_call(state, *call),
             Instr::Assert { cond, span } | Instr::Assume { cond, span } => {
                 let value = self.term(cond, state);
                 let kind = match instr {
@@ -548,6 +564,81 @@ impl Builder {
                 );
             }
         }
+    }
+
+    /// The beginning of an inlined call: its registers get their values (no events: the
+    /// arguments' computations were the caller's), and a [`Call`] records what it received.
+    fn enter_call(
+        &mut self,
+        state: &mut ThreadState,
+        site: CallSiteId,
+        bind: &[(RegId, Expr)],
+        span: Span,
+    ) {
+        let values: Vec<TermId> = bind.iter().map(|(_, e)| self.term(e, state)).collect();
+        for (&(reg, _), value) in bind.iter().zip(values) {
+            state.registers[reg] = value;
+        }
+        let Some(call_site) = state.sites.get(site) else {
+            return;
+        };
+        let function = call_site.function.clone();
+        let args = call_site
+            .args
+            .iter()
+            .map(|arg| match arg {
+                CallArg::Value { param, reg } => CallArgValue::Value {
+                    param: param.clone(),
+                    value: state.registers[*reg],
+                },
+                CallArg::Pointer {
+                    param,
+                    base,
+                    offset,
+                } => CallArgValue::Pointer {
+                    param: param.clone(),
+                    base: base.clone(),
+                    offset: match offset {
+                        PointerOffset::Const(k) => {
+                            self.terms.constant(i32::try_from(*k).unwrap_or(i32::MAX))
+                        }
+                        PointerOffset::Reg(r) => state.registers[*r],
+                    },
+                },
+            })
+            .collect();
+        let number = {
+            let n = state.call_counts.entry(function.clone()).or_insert(0);
+            *n += 1;
+            *n
+        };
+        let entered = self.guard_term(&state.guard.clone());
+        let id = self.calls.len();
+        self.calls.push(Call {
+            thread: state.index,
+            site,
+            function,
+            number,
+            parent: state.open_calls.last().copied(),
+            args,
+            entered,
+            returned: entered,
+            value: None,
+            span,
+        });
+        state.open_calls.push(id);
+    }
+
+    /// The end of an inlined call: its value and whether it got there.
+    fn exit_call(&mut self, state: &mut ThreadState, site: CallSiteId) {
+        let Some(id) = state.open_calls.pop() else {
+            return;
+        };
+        let returned = self.guard_term(&state.guard.clone());
+        let ret = state.sites.get(site).and_then(|s| s.ret);
+        let call = &mut self.calls[id];
+        call.returned = returned;
+        call.value = ret.map(|r| state.registers[r]);
     }
 
     /// Run `body` and require that it releases exactly the locks it takes.
@@ -1077,7 +1168,9 @@ fn may_stay_held(program: &Program) -> Vec<bool> {
                 Instr::Fence { .. }
                 | Instr::Assign { .. }
                 | Instr::Assert { .. }
-                | Instr::Assume { .. } => {}
+                | Instr::Assume { .. }
+                | Instr::CallEnter { .. }
+                | Instr::CallExit { .. } => {}
             }
         }
     }
@@ -1169,6 +1262,17 @@ impl Flow {
                 // A fence adds ordering only: a failed iteration's fence, like its reads, can
                 // be dropped from an execution without making it inconsistent.
                 Instr::Fence { .. } => {}
+                // A call binds its registers at once, every value computed first; its body
+                // follows at this level, and its end does nothing.
+                Instr::CallEnter { bind, .. } => {
+                    for (_, value) in bind {
+                        self.uses(value);
+                    }
+                    for (dst, _) in bind {
+                        self.defines(*dst);
+                    }
+                }
+                Instr::CallExit { .. } => {}
                 _ => return false,
             }
         }

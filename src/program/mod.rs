@@ -24,6 +24,8 @@ use crate::diagnostics::Span;
 pub type LocId = usize;
 /// Index into [`ThreadProgram::registers`] of the thread that owns it.
 pub type RegId = usize;
+/// Index into [`ThreadProgram::calls`] of the thread that owns it.
+pub type CallSiteId = usize;
 
 /// A lowered litmus test.
 #[derive(Clone, Debug, Serialize)]
@@ -59,7 +61,45 @@ pub struct ThreadProgram {
     pub index: u32,
     pub registers: Vec<Register>,
     pub body: Vec<Instr>,
+    /// The function calls inlined into `body`, in the order lowering met them; the body of
+    /// call `i` lies between `Instr::CallEnter { call: i }` and `Instr::CallExit { call: i }`.
+    pub calls: Vec<CallSite>,
     pub span: Span,
+}
+
+/// One inlined call of a function defined in the test: `r0 = pop(top) + 1;`.
+#[derive(Clone, Debug, Serialize)]
+pub struct CallSite {
+    pub function: String,
+    /// Which inlining of `function` this is in the thread, from 1: its registers are named
+    /// `function#number.name`.
+    pub number: usize,
+    pub args: Vec<CallArg>,
+    /// The register the call's value is returned in; `None` for a `void` function.
+    pub ret: Option<RegId>,
+    /// The call expression.
+    pub span: Span,
+}
+
+/// A parameter of an inlined call and what the call bound it to.
+#[derive(Clone, Debug, Serialize)]
+pub enum CallArg {
+    /// `int n`: a fresh register, assigned the argument's value when the call begins.
+    Value { param: String, reg: RegId },
+    /// `int *p`: an address known after lowering, `base` (a location or an array) plus
+    /// `offset` cells; the offset is a register when the argument indexes an array with one
+    /// (`&a[r1]`), frozen when the call begins.
+    Pointer {
+        param: String,
+        base: String,
+        offset: PointerOffset,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum PointerOffset {
+    Const(u32),
+    Reg(RegId),
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -238,6 +278,22 @@ pub enum Instr {
     /// `assume(cond)`: an execution in which `cond` is 0 when this runs does not exist.
     Assume {
         cond: Expr,
+        span: Span,
+    },
+    /// The beginning of an inlined call (an index into [`ThreadProgram::calls`]): the
+    /// instructions up to the matching `CallExit`, at the same nesting level, are its body.
+    /// The arguments have been evaluated in the caller (their memory accesses hoisted before
+    /// this); `bind` gives the call's registers their values as it begins (parameters,
+    /// frozen pointer offsets, the return value and the `return` flag reset), all at once
+    /// and without events.
+    CallEnter {
+        call: CallSiteId,
+        bind: Vec<(RegId, Expr)>,
+        span: Span,
+    },
+    /// The end of an inlined call: its value is in the call's `ret` register.
+    CallExit {
+        call: CallSiteId,
         span: Span,
     },
 }

@@ -534,6 +534,8 @@ pub struct WitnessJson {
     /// `interleaving` is an SC interleaving; false when the execution has none (weak
     /// models), and `interleaving` then lists its events by thread.
     pub sc_interleaving: bool,
+    /// The calls of functions of the test this execution makes.
+    pub calls: Vec<super::witness::ExecutedCall>,
 }
 
 impl WitnessJson {
@@ -565,6 +567,7 @@ impl WitnessJson {
                 })
                 .collect(),
             sc_interleaving: !e.cyclic,
+            calls: super::witness::executed_calls(&namer, events, e),
         }
     }
 }

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use prettytable::{format, Cell, Row, Table};
 use serde::Serialize;
 
-use super::namer::{EventRow, Namer};
+use super::namer::{CallRow, EventRow, Namer};
 use super::{Palette, Report};
 use crate::diagnostics::SourceFile;
 use crate::events::Events;
@@ -16,34 +16,34 @@ use crate::syntax::ast;
 /// The event table of the Nemos/DefectFinder paper's Figure 4.
 pub fn events_table(program: &Program, events: &Events) -> String {
     let namer = Namer::new(program, events);
+    // The `call` column only for tests with functions: other tables stay as they were.
+    let with_calls = !events.calls.is_empty();
     let mut table = Table::new();
     table.set_format(*format::consts::FORMAT_CLEAN);
-    table.set_titles(Row::new(
-        [
-            "id", "thread", "pos", "kind", "loc", "value", "reg", "guard", "order", "match",
-        ]
-        .iter()
-        .map(|t| Cell::new(t))
-        .collect(),
-    ));
+    let mut titles = vec![
+        "id", "thread", "pos", "kind", "loc", "value", "reg", "guard", "order", "match",
+    ];
+    if with_calls {
+        titles.push("call");
+    }
+    table.set_titles(Row::new(titles.iter().map(|t| Cell::new(t)).collect()));
     for row in namer.rows() {
-        table.add_row(Row::new(
-            [
-                row.id.to_string(),
-                row.thread,
-                row.position.to_string(),
-                row.kind,
-                row.location,
-                row.value,
-                row.register,
-                row.guard,
-                row.order,
-                row.matches,
-            ]
-            .iter()
-            .map(|c| Cell::new(c))
-            .collect(),
-        ));
+        let mut cells = vec![
+            row.id.to_string(),
+            row.thread,
+            row.position.to_string(),
+            row.kind,
+            row.location,
+            row.value,
+            row.register,
+            row.guard,
+            row.order,
+            row.matches,
+        ];
+        if with_calls {
+            cells.push(row.call);
+        }
+        table.add_row(Row::new(cells.iter().map(|c| Cell::new(c)).collect()));
     }
     let mut out = format!(
         "Events of {} (unrolled {} times)\n",
@@ -61,6 +61,26 @@ pub fn events_table(program: &Program, events: &Events) -> String {
             );
         }
     }
+    if with_calls {
+        out.push_str("Calls:\n");
+        for call in namer.call_rows() {
+            let _ = write!(
+                out,
+                "  {} {}: {}({})",
+                call.thread,
+                call.call,
+                call.function,
+                call.arguments.join(", ")
+            );
+            if let Some(value) = &call.returns {
+                let _ = write!(out, " returns {value}");
+            }
+            if let Some(parent) = &call.parent {
+                let _ = write!(out, ", called by {parent}");
+            }
+            let _ = writeln!(out, ", line {}", call.line);
+        }
+    }
     if !events.bound_hits.is_empty() {
         let _ = writeln!(
             out,
@@ -76,13 +96,17 @@ pub struct EventsJson<'a> {
     pub test: &'a str,
     pub unroll: u32,
     pub events: Vec<EventRow>,
+    /// The calls of functions of the test, in the order they were unrolled.
+    pub calls: Vec<CallRow>,
 }
 
 pub fn events_json<'a>(program: &'a Program, events: &Events) -> EventsJson<'a> {
+    let namer = Namer::new(program, events);
     EventsJson {
         test: &program.name,
         unroll: events.unroll,
-        events: Namer::new(program, events).rows(),
+        events: namer.rows(),
+        calls: namer.call_rows(),
     }
 }
 

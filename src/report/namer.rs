@@ -6,7 +6,9 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::events::{ControlId, Event, EventId, EventKind, Events, Guard, Term, TermId, WaitOn};
+use crate::events::{
+    CallArgValue, CallId, ControlId, Event, EventId, EventKind, Events, Guard, Term, TermId, WaitOn,
+};
 use crate::program::{BinaryOp, UnaryOp};
 use crate::program::{MemOrder, Program};
 
@@ -24,6 +26,27 @@ pub struct EventRow {
     pub order: String,
     /// The matching lock, atomic-block entry or RMW half.
     pub matches: String,
+    /// The innermost call of a function of the test the event belongs to (`pop#2`).
+    pub call: String,
+}
+
+/// One call of a function of the test in the event table: what it receives and returns, as
+/// terms.
+#[derive(Clone, Debug, Serialize)]
+pub struct CallRow {
+    /// `pop#2`: the second call of `pop` in its thread.
+    pub call: String,
+    pub thread: String,
+    pub function: String,
+    pub number: usize,
+    /// The call it is made from.
+    pub parent: Option<String>,
+    /// `name = term` per parameter; a pointer parameter's term is an address (`top`,
+    /// `&a[1]`).
+    pub arguments: Vec<String>,
+    /// The value it returns; `None` for a `void` function.
+    pub returns: Option<String>,
+    pub line: usize,
 }
 
 /// Names terms and events for one program.
@@ -284,7 +307,55 @@ impl<'a> Namer<'a> {
                 (o, None) => o.short().to_string(),
             },
             matches,
+            call: e.call.map(|c| self.call_label(c)).unwrap_or_default(),
         }
+    }
+
+    /// `pop#2`: the second call of `pop` in its thread.
+    pub fn call_label(&self, c: CallId) -> String {
+        let call = &self.events.calls[c];
+        format!("{}#{}", call.function, call.number)
+    }
+
+    /// A pointer argument: `top` (offset 0), `&a[2]`.
+    pub fn address(base: &str, offset: &str) -> String {
+        if offset == "0" {
+            base.to_string()
+        } else {
+            format!("&{base}[{offset}]")
+        }
+    }
+
+    pub fn call_rows(&self) -> Vec<CallRow> {
+        let source = &self.program.source;
+        self.events
+            .calls
+            .iter()
+            .enumerate()
+            .map(|(c, call)| CallRow {
+                call: self.call_label(c),
+                thread: self.program.thread_name(call.thread),
+                function: call.function.clone(),
+                number: call.number,
+                parent: call.parent.map(|p| self.call_label(p)),
+                arguments: call
+                    .args
+                    .iter()
+                    .map(|arg| match arg {
+                        CallArgValue::Value { param, value } => {
+                            format!("{param} = {}", self.term(*value))
+                        }
+                        CallArgValue::Pointer {
+                            param,
+                            base,
+                            offset,
+                        } => format!("{param} = {}", Namer::address(base, &self.term(*offset))),
+                    })
+                    .collect(),
+                returns: call.value.map(|v| self.term(v)),
+                line: source.line_col(call.span.start).0,
+            })
+            .collect()
     }
 
     pub fn rows(&self) -> Vec<EventRow> {

@@ -1,10 +1,13 @@
 //! An execution as lines a person reads: the interleaving with what each read returned and
 //! from where, and the paper's order matrix.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
+use serde::Serialize;
+
 use super::namer::Namer;
-use crate::events::{EventId, EventKind, Events, WaitOn};
+use crate::events::{CallArgValue, CallId, EventId, EventKind, Events, WaitOn};
 use crate::program::Program;
 use crate::witness::Execution;
 
@@ -45,6 +48,41 @@ fn witness_lines(
         }
         None => &execution.interleaving[..],
     };
+    let calls = executed_calls(&namer, events, execution);
+    let mut starts: HashMap<usize, Vec<String>> = HashMap::new();
+    let mut ends: HashMap<usize, Vec<String>> = HashMap::new();
+    let source = &program.source;
+    // Outer calls open before and close after the calls they make.
+    for call in &calls {
+        let c = &events.calls[call.id];
+        let (line, _) = source.line_col(c.span.start);
+        let text = source.snippet(c.span);
+        let statement = text.lines().next().unwrap_or("").trim();
+        let head = format!(
+            "        {}: {}({})",
+            call.thread,
+            call.function,
+            call.arguments
+                .iter()
+                .map(|a| a.shown.clone())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        starts
+            .entry(call.first)
+            .or_default()
+            .push(format!("{head:<44}  // line {line}: {statement}\n"));
+        if call.returned {
+            let value = call.value.map_or(String::new(), |v| format!(" {v}"));
+            ends.entry(call.last).or_default().insert(
+                0,
+                format!(
+                    "        {}: {} returns{value}\n",
+                    call.thread, call.function
+                ),
+            );
+        }
+    }
     let line = |e: EventId| {
         let (head, source) = event_line(&namer, events, execution, e);
         let flag = if marked.is_some_and(|m| m.contains(&e)) {
@@ -61,8 +99,10 @@ fn witness_lines(
         out.push_str(
             "  no SC interleaving exists for this execution (po | rf | co | fr is cyclic); its events by thread:\n",
         );
-        for &e in shown {
+        for (i, &e) in shown.iter().enumerate() {
+            out.extend(starts.get(&i).into_iter().flatten().map(String::as_str));
             out.push_str(&line(e));
+            out.extend(ends.get(&i).into_iter().flatten().map(String::as_str));
         }
         if marked.is_some() {
             return out;
@@ -87,10 +127,123 @@ fn witness_lines(
         .map(|&e| namer.number(e).to_string())
         .collect();
     let _ = writeln!(out, "  interleaving: {}", numbers.join(" "));
-    for &e in shown {
+    for (i, &e) in shown.iter().enumerate() {
+        out.extend(starts.get(&i).into_iter().flatten().map(String::as_str));
         out.push_str(&line(e));
+        out.extend(ends.get(&i).into_iter().flatten().map(String::as_str));
     }
     out
+}
+
+/// A call of a function of the test that an execution makes, with what it received and
+/// returned in that execution.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExecutedCall {
+    #[serde(skip)]
+    pub id: CallId,
+    pub thread: String,
+    pub function: String,
+    /// The `number`-th call of `function` in the thread, as unrolled.
+    pub number: usize,
+    pub arguments: Vec<ArgumentJson>,
+    /// The call reached its end (it may not: an out-of-bounds index stops the thread).
+    pub returned: bool,
+    /// Its value when it returned one.
+    pub value: Option<i32>,
+    /// Its executed events (and those of the calls it makes), as event numbers, in the
+    /// order of the witness.
+    pub events: Vec<usize>,
+    /// Positions of its first and last events in the witness's order.
+    #[serde(skip)]
+    pub first: usize,
+    #[serde(skip)]
+    pub last: usize,
+}
+
+/// An argument as the call received it: a value, or an address (`top`, `&a[1]`).
+#[derive(Clone, Debug, Serialize)]
+pub struct ArgumentJson {
+    pub parameter: String,
+    pub value: Option<i32>,
+    pub address: Option<String>,
+    #[serde(skip)]
+    pub shown: String,
+}
+
+/// The calls an execution makes that have executed events, outer calls before the calls
+/// they make, in the order they begin.
+pub fn executed_calls(namer: &Namer, events: &Events, execution: &Execution) -> Vec<ExecutedCall> {
+    if events.calls.is_empty() {
+        return Vec::new();
+    }
+    let mut positions: Vec<Vec<usize>> = vec![Vec::new(); events.calls.len()];
+    for (i, &e) in execution.interleaving.iter().enumerate() {
+        let mut call = events.events[e].call;
+        while let Some(c) = call {
+            positions[c].push(i);
+            call = events.calls[c].parent;
+        }
+    }
+    let mut calls: Vec<ExecutedCall> = events
+        .calls
+        .iter()
+        .enumerate()
+        .filter(|&(c, call)| {
+            !positions[c].is_empty() && execution.term_value(events, call.entered) != 0
+        })
+        .map(|(c, call)| {
+            let arguments = call
+                .args
+                .iter()
+                .map(|arg| match arg {
+                    CallArgValue::Value { param, value } => {
+                        let value = execution.term_value(events, *value);
+                        ArgumentJson {
+                            parameter: param.clone(),
+                            value: Some(value),
+                            address: None,
+                            shown: value.to_string(),
+                        }
+                    }
+                    CallArgValue::Pointer {
+                        param,
+                        base,
+                        offset,
+                    } => {
+                        let offset = execution.term_value(events, *offset);
+                        let address = Namer::address(base, &offset.to_string());
+                        ArgumentJson {
+                            parameter: param.clone(),
+                            value: None,
+                            address: Some(address.clone()),
+                            shown: address,
+                        }
+                    }
+                })
+                .collect();
+            let returned = execution.term_value(events, call.returned) != 0;
+            ExecutedCall {
+                id: c,
+                thread: namer.program().thread_name(call.thread),
+                function: call.function.clone(),
+                number: call.number,
+                arguments,
+                returned,
+                value: call
+                    .value
+                    .filter(|_| returned)
+                    .map(|v| execution.term_value(events, v)),
+                events: positions[c]
+                    .iter()
+                    .map(|&i| namer.number(execution.interleaving[i]))
+                    .collect(),
+                first: positions[c][0],
+                last: positions[c][positions[c].len() - 1],
+            }
+        })
+        .collect();
+    calls.sort_by_key(|c| (c.first, c.id));
+    calls
 }
 
 /// One executed event: what it did, in words and values (not the unroller's names), and the

@@ -28,6 +28,8 @@ pub struct LitmusTest {
     /// `key=value` lines between the header and the init block.
     pub metadata: Vec<(String, String)>,
     pub init: Vec<InitItem>,
+    /// Function definitions between the init block and the threads.
+    pub functions: Vec<Function>,
     pub threads: Vec<Thread>,
     /// The `locations [...]` clause: extra state to report in outcomes.
     pub locations: Vec<StateVar>,
@@ -101,6 +103,17 @@ pub struct Thread {
     pub span: Span,
 }
 
+/// `int pop(int *top) { ... }`: a function the threads (and other functions) call. Its
+/// `static`/`inline` qualifiers are read and dropped: every call is inlined anyway.
+#[derive(Clone, Debug, Serialize)]
+pub struct Function {
+    pub return_type: Type,
+    pub name: Ident,
+    pub params: Vec<Param>,
+    pub body: Vec<Stmt>,
+    pub span: Span,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Param {
     pub ty: Type,
@@ -154,7 +167,8 @@ pub enum StmtKind {
     Break,
     /// `continue;`: go on with the innermost loop's next test.
     Continue,
-    /// `return;`: end the thread (a value is an error in a thread).
+    /// `return;` ends the thread (a value is an error in a thread); in a function,
+    /// `return e;` gives the call its value.
     Return(Option<Expr>),
     /// A nested `{ ... }`.
     Block(Vec<Stmt>),

@@ -131,6 +131,9 @@ pub enum Tok<'a> {
     Const,
     Volatile,
     Atomic,
+    /// `static` and `inline` before a function definition.
+    Static,
+    Inline,
     /// `atomic {`: `atomic` is only a keyword right before a block.
     #[regex(r"atomic[ \t\r\n]*\{")]
     AtomicBlock,
@@ -343,6 +346,8 @@ fn classify(tok: Tok<'_>) -> Tok<'_> {
         "const" => Tok::Const,
         "volatile" => Tok::Volatile,
         "_Atomic" => Tok::Atomic,
+        "static" => Tok::Static,
+        "inline" | "__inline" | "__inline__" => Tok::Inline,
         w if is_type_word(w) => Tok::TypeWord(w),
         w => Tok::Ident(w),
     }

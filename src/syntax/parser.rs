@@ -41,6 +41,7 @@ fn parse_text(text: &str) -> Result<LitmusTest, Diagnostic> {
         doc: header.doc,
         metadata,
         init: body.init,
+        functions: body.functions,
         threads: body.threads,
         locations: body.locations,
         filter: body.filter,
@@ -227,6 +228,7 @@ fn parse_header(text: &str) -> Result<Header, Diagnostic> {
 /// What the grammar produces: the file after the header.
 pub(crate) struct Body {
     pub init: Vec<InitItem>,
+    pub functions: Vec<Function>,
     pub threads: Vec<Thread>,
     pub regions: Option<(String, Span)>,
     pub locations: Vec<StateVar>,
@@ -278,6 +280,19 @@ pub(crate) fn thread_index_of<Tk>(name: &Ident) -> GrammarResult<u32, Tk> {
             .with_label("expected `P` followed by a number")
             .with_help("threads are named `P0`, `P1`, `P2`, ... as in `P0(atomic_int *x) { ... }`"),
     )
+}
+
+/// `f(void)`: the only parameter list that is a lone type.
+pub(crate) fn void_params<Tk>(ty: Type) -> GrammarResult<Vec<Param>, Tk> {
+    if ty.base == "void" && ty.pointer_depth == 0 {
+        Ok(Vec::new())
+    } else {
+        user_error(
+            Diagnostic::new("a parameter needs a name", ty.span)
+                .with_label("type without a name")
+                .with_help("write the parameter as `int n` or `int *p`, or `(void)` for none"),
+        )
+    }
 }
 
 pub(crate) fn atomic_init<Tk>(f: Ident, value: i64) -> GrammarResult<i64, Tk> {

@@ -132,6 +132,14 @@ impl Execution {
         execution
     }
 
+    /// The value of a term in this execution; a read that did not execute counts as 0
+    /// (terms that depend on one are those of paths the execution did not take).
+    pub fn term_value(&self, events: &Events, term: crate::events::TermId) -> i32 {
+        events.terms.eval(term, &|r| {
+            self.values.get(r).copied().flatten().unwrap_or(0)
+        })
+    }
+
     /// The edges of `po | rf | co | fr` between executed events, initial writes included.
     pub fn edges(&self, events: &Events) -> Vec<(EventId, EventId)> {
         let mut edges = Vec::new();

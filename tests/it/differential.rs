@@ -402,14 +402,44 @@ mod generate {
         }
     }
 
-    fn render_block(stmts: &[Stmt], indent: usize, out: &mut String) {
+    fn render_block(stmts: &[Stmt], indent: usize, calls: bool, out: &mut String) {
         for s in stmts {
-            render_stmt(s, indent, out);
+            render_stmt(s, indent, calls, out);
         }
     }
 
-    fn render_stmt(s: &Stmt, indent: usize, out: &mut String) {
+    /// The functions `render_calls` uses for memory accesses.
+    const HELPERS: &str = "void store_to(int *p, int v) { *p = v; }\n\
+        int load_from(int *p) { int v = *p; return v; }\n\
+        void store_at(int *p, int i, int v) { p[i] = v; }\n\
+        int load_at(int *base, int i) { return *(base + i); }\n\
+        int add_to(atomic_int *p, int c) { return atomic_fetch_add(p, c); }\n";
+
+    fn render_stmt(s: &Stmt, indent: usize, calls: bool, out: &mut String) {
         let pad = "  ".repeat(indent);
+        if calls {
+            // Each memory access through a function of `HELPERS`.
+            let call = match s {
+                Stmt::Store(l, e) => {
+                    Some(format!("store_to({}, {});", LOCATIONS[*l], render_expr(e)))
+                }
+                Stmt::Load(r, l) => Some(format!("r{r} = load_from({});", LOCATIONS[*l])),
+                Stmt::IndexedStore(i, e) => Some(format!(
+                    "store_at(a, {}, {});",
+                    render_expr(i),
+                    render_expr(e)
+                )),
+                Stmt::IndexedLoad(r, i) => Some(format!("r{r} = load_at(a, {});", render_expr(i))),
+                Stmt::FetchAdd(r, l, c) => Some(format!("r{r} = add_to({}, {c});", LOCATIONS[*l])),
+                // A spin loop whose condition calls a function.
+                Stmt::Await(l, v) => Some(format!("await(load_from({}) == {v});", LOCATIONS[*l])),
+                _ => None,
+            };
+            if let Some(call) = call {
+                out.push_str(&format!("{pad}{call}\n"));
+                return;
+            }
+        }
         match s {
             Stmt::Store(l, e) => {
                 out.push_str(&format!("{pad}*{} = {};\n", LOCATIONS[*l], render_expr(e)))
@@ -435,7 +465,7 @@ mod generate {
             )),
             Stmt::Spin(l, v, b) => {
                 out.push_str(&format!("{pad}while (*{} != {v}) {{\n", LOCATIONS[*l]));
-                render_block(b, indent + 1, out);
+                render_block(b, indent + 1, calls, out);
                 out.push_str(&format!("{pad}}}\n"));
             }
             Stmt::Fence => out.push_str(&format!(
@@ -443,18 +473,18 @@ mod generate {
             )),
             Stmt::If(r, op, e, t, f) => {
                 out.push_str(&format!("{pad}if (r{r} {op} {}) {{\n", render_expr(e)));
-                render_block(t, indent + 1, out);
+                render_block(t, indent + 1, calls, out);
                 if f.is_empty() {
                     out.push_str(&format!("{pad}}}\n"));
                 } else {
                     out.push_str(&format!("{pad}}} else {{\n"));
-                    render_block(f, indent + 1, out);
+                    render_block(f, indent + 1, calls, out);
                     out.push_str(&format!("{pad}}}\n"));
                 }
             }
             Stmt::Locked(b) => {
                 out.push_str(&format!("{pad}lock(l);\n"));
-                render_block(b, indent, out);
+                render_block(b, indent, calls, out);
                 out.push_str(&format!("{pad}unlock(l);\n"));
             }
             Stmt::Assume(r, op, e) => {
@@ -464,12 +494,12 @@ mod generate {
             Stmt::TwoLocks(m_first, b) => {
                 let (first, second) = if *m_first { ("m", "l") } else { ("l", "m") };
                 out.push_str(&format!("{pad}lock({first});\n{pad}lock({second});\n"));
-                render_block(b, indent, out);
+                render_block(b, indent, calls, out);
                 out.push_str(&format!("{pad}unlock({second});\n{pad}unlock({first});\n"));
             }
             Stmt::Atomic(b) => {
                 out.push_str(&format!("{pad}atomic {{\n"));
-                render_block(b, indent + 1, out);
+                render_block(b, indent + 1, calls, out);
                 out.push_str(&format!("{pad}}}\n"));
             }
         }
@@ -477,11 +507,22 @@ mod generate {
 
     pub fn render(test: &Litmus) -> String {
         let every: Vec<usize> = (0..test.threads.len()).collect();
-        render_observing(test, &every)
+        render_with(test, false, &every)
     }
 
     /// The test with the registers of `observed_threads` (and every location) observed.
     pub fn render_observing(test: &Litmus, observed_threads: &[usize]) -> String {
+        render_with(test, false, observed_threads)
+    }
+
+    /// The same program with every load, store, indexed access and fetch-add made through
+    /// a function of the test (`r0 = load_from(x);`), for the inlining of calls.
+    pub fn render_calls(test: &Litmus) -> String {
+        let every: Vec<usize> = (0..test.threads.len()).collect();
+        render_with(test, true, &every)
+    }
+
+    fn render_with(test: &Litmus, calls: bool, observed_threads: &[usize]) -> String {
         let mut out = String::from("C random\n{ ");
         for (name, v) in LOCATIONS.iter().zip(&test.init) {
             out.push_str(&format!("{name} = {v}; "));
@@ -489,6 +530,10 @@ mod generate {
         out.push_str(&format!(
             "int a[{ARRAY_CELLS}] = {{0, 1}}; l = 0; m = 0; }}\n\n"
         ));
+        if calls {
+            out.push_str(HELPERS);
+            out.push('\n');
+        }
         let params: Vec<String> = LOCATIONS
             .iter()
             .chain(["a", "l", "m"].iter())
@@ -499,7 +544,7 @@ mod generate {
             for r in 0..REGISTERS {
                 out.push_str(&format!("  int r{r} = 0;\n"));
             }
-            render_block(body, 1, &mut out);
+            render_block(body, 1, calls, &mut out);
             out.push_str("}\n\n");
         }
         let mut observed = Vec::new();
@@ -757,21 +802,11 @@ fn same_as_written_out(src: &str, by_hand: &str) -> Answers {
     let mine = product(&program, AcyclicStrategy::Ranks);
     let theirs = product(&hand, AcyclicStrategy::Ranks);
     // By name: the flags of the exits are registers too, and shift the numbering.
-    let named = |program: &Program, answers: &Answers| -> BTreeSet<Vec<(String, i32)>> {
-        answers
-            .outcomes
-            .iter()
-            .map(|state| {
-                let mut state: Vec<(String, i32)> = state
-                    .iter()
-                    .map(|&(o, v)| (program.observable_name(o), v))
-                    .collect();
-                state.sort();
-                state
-            })
-            .collect()
-    };
-    assert_eq!(named(&program, &mine), named(&hand, &theirs), "{src}");
+    assert_eq!(
+        named_outcomes(&program, &mine),
+        named_outcomes(&hand, &theirs),
+        "{src}"
+    );
     assert_eq!(mine.bound_hit, theirs.bound_hit, "{src}");
     compare("construct", src).unwrap_or_else(|e| panic!("{e}"));
     mine
@@ -860,4 +895,230 @@ fn return_ends_the_thread() {
         &test("if (r0 != 1) { *y = 1; if (r0 == 0) { r0 = *x; if (r0 != 1) { *y = 2; if (r0 == 0) { r0 = *x; if (r0 != 1) { *y = 2; while (r0 == 0) { r0 = r0; } } } } } }"),
     );
     assert!(mine.bound_hit);
+}
+
+/// Outcomes by observable name (inlined calls add registers, which shift the numbering).
+fn named_outcomes(program: &Program, answers: &Answers) -> BTreeSet<Vec<(String, i32)>> {
+    answers
+        .outcomes
+        .iter()
+        .map(|state| {
+            let mut state: Vec<(String, i32)> = state
+                .iter()
+                .map(|&(o, v)| (program.observable_name(o), v))
+                .collect();
+            state.sort();
+            state
+        })
+        .collect()
+}
+
+/// The pairs of threads that race: a racing statement of an inlined function is one
+/// statement however often it is called, so statement pairs do not compare across versions.
+fn racing_threads(pairs: &Pairs) -> BTreeSet<(usize, usize)> {
+    pairs.iter().map(|(a, b)| (a.thread, b.thread)).collect()
+}
+
+/// `with_calls` and `inlined` (the same program with each call written out by hand) give
+/// the same outcomes, bound hits, assertion failures and racing threads, and the product
+/// agrees with the reference explorer on `with_calls`.
+fn same_as_inlined(with_calls: &str, inlined: &str) -> Result<Answers, String> {
+    let program = lower("with-calls", with_calls);
+    let hand = lower("inlined", inlined);
+    let mine = product(&program, AcyclicStrategy::Lazy);
+    let theirs = product(&hand, AcyclicStrategy::Lazy);
+    let mut problems = Vec::new();
+    if named_outcomes(&program, &mine) != named_outcomes(&hand, &theirs) {
+        problems.push(format!(
+            "outcomes differ:\n  calls:   {:?}\n  inlined: {:?}",
+            named_outcomes(&program, &mine),
+            named_outcomes(&hand, &theirs)
+        ));
+    }
+    if mine.bound_hit != theirs.bound_hit {
+        problems.push(format!(
+            "bound hit differs: {} / {}",
+            mine.bound_hit, theirs.bound_hit
+        ));
+    }
+    if mine.assertion_failure != theirs.assertion_failure {
+        problems.push(format!(
+            "assertion failure differs: {} / {}",
+            mine.assertion_failure, theirs.assertion_failure
+        ));
+    }
+    if racing_threads(&mine.races) != racing_threads(&theirs.races) {
+        problems.push(format!(
+            "races differ:\n  calls:   {:?}\n  inlined: {:?}",
+            describe(with_calls, &mine.races),
+            describe(inlined, &theirs.races)
+        ));
+    }
+    compare("with-calls", with_calls).map_err(|e| format!("against the reference: {e}"))?;
+    if problems.is_empty() {
+        Ok(mine)
+    } else {
+        Err(format!(
+            "{with_calls}\n--- inlined by hand:\n{inlined}\n{}",
+            problems.join("\n")
+        ))
+    }
+}
+
+proptest! {
+    #![proptest_config(config(96))]
+
+    /// Random programs whose memory accesses go through functions of the test (value and
+    /// pointer parameters, array cells indexed by a parameter, values returned) mean what
+    /// the same accesses written in the threads mean, and match the reference explorer.
+    #[test]
+    fn random_programs_with_calls_match_the_inlined_ones(
+        test in generate::litmus(true, 12),
+    ) {
+        let with_calls = generate::render_calls(&test);
+        let inlined = generate::render(&test);
+        if let Err(e) = same_as_inlined(&with_calls, &inlined) {
+            return Err(TestCaseError::fail(e));
+        }
+    }
+}
+
+/// A two-thread message-passing shape whose threads call `functions`; `p0` and `p1` are
+/// the thread bodies.
+fn with_functions(functions: &str, p0: &str, p1: &str, condition: &str) -> String {
+    format!(
+        "C calls\n{{ x = 0; y = 0; int a[3] = {{0, 0, 0}}; }}\n{functions}\n\
+         P0 (int* x, int* y, int* a) {{\n  int r0 = 0; int r1 = 0;\n  {p0}\n}}\n\
+         P1 (int* x, int* y, int* a) {{\n  int r2 = 0; int r3 = 0;\n  {p1}\n}}\n\
+         exists ({condition})\n"
+    )
+}
+
+/// Hand-written calls against the same programs with each call inlined by hand.
+#[test]
+fn calls_mean_their_inlined_bodies() {
+    let cases: &[(&str, &str, &str, &str, &str, &str)] = &[
+        // Value parameters, a value used inside an expression, early `return` in a branch.
+        (
+            "int get(int *p, int k) { int v = *p; if (v == 0) return -1; return v + k; }\n\
+             void put(int *p, int v) { *p = v; }",
+            "put(x, 1); put(y, 2);",
+            "r2 = get(y, 10) + 1; r3 = get(x, 0);",
+            "*x = 1; *y = 2;",
+            "int v = *y; int t = 0; if (v == 0) { t = -1; } else { t = v + 10; } r2 = t + 1; \
+             int w = *x; if (w == 0) { r3 = -1; } else { r3 = w; }",
+            "1:r2=13 /\\ 1:r3=-1",
+        ),
+        // Pointer parameters bound to array cells, constant and register-indexed, passed on
+        // to a nested call; a call in a loop condition; a call as an `if` condition.
+        (
+            "int cell(int *p, int i) { return p[i]; }\n\
+             int second(int *p) { return cell(p + 1, 0); }\n\
+             int claim(atomic_int *p) { int old = atomic_exchange(p, 1); return old == 0; }",
+            "a[1] = 5; r0 = 2; a[r0] = 7; if (claim(x)) { *y = 1; }",
+            "r2 = second(a); int i = 0; while (cell(&a[1], i) == 5 && i < 2) { i = i + 1; } r3 = i; \
+             if (claim(x)) { *y = 2; }",
+            "a[1] = 5; r0 = 2; a[r0] = 7; int o0 = atomic_exchange(x, 1); if (o0 == 0) { *y = 1; }",
+            "r2 = a[1]; int i = 0; while (a[1 + i] == 5 && i < 2) { i = i + 1; } r3 = i; \
+             int o1 = atomic_exchange(x, 1); if (o1 == 0) { *y = 2; }",
+            "1:r2=5 /\\ 1:r3=1 /\\ y=1",
+        ),
+        // `return` from inside a loop; a `void` function with an early `return`.
+        (
+            "int find(int *p, int want) {\n\
+               for (int i = 0; i < 2; i++) { if (p[i] == want) return i; }\n\
+               return -1;\n\
+             }\n\
+             void maybe(int *p, int c) { if (c) return; *p = 3; }",
+            "a[1] = 4; maybe(y, 0); maybe(x, 1);",
+            "r2 = find(a, 4); r3 = *y;",
+            "a[1] = 4; *y = 3;",
+            "int k = -1; for (int i = 0; i < 2; i++) { if (a[i] == 4) { k = i; break; } } \
+             r2 = k; r3 = *y;",
+            "1:r2=1 /\\ 1:r3=3",
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (functions, p0, p1, p0_inlined, p1_inlined, condition) in cases {
+        let with_calls = with_functions(functions, p0, p1, condition);
+        let inlined = with_functions("", p0_inlined, p1_inlined, condition);
+        match same_as_inlined(&with_calls, &inlined) {
+            Ok(answers) => assert!(answers.outcomes.len() > 1, "{with_calls}"),
+            Err(e) => failures.push(e),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// A Treiber stack with retry loops: P0 pushes nodes 1 and 2 with `push`, P1 pops once
+/// with `pop`; against the same threads with the calls written out, and the reference.
+#[test]
+fn a_treiber_stack_with_retries_means_its_inlined_version() {
+    let prefix = "C treiber\n{ top = 0; int next[3] = {0, 0, 0}; int val[3] = {0, 10, 20}; }\n";
+    let with_calls = format!(
+        "{prefix}
+void push(atomic_int *top, int *next, int n) {{
+  int old = atomic_load(top);
+  next[n] = old;
+  while (!atomic_compare_exchange_strong(top, &old, n)) {{
+    next[n] = old;
+  }}
+}}
+int pop(atomic_int *top, int *next, int *val) {{
+  int old = atomic_load(top);
+  while (old != 0) {{
+    if (atomic_compare_exchange_strong(top, &old, next[old]))
+      return val[old];
+  }}
+  return 0;
+}}
+P0 (atomic_int *top, int *next) {{ push(top, next, 1); push(top, next, 2); }}
+P1 (atomic_int *top, int *next, int *val) {{ int r0 = pop(top, next, val); }}
+locations [top;]
+exists (1:r0=10 /\\ top=2)
+"
+    );
+    let push = |n: u32| {
+        format!(
+            "{{ int old = atomic_load(top); next[{n}] = old; \
+             while (!atomic_compare_exchange_strong(top, &old, {n})) {{ next[{n}] = old; }} }}"
+        )
+    };
+    let inlined = format!(
+        "{prefix}
+P0 (atomic_int *top, int *next) {{ {} {} }}
+P1 (atomic_int *top, int *next, int *val) {{
+  int r0 = 0;
+  int old = atomic_load(top);
+  while (old != 0) {{
+    if (atomic_compare_exchange_strong(top, &old, next[old])) {{ r0 = val[old]; break; }}
+  }}
+}}
+locations [top;]
+exists (1:r0=10 /\\ top=2)
+",
+        push(1),
+        push(2)
+    );
+    let answers = same_as_inlined(&with_calls, &inlined).unwrap_or_else(|e| panic!("{e}"));
+    let program = lower("treiber", &with_calls);
+    let states: Vec<String> = named_outcomes(&program, &answers)
+        .into_iter()
+        .map(|s| {
+            s.iter()
+                .map(|(n, v)| format!("{n}={v}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    // P1 sees the empty stack, or pops node 1 (P0's second push then retries on 0), or
+    // pops node 2 (retrying on 2 if it first read 1), leaving node 1.
+    assert_eq!(
+        states,
+        ["1:r0=0 [top]=2", "1:r0=10 [top]=2", "1:r0=20 [top]=1"]
+    );
+    assert!(
+        !answers.bound_hit,
+        "each compare-exchange fails at most once"
+    );
 }

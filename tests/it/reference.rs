@@ -109,9 +109,12 @@ fn expand<'a>(instrs: &'a [Instr], unroll: u32, spins: &[Span]) -> Vec<Step<'a>>
             | Instr::Fence { .. }
             | Instr::Lock { .. }
             | Instr::Unlock { .. } => out.push(Step::Shared(instr)),
-            Instr::Assign { .. } | Instr::Assert { .. } | Instr::Assume { .. } => {
-                out.push(Step::Local(instr))
-            }
+            Instr::Assign { .. }
+            | Instr::Assert { .. }
+            | Instr::Assume { .. }
+            | Instr::CallEnter { .. } => out.push(Step::Local(instr)),
+            // A call's body is inlined between its markers; its end does nothing.
+            Instr::CallExit { .. } => {}
             Instr::CompareExchange { expected, span, .. } => {
                 if let Expected::Location(e) = expected {
                     out.push(Step::CasExpected {
@@ -531,6 +534,14 @@ impl<'p> Explorer<'p> {
                             th.vanished = true;
                             th.frames.clear();
                             return Next::Done;
+                        }
+                        Instr::CallEnter { bind, .. } => {
+                            // All at once: every value is computed before any is assigned.
+                            let values: Vec<i32> =
+                                bind.iter().map(|(_, e)| eval(e, &th.regs)).collect();
+                            for ((dst, _), v) in bind.iter().zip(values) {
+                                th.regs[*dst] = v;
+                            }
                         }
                         _ => {}
                     }

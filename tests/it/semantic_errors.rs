@@ -126,3 +126,80 @@ semantic_error!(
     thread_returns_a_value,
     "C t\n{ x = 0; }\nP0 (int* x) {\n  int r0 = *x;\n  return r0;\n}\nexists (0:r0=1)\n"
 );
+
+// ------------------------------------------------------------------ functions
+
+semantic_error!(
+    call_of_an_undefined_function,
+    "C t\n{}\nint pop(int *p) { return *p; }\nP0 (int* x) {\n  int r0 = popp(x);\n}\nexists (0:r0=1)\n"
+);
+
+semantic_error!(
+    call_with_the_wrong_number_of_arguments,
+    "C t\n{}\nvoid push(int *p, int v) { *p = v; }\nP0 (int* x) {\n  push(x);\n}\nexists (x=1)\n"
+);
+
+semantic_error!(
+    function_defined_twice,
+    "C t\n{}\nint f(void) { return 1; }\nint f(void) { return 2; }\nP0 (int* x) {\n  *x = f();\n}\nexists (x=1)\n"
+);
+
+semantic_error!(
+    function_named_like_a_library_call,
+    "C t\n{}\nint atomic_load(int *p) { return *p; }\nP0 (int* x) {\n  int r0 = atomic_load(x);\n}\nexists (0:r0=1)\n"
+);
+
+semantic_error!(
+    function_named_like_a_thread,
+    "C t\n{}\nvoid P1(int *p) { *p = 1; }\nP0 (int* x) {\n  P1(x);\n}\nexists (x=1)\n"
+);
+
+semantic_error!(
+    value_of_a_void_function_used,
+    "C t\n{}\nvoid put(int *p) { *p = 1; }\nP0 (int* x) {\n  int r0 = put(x) + 1;\n}\nexists (0:r0=1)\n"
+);
+
+semantic_error!(
+    value_of_a_function_that_can_end_without_return,
+    "C t\n{}\nint get(int *p) {\n  int v = *p;\n  if (v) return v;\n}\nP0 (int* x) {\n  get(x);\n  int r0 = get(x);\n}\nexists (0:r0=1)\n"
+);
+
+semantic_error!(
+    recursion_names_the_cycle,
+    "C t\n{}\nint even(int n) { if (n == 0) return 1; return odd(n - 1); }\nint odd(int n) { if (n == 0) return 0; return even(n - 1); }\nP0 (int* x) {\n  int r0 = even(2);\n}\nexists (0:r0=1)\n"
+);
+
+semantic_error!(
+    address_of_a_register,
+    "C t\n{}\nP0 (int* x) {\n  int r0 = 0;\n  int r1 = atomic_load(&r0);\n}\nexists (0:r1=1)\n"
+);
+
+semantic_error!(
+    register_passed_to_a_pointer_parameter,
+    "C t\n{}\nvoid put(int *p) { *p = 1; }\nP0 (int* x) {\n  int r0 = 0;\n  put(r0);\n}\nexists (x=1)\n"
+);
+
+semantic_error!(
+    pointer_value_passed_to_a_pointer_parameter,
+    "C t\n{}\nvoid put(int *p) { *p = 1; }\nP0 (int* x) {\n  put(*x ? x : x);\n}\nexists (x=1)\n"
+);
+
+semantic_error!(
+    return_with_a_value_in_a_void_function,
+    "C t\n{}\nvoid put(int *p) { *p = 1; return 2; }\nP0 (int* x) {\n  put(x);\n}\nexists (x=1)\n"
+);
+
+semantic_error!(
+    error_in_a_function_no_thread_calls,
+    "C t\n{}\nint unused(int *p) { return *p + r9; }\nP0 (int* x) {\n  *x = 1;\n}\nexists (x=1)\n"
+);
+
+semantic_error!(
+    array_cell_outside_through_a_pointer_parameter,
+    "C t\n{ int a[2] = {0, 0}; }\nint third(int *p) { return p[1]; }\nP0 (int* a) {\n  int r0 = third(&a[1]);\n}\nexists (0:r0=1)\n"
+);
+
+semantic_error!(
+    error_in_a_function_called_twice_is_reported_once,
+    "C t\n{}\nint get(int *p) { return *p + r9; }\nP0 (int* x) {\n  int r0 = get(x) + get(x);\n}\nexists (0:r0=1)\n"
+);

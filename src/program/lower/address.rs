@@ -6,8 +6,24 @@ use crate::diagnostics::{Diagnostic, Span};
 use crate::program::{Address, Instr};
 use crate::syntax::ast::{self, ExprKind};
 
+/// In a function's body, the pointer parameter `e` is (through casts).
+fn bound_name<'e>(e: &'e ast::Expr, scope: &ThreadScope) -> Option<&'e ast::Ident> {
+    match &e.kind {
+        ExprKind::Cast(_, inner) => bound_name(inner, scope),
+        ExprKind::Name(id) if scope.binding(&id.name).is_some() => Some(id),
+        _ => None,
+    }
+}
+
 impl Lowerer {
     pub(super) fn is_location_name(&self, name: &str, scope: &ThreadScope) -> bool {
+        // In a function's body: its pointer parameters and the test's locations, which
+        // every thread may name; not the calling thread's parameter list.
+        if let Some(frame) = &scope.frame {
+            return frame.pointers.contains_key(name)
+                || self.global_names.contains(name)
+                || self.arrays.contains_key(name);
+        }
         scope.params.iter().any(|p| p == name)
             || self.loc_by_name.contains_key(name)
             || self.arrays.contains_key(name)
@@ -43,6 +59,9 @@ impl Lowerer {
         scope: &mut ThreadScope,
         out: &mut Vec<Instr>,
     ) -> Option<Address> {
+        if let Some(id) = bound_name(base, scope) {
+            return self.bound_address(id, Some(index), base.span, scope, out);
+        }
         if constant_value(index).is_some() {
             let offset = self.constant_index(index)?;
             return self.address_offset(base, offset, scope).map(Address::Fixed);
@@ -115,6 +134,9 @@ impl Lowerer {
         scope: &mut ThreadScope,
         out: &mut Vec<Instr>,
     ) -> Option<Address> {
+        if let Some(id) = bound_name(e, scope) {
+            return self.bound_address(id, None, e.span, scope, out);
+        }
         match &e.kind {
             ExprKind::Binary(ast::BinaryOp::Add, base, index) => {
                 // `i + y` is `y + i` in C.
@@ -125,6 +147,23 @@ impl Lowerer {
             }
             ExprKind::Cast(_, inner) => self.address(inner, scope, out),
             ExprKind::Unary(ast::UnaryOp::AddrOf, inner) => match &inner.kind {
+                ExprKind::Name(id) if scope.lookup(&id.name).is_some() => {
+                    self.register_address(id);
+                    None
+                }
+                ExprKind::Name(id) if scope.binding(&id.name).is_some() => {
+                    self.error(
+                        Diagnostic::new(
+                            format!("`&{}` is the address of a pointer parameter", id.name),
+                            e.span,
+                        )
+                        .with_help(format!(
+                            "pointers to pointers are not supported; write `{}` for the address it holds",
+                            id.name
+                        )),
+                    );
+                    None
+                }
                 ExprKind::Name(_) => self.address_offset(inner, 0, scope).map(Address::Fixed),
                 ExprKind::Index(base, index) => self.indexed_address(base, index, scope, out),
                 _ => {

@@ -8,6 +8,9 @@ use crate::syntax::ast::{self, ExprKind};
 
 impl Lowerer {
     pub(super) fn unknown_function(&mut self, name: &ast::Ident) {
+        if self.refused.contains(&name.name) {
+            return;
+        }
         let listed = |families: &[Family]| -> String {
             families
                 .iter()
@@ -25,17 +28,19 @@ impl Lowerer {
         };
         let closest = library::LIBRARY
             .iter()
-            .map(|call| {
-                (
-                    strsim::damerau_levenshtein(&name.name, call.name),
-                    call.name,
-                )
-            })
+            .map(|call| call.name)
+            .chain(self.functions.keys().map(String::as_str))
+            .map(|known| (strsim::damerau_levenshtein(&name.name, known), known))
             .min();
         if let Some((distance, closest)) = closest {
             if distance <= 2 {
                 help = format!("did you mean `{closest}`? {help}");
             }
+        }
+        if !self.functions.is_empty() {
+            let mut defined: Vec<&str> = self.functions.keys().map(String::as_str).collect();
+            defined.sort_unstable();
+            help = format!("{help}; functions of this test: {}", defined.join(", "));
         }
         self.error(
             Diagnostic::new(format!("unknown function `{}`", name.name), name.span).with_help(help),

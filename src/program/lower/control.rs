@@ -4,7 +4,7 @@
 //! exits, and an exit that is taken leaves no event behind it (a loop's condition is not
 //! even read again).
 
-use super::{truth, Lowerer, ThreadScope};
+use super::{constant_value, truth, Lowerer, ThreadScope};
 use crate::diagnostics::{Diagnostic, Span};
 use crate::program::{BinaryOp, Expr, Instr, RegId};
 use crate::syntax::ast::{self, StmtKind};
@@ -28,6 +28,49 @@ impl Exits {
             returned: exit_kinds(body).returns.then(|| scope.temporary()),
             ..Exits::default()
         }
+    }
+
+    /// An inlined function body's exits: a `return` flag unless its only `return` is its
+    /// last statement (which skips nothing). Loops of the caller are not the callee's.
+    pub(super) fn of_function(body: &[ast::Stmt], scope: &mut ThreadScope) -> Exits {
+        let before_last = match body.split_last() {
+            Some((last, rest)) if matches!(last.kind, StmtKind::Return(_)) => rest,
+            _ => body,
+        };
+        Exits {
+            returned: exit_kinds(before_last).returns.then(|| scope.temporary()),
+            ..Exits::default()
+        }
+    }
+
+    pub(super) fn return_flag(self) -> Option<RegId> {
+        self.returned
+    }
+}
+
+/// Whether the end of `stmts` can be reached: not when every path ends in `return` (or
+/// `break`/`continue`, which leave the list too), or in a loop that never exits (`while
+/// (1)` without `break`). Syntactic, as C compilers' warnings are.
+pub(super) fn completes(stmts: &[ast::Stmt]) -> bool {
+    stmts.iter().all(stmt_completes)
+}
+
+fn stmt_completes(stmt: &ast::Stmt) -> bool {
+    let forever =
+        |cond: Option<&ast::Expr>| cond.is_none_or(|c| constant_value(c).is_some_and(|v| v != 0));
+    match &stmt.kind {
+        StmtKind::Return(_) | StmtKind::Break | StmtKind::Continue => false,
+        StmtKind::If {
+            then_branch,
+            else_branch: Some(else_branch),
+            ..
+        } => completes(then_branch) || completes(else_branch),
+        StmtKind::Block(body) | StmtKind::Atomic(body) => completes(body),
+        StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
+            !forever(Some(cond)) || exit_kinds(body).breaks
+        }
+        StmtKind::For { cond, body, .. } => !forever(cond.as_ref()) || exit_kinds(body).breaks,
+        _ => true,
     }
 }
 
@@ -136,13 +179,27 @@ impl Lowerer {
     pub(super) fn lower_exit(
         &mut self,
         stmt: &ast::Stmt,
-        scope: &ThreadScope,
+        scope: &mut ThreadScope,
         out: &mut Vec<Instr>,
     ) {
         let exits = scope.exits;
         let (flag, word) = match &stmt.kind {
             StmtKind::Break => (exits.broke, "break"),
             StmtKind::Continue => (exits.continued, "continue"),
+            StmtKind::Return(value) if scope.frame.is_some() => {
+                if !self.function_return(value.as_ref(), stmt.span, scope, out) {
+                    return;
+                }
+                // Without a flag, this is the function's last statement: nothing to skip.
+                if let Some(dst) = exits.returned {
+                    out.push(Instr::Assign {
+                        dst,
+                        value: Expr::Const(1),
+                        span: stmt.span,
+                    });
+                }
+                return;
+            }
             StmtKind::Return(value) => {
                 if let Some(value) = value {
                     self.error(
@@ -168,6 +225,45 @@ impl Lowerer {
             ),
             // Every exit found in a loop got its flag before the body was lowered.
             None => {}
+        }
+    }
+
+    /// `return;` or `return e;` in a function's body: `e` goes to the call's value register.
+    /// False after an error.
+    fn function_return(
+        &mut self,
+        value: Option<&ast::Expr>,
+        span: Span,
+        scope: &mut ThreadScope,
+        out: &mut Vec<Instr>,
+    ) -> bool {
+        let Some(frame) = scope.frame.as_ref() else {
+            return false;
+        };
+        let (function, ret) = (frame.function.clone(), frame.ret);
+        match (value, ret) {
+            (Some(value), Some(ret)) => {
+                let before = self.errors.len();
+                self.assign_register(ret, value, span, scope, out);
+                self.errors.len() == before
+            }
+            (None, None) => true,
+            (Some(value), None) => {
+                self.error(
+                    Diagnostic::new(format!("`{function}` returns no value"), value.span)
+                        .with_label("a `void` function's `return` takes no value")
+                        .with_help("write `return;`, or declare the function `int`"),
+                );
+                false
+            }
+            (None, Some(_)) => {
+                self.error(
+                    Diagnostic::new(format!("`{function}` must return a value"), span)
+                        .with_label("`return` without a value")
+                        .with_help("write `return e;`, or declare the function `void`"),
+                );
+                false
+            }
         }
     }
 

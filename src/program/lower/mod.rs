@@ -1,9 +1,10 @@
 //! AST -> program IR: resolve names, recognise library calls, hoist memory accesses.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::rc::Rc;
 
 use super::{
-    BinaryOp, Expr, FinalCondition, Instr, Location, MemOrder, Program, RegId, Register,
+    BinaryOp, CallSite, Expr, FinalCondition, Instr, Location, MemOrder, Program, RegId, Register,
     ThreadProgram, UnaryOp,
 };
 use crate::diagnostics::Span;
@@ -15,6 +16,7 @@ mod address;
 mod calls;
 mod condition;
 mod control;
+mod functions;
 mod init;
 
 use condition::sort_observed;
@@ -23,6 +25,7 @@ use condition::sort_observed;
 pub fn lower(test: &ast::LitmusTest, file: &SourceFile) -> Result<Program, InputError> {
     let mut lowerer = Lowerer::default();
     lowerer.declare_init(test);
+    lowerer.declare_functions(test, file);
     let mut threads = Vec::new();
     let mut seen_threads: HashMap<u32, Span> = HashMap::new();
     for thread in &test.threads {
@@ -42,6 +45,7 @@ pub fn lower(test: &ast::LitmusTest, file: &SourceFile) -> Result<Program, Input
             threads.push(t);
         }
     }
+    lowerer.check_uncalled_functions(test);
     if test.threads.is_empty() {
         lowerer.error(
             Diagnostic::new("the test has no threads", test.name.span)
@@ -68,6 +72,11 @@ pub fn lower(test: &ast::LitmusTest, file: &SourceFile) -> Result<Program, Input
         c.prop.observables(&mut observed);
     }
     if !lowerer.errors.is_empty() {
+        // A function's body is lowered at each call: its errors once.
+        let mut seen = HashSet::new();
+        lowerer
+            .errors
+            .retain(|d| seen.insert((d.span, d.message.clone())));
         return Err(InputError::new(file, lowerer.errors));
     }
     let locations = lowerer.locations;
@@ -91,6 +100,17 @@ struct Lowerer {
     arrays: HashMap<String, u32>,
     /// Initial register values from the init block, by thread index.
     register_inits: BTreeMap<u32, Vec<(ast::Ident, i32)>>,
+    /// The functions of the test, by name.
+    functions: HashMap<String, Rc<functions::FunctionDef>>,
+    /// Functions on a cycle of calls (reported once; their calls are not inlined).
+    recursive: HashSet<String>,
+    /// Functions inlined somewhere.
+    called: HashSet<String>,
+    /// Definitions refused for their name (reported once: calls of them say nothing more).
+    refused: HashSet<String>,
+    /// The names a function's body may use for locations: those of the init block and the
+    /// threads' parameters.
+    global_names: HashSet<String>,
     errors: Vec<Diagnostic>,
 }
 
@@ -171,6 +191,7 @@ impl Lowerer {
             index: thread.index,
             registers: scope.registers,
             body,
+            calls: scope.calls,
             span: thread.span,
         })
     }
@@ -199,6 +220,13 @@ impl Lowerer {
                     ));
                     return;
                 }
+                if scope.binding(&name.name).is_some() {
+                    self.error(Diagnostic::new(
+                        format!("`{}` is already a parameter of this function", name.name),
+                        name.span,
+                    ));
+                    return;
+                }
                 let reg = scope.declare(&name.name, 0, false);
                 if let Some(init) = init {
                     self.assign_register(reg, init, span, scope, out);
@@ -207,6 +235,10 @@ impl Lowerer {
             StmtKind::Assign { lhs, rhs } => self.lower_assign(lhs, rhs, span, scope, out),
             StmtKind::Expr(e) => {
                 if let ExprKind::Call(name, args) = &e.kind {
+                    if self.is_function(&name.name) {
+                        self.inline_call(name, args, e.span, scope, out);
+                        return;
+                    }
                     self.lower_call(name, args, e.span, None, scope, out);
                 } else {
                     let _ = self.lower_expr(e, scope, out);
@@ -411,6 +443,13 @@ impl Lowerer {
                 });
                 Some(Expr::Reg(dst))
             }
+            ExprKind::Unary(ast::UnaryOp::AddrOf, inner) if matches!(&inner.kind, ExprKind::Name(id) if scope.lookup(&id.name).is_some()) =>
+            {
+                if let ExprKind::Name(id) = &inner.kind {
+                    self.register_address(id);
+                }
+                None
+            }
             ExprKind::Unary(ast::UnaryOp::AddrOf, _) => {
                 self.error(
                     Diagnostic::new("addresses are not values in nemos", e.span)
@@ -490,6 +529,9 @@ impl Lowerer {
             }
             // Casts between integer types are the identity on 32-bit values.
             ExprKind::Cast(_, inner) => self.lower_expr(inner, scope, out),
+            ExprKind::Call(name, args) if self.is_function(&name.name) => {
+                self.call_value(name, args, e.span, scope, out)
+            }
             ExprKind::Call(name, args) => {
                 if !returns_memory_value(name) {
                     if library::lookup(&name.name).is_some() {
@@ -517,6 +559,19 @@ struct ThreadScope {
     params: Vec<String>,
     /// The flags of the early exits in force.
     exits: control::Exits,
+    /// The function whose inlined body is being lowered, if any.
+    frame: Option<functions::Frame>,
+    /// Per function, how many times it was inlined into this thread so far.
+    inlined: HashMap<String, usize>,
+    calls: Vec<CallSite>,
+}
+
+/// The caller's names, put aside while a callee's body is lowered.
+struct SavedFrame {
+    by_name: HashMap<String, RegId>,
+    params: Vec<String>,
+    exits: control::Exits,
+    frame: Option<functions::Frame>,
 }
 
 impl ThreadScope {
@@ -527,13 +582,49 @@ impl ThreadScope {
             return id;
         }
         let id = self.registers.len();
+        let full_name = match &self.frame {
+            Some(frame) => format!("{}{name}", frame.prefix),
+            None => name.to_string(),
+        };
         self.registers.push(Register {
-            name: name.to_string(),
+            name: full_name,
             initial,
             temporary,
         });
         self.by_name.insert(name.to_string(), id);
         id
+    }
+
+    /// A register no name of the source refers to.
+    fn fresh(&mut self, name: &str) -> RegId {
+        self.registers.push(Register {
+            name: name.to_string(),
+            initial: 0,
+            temporary: false,
+        });
+        self.registers.len() - 1
+    }
+
+    /// What pointer parameter `name` of the function being lowered denotes.
+    fn binding(&self, name: &str) -> Option<functions::Binding> {
+        self.frame.as_ref()?.pointers.get(name).cloned()
+    }
+
+    /// Starts a callee's scope: no names but its own.
+    fn enter_frame(&mut self) -> SavedFrame {
+        SavedFrame {
+            by_name: std::mem::take(&mut self.by_name),
+            params: std::mem::take(&mut self.params),
+            exits: std::mem::take(&mut self.exits),
+            frame: self.frame.take(),
+        }
+    }
+
+    fn leave_frame(&mut self, saved: SavedFrame) {
+        self.by_name = saved.by_name;
+        self.params = saved.params;
+        self.exits = saved.exits;
+        self.frame = saved.frame;
     }
 
     fn lookup(&self, name: &str) -> Option<RegId> {
