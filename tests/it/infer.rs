@@ -194,6 +194,7 @@ fn under_sc_the_answer_follows_the_reference_explorer() {
 fn incremental_and_exhaustive_searches_agree_on_the_c11_tests() {
     const MAX: usize = 128;
     let mut paths = common::project_litmus();
+    let with_corpus = common::corpus().is_some();
     if let Some(corpus) = common::corpus() {
         for dir in ["dat3m-c11", "herd-c11popl15"] {
             paths.extend(common::litmus_files(&corpus.join(dir)));
@@ -247,12 +248,15 @@ fn incremental_and_exhaustive_searches_agree_on_the_c11_tests() {
             }
         }
     }
-    assert!(compared >= 20, "only {compared} comparisons");
+    // litmus/ alone gave 12 comparisons (6 written back), with the corpus 276 (44).
+    let enough = if with_corpus { 200 } else { 10 };
+    assert!(compared >= enough, "only {compared} comparisons");
     assert!(
         saved > 0,
         "the incremental search never solved fewer assignments"
     );
-    assert!(rewritten >= 5, "only {rewritten} tests written back");
+    let enough = if with_corpus { 30 } else { 4 };
+    assert!(rewritten >= enough, "only {rewritten} tests written back");
 }
 
 /// `--write`: the test with the suggested orders written in reads back with exactly those
