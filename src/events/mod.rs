@@ -216,6 +216,15 @@ pub enum CallArgValue {
     },
 }
 
+/// An implicit assertion that an access's address is valid (see `unroll::Builder::at`).
+#[derive(Clone, Debug, Serialize)]
+pub struct AccessCheck {
+    /// The index (`a[i]`) or the address (`*p`) the access computes.
+    pub selector: TermId,
+    /// `Some(n)` for an index into `n` cells, `None` for an address.
+    pub cells: Option<usize>,
+}
+
 /// The symbolic execution of a program.
 #[derive(Clone, Debug, Serialize)]
 pub struct Events {
@@ -233,6 +242,8 @@ pub struct Events {
     pub waits: Vec<WaitPoint>,
     /// The calls of functions of the test, in the order they were unrolled.
     pub calls: Vec<Call>,
+    /// The `Assert` events the unroller added to check an access's address, by event.
+    pub access_checks: std::collections::BTreeMap<EventId, AccessCheck>,
     pub unroll: u32,
     pub bounds: bounds::Bounds,
 }

@@ -1,13 +1,13 @@
 //! Unrolling each thread into guarded events.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use std::collections::BTreeSet;
 
 use super::{
-    bounds, BoundHit, Call, CallArgValue, CallId, Control, ControlId, Event, EventId, EventKind,
-    Events, Guard, TermId, Terms, WaitOn, WaitPoint,
+    bounds, AccessCheck, BoundHit, Call, CallArgValue, CallId, Control, ControlId, Event, EventId,
+    EventKind, Events, Guard, TermId, Terms, WaitOn, WaitPoint,
 };
 use crate::diagnostics::Span;
 use crate::diagnostics::{Diagnostic, InputError};
@@ -77,6 +77,8 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Unrol
         control_terms: HashMap::new(),
         waits: Vec::new(),
         may_stay_held: may_stay_held(program),
+        addresses: program.locations.iter().map(|l| l.address).collect(),
+        access_checks: BTreeMap::new(),
     };
     let mut init = Vec::new();
     for (loc, location) in program.locations.iter().enumerate() {
@@ -127,6 +129,7 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Unrol
         bound_hits: builder.bound_hits,
         waits: builder.waits,
         calls: builder.calls,
+        access_checks: builder.access_checks,
         unroll: options.unroll,
         bounds: bounds::Bounds::default(),
     };
@@ -180,6 +183,9 @@ struct Builder {
     /// Per location: some critical section of it may never release it (see
     /// [`may_stay_held`]), so that a `lock` of it may wait forever.
     may_stay_held: Vec<bool>,
+    /// Per location, its address: the keys of an access through a pointer.
+    addresses: Vec<i32>,
+    access_checks: BTreeMap<EventId, AccessCheck>,
 }
 
 /// The state of one thread while unrolling it.
@@ -1000,24 +1006,49 @@ impl Builder {
         span: Span,
         access: &dyn Fn(&mut Builder, &mut ThreadState, LocId),
     ) {
-        let (cells, index) = match address {
+        let (cells, index, keys, in_bounds, within) = match address {
             Address::Fixed(loc) => return access(self, state, *loc),
-            Address::Indexed { cells, index } => (cells, self.term(index, state)),
+            Address::Indexed { cells, index } => {
+                let index = self.term(index, state);
+                let zero = self.terms.constant(0);
+                let len = self
+                    .terms
+                    .constant(i32::try_from(cells.len()).unwrap_or(i32::MAX));
+                let non_negative = self.terms.binary(BinaryOp::Ge, index, zero);
+                let below = self.terms.binary(BinaryOp::Lt, index, len);
+                let in_bounds = self.terms.binary(BinaryOp::And, non_negative, below);
+                let keys = (0..cells.len())
+                    .map(|k| i32::try_from(k).unwrap_or(i32::MAX))
+                    .collect();
+                (cells, index, keys, in_bounds, Some(cells.len()))
+            }
+            Address::Pointer { value, cells } => {
+                // Valid when the value is the address of one of the cells it may point to.
+                let value = self.term(value, state);
+                let keys: Vec<i32> = cells.iter().map(|&c| self.addresses[c]).collect();
+                let mut valid = self.terms.constant(0);
+                for &key in &keys {
+                    let key = self.terms.constant(key);
+                    let is_key = self.terms.binary(BinaryOp::Eq, value, key);
+                    valid = self.terms.binary(BinaryOp::Or, valid, is_key);
+                }
+                (cells, value, keys, valid, None)
+            }
         };
-        let zero = self.terms.constant(0);
-        let len = self
-            .terms
-            .constant(i32::try_from(cells.len()).unwrap_or(i32::MAX));
-        let non_negative = self.terms.binary(BinaryOp::Ge, index, zero);
-        let below = self.terms.binary(BinaryOp::Lt, index, len);
-        let in_bounds = self.terms.binary(BinaryOp::And, non_negative, below);
         if self.terms.constant_value(in_bounds) != Some(1) {
-            self.emit(
+            let check = self.emit(
                 state,
                 Event {
                     kind: EventKind::Assert,
                     value: Some(in_bounds),
                     ..blank_event(None, 0, span)
+                },
+            );
+            self.access_checks.insert(
+                check,
+                AccessCheck {
+                    selector: index,
+                    cells: within,
                 },
             );
             let reached = self.guard_term(&state.guard);
@@ -1027,7 +1058,8 @@ impl Builder {
             let control = self.control(state, in_bounds, Guard::default(), span);
             state.guard = state.guard.with(control, true);
         }
-        self.cell_case(state, index, cells, 0, span, access);
+        let cases: Vec<(LocId, i32)> = cells.iter().copied().zip(keys).collect();
+        self.cell_case(state, index, &cases, 0, span, access);
     }
 
     /// A term that is 1 exactly when `guard` holds.
@@ -1091,30 +1123,30 @@ impl Builder {
     fn cell_case(
         &mut self,
         state: &mut ThreadState,
-        index: TermId,
-        cells: &[LocId],
+        selector: TermId,
+        cases: &[(LocId, i32)],
         k: usize,
         span: Span,
         access: &dyn Fn(&mut Builder, &mut ThreadState, LocId),
     ) {
-        let Some(&cell) = cells.get(k) else {
+        let Some(&(cell, key)) = cases.get(k) else {
             return;
         };
         if self.cut {
             return;
         }
-        if k + 1 == cells.len() {
+        if k + 1 == cases.len() {
             // In bounds and no earlier cell: this one.
             return access(self, state, cell);
         }
-        let k_term = self.terms.constant(k as i32);
-        let is_k = self.terms.binary(BinaryOp::Eq, index, k_term);
+        let k_term = self.terms.constant(key);
+        let is_k = self.terms.binary(BinaryOp::Eq, selector, k_term);
         self.branch(
             state,
             is_k,
             span,
             |b, s| access(b, s, cell),
-            |b, s| b.cell_case(s, index, cells, k + 1, span, access),
+            |b, s| b.cell_case(s, selector, cases, k + 1, span, access),
         );
     }
 }

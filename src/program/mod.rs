@@ -11,6 +11,7 @@ pub mod arith;
 pub mod library;
 mod lower;
 pub mod ops;
+pub mod points_to;
 pub mod symmetry;
 
 pub use lower::lower;
@@ -53,7 +54,19 @@ pub struct Location {
     pub declared_atomic: bool,
     /// Used by `lock`/`unlock`.
     pub is_lock: bool,
+    /// The cell's address, the value of `&x` (see [`ADDRESS_BASE`]).
+    pub address: i32,
 }
+
+/// Where addresses begin. A location's address is a value like any other (`int *p = &x;`,
+/// stored, loaded, compared); nemos gives each object (a location, an array) a block of
+/// [`OBJECT_STRIDE`] addresses from `ADDRESS_BASE` on, cells at consecutive addresses, so
+/// that pointer arithmetic within an array moves between its cells and one step past an
+/// object's end is no cell (an invalid access, reported). The base is far from the small
+/// integers litmus tests compute with, and 0 stays `NULL`.
+pub const ADDRESS_BASE: i32 = 0x1000_0000;
+/// Addresses per object: the largest array nemos lays out.
+pub const OBJECT_STRIDE: i32 = 0x1_0000;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct ThreadProgram {
@@ -178,6 +191,12 @@ pub enum Address {
     /// outside `0..cells.len()` is undefined behaviour in C (C11 6.5.6p8); the unroller
     /// turns it into a failed assertion (see `events::unroll`).
     Indexed { cells: Vec<LocId>, index: Expr },
+    /// `*p` with `p` a pointer value computed when the access runs (a register, a value
+    /// loaded from memory, pointer arithmetic): the cell whose address `value` is. `cells`
+    /// are the cells the points-to analysis says it may be (see [`points_to`]); any other
+    /// value (`NULL`, one past an array, an integer) is an invalid access, which the
+    /// unroller turns into a failed assertion, as it does an index out of bounds.
+    Pointer { value: Expr, cells: Vec<LocId> },
 }
 
 impl Address {
@@ -185,7 +204,7 @@ impl Address {
     pub fn cells(&self) -> &[LocId] {
         match self {
             Address::Fixed(loc) => std::slice::from_ref(loc),
-            Address::Indexed { cells, .. } => cells,
+            Address::Indexed { cells, .. } | Address::Pointer { cells, .. } => cells,
         }
     }
 
@@ -193,7 +212,7 @@ impl Address {
     pub fn fixed(&self) -> Option<LocId> {
         match self {
             Address::Fixed(loc) => Some(*loc),
-            Address::Indexed { .. } => None,
+            Address::Indexed { .. } | Address::Pointer { .. } => None,
         }
     }
 }
@@ -384,6 +403,50 @@ impl Program {
                 format!("{}:{}", t.index, t.registers[reg].name)
             }
             Observable::Loc(loc) => format!("[{}]", self.locations[loc].name),
+        }
+    }
+
+    /// The location whose address `value` is.
+    pub fn location_at(&self, value: i32) -> Option<LocId> {
+        if value < ADDRESS_BASE {
+            return None;
+        }
+        self.locations.iter().position(|l| l.address == value)
+    }
+
+    /// A value as a person reads it: the name of the location it is the address of (`x`,
+    /// or `&a[1]` for a cell of an array, as herd writes addresses), an address past an
+    /// object's last cell from that cell (`x + 1`), else the integer.
+    pub fn value_text(&self, value: i32) -> String {
+        let name = |loc: LocId| {
+            let name = &self.locations[loc].name;
+            if name.contains(['[', '.']) {
+                format!("&{name}")
+            } else {
+                name.clone()
+            }
+        };
+        if let Some(loc) = self.location_at(value) {
+            return name(loc);
+        }
+        let block = |a: i32| a.div_euclid(OBJECT_STRIDE);
+        let below = (value >= ADDRESS_BASE)
+            .then(|| {
+                (0..self.locations.len())
+                    .filter(|&l| {
+                        let a = self.locations[l].address;
+                        block(a) == block(value) && a < value
+                    })
+                    .max_by_key(|&l| self.locations[l].address)
+            })
+            .flatten();
+        match below {
+            Some(loc) => format!(
+                "{} + {}",
+                name(loc),
+                i64::from(value) - i64::from(self.locations[loc].address)
+            ),
+            None => value.to_string(),
         }
     }
 

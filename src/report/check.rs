@@ -370,11 +370,16 @@ impl CheckReport<'_> {
                 )
             })
             .collect();
-        let mut out = format!(
-            "{} {}\n",
-            palette.bad("Assertion fails:"),
-            places.join("; ")
-        );
+        let all_accesses = failure
+            .failed_assertions
+            .iter()
+            .all(|e| self.events.access_checks.contains_key(e));
+        let heading = if all_accesses {
+            "Invalid access:"
+        } else {
+            "Assertion fails:"
+        };
+        let mut out = format!("{} {}\n", palette.bad(heading), places.join("; "));
         out.push_str(&witness_text(self.program, self.events, failure));
         out
     }
@@ -476,12 +481,20 @@ fn herd_prop(program: &Program, prop: &StateProp, above: Option<&str>) -> String
             var,
             value,
             negated: false,
-        } => format!("{}={value}", program.observable_name(*var)),
+        } => format!(
+            "{}={}",
+            program.observable_name(*var),
+            program.value_text(*value)
+        ),
         StateProp::Atom {
             var,
             value,
             negated: true,
-        } => format!("not ({}={value})", program.observable_name(*var)),
+        } => format!(
+            "not ({}={})",
+            program.observable_name(*var),
+            program.value_text(*value)
+        ),
         StateProp::Not(p) => format!("not ({})", herd_prop(program, p, None)),
         StateProp::And(a, b) => operator(" /\\ ", a, b),
         StateProp::Or(a, b) => operator(" \\/ ", a, b),

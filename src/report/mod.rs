@@ -253,7 +253,7 @@ impl Palette {
 pub fn state_line(program: &Program, values: &[(crate::program::Observable, i32)]) -> String {
     values
         .iter()
-        .map(|&(o, v)| format!("{}={};", program.observable_name(o), v))
+        .map(|&(o, v)| format!("{}={};", program.observable_name(o), program.value_text(v)))
         .collect::<Vec<_>>()
         .join(" ")
 }

@@ -73,7 +73,9 @@ fn witness_lines(
             .or_default()
             .push(format!("{head:<44}  // line {line}: {statement}\n"));
         if call.returned {
-            let value = call.value.map_or(String::new(), |v| format!(" {v}"));
+            let value = call
+                .value
+                .map_or(String::new(), |v| format!(" {}", program.value_text(v)));
             ends.entry(call.last).or_default().insert(
                 0,
                 format!(
@@ -202,7 +204,7 @@ pub fn executed_calls(namer: &Namer, events: &Events, execution: &Execution) -> 
                             parameter: param.clone(),
                             value: Some(value),
                             address: None,
-                            shown: value.to_string(),
+                            shown: namer.program().value_text(value),
                         }
                     }
                     CallArgValue::Pointer {
@@ -255,7 +257,7 @@ fn event_line(
     e: EventId,
 ) -> (String, Option<String>) {
     let event = &events.events[e];
-    let value = execution.values[e].map_or("?".to_string(), |v| v.to_string());
+    let value = execution.values[e].map_or("?".to_string(), |v| namer.program().value_text(v));
     let location = namer.location_name(event);
     let what = match event.kind {
         EventKind::Init => {
@@ -291,8 +293,10 @@ fn event_line(
             Some(_) => "branch taken".to_string(),
             None => "branch".to_string(),
         },
-        EventKind::Assert => match execution.values[e] {
-            Some(0) => "assertion fails".to_string(),
+        EventKind::Assert => match (execution.values[e], events.access_checks.get(&e)) {
+            (Some(0), Some(check)) => invalid_access(namer.program(), events, execution, check),
+            (_, Some(_)) => "address checked".to_string(),
+            (Some(0), None) => "assertion fails".to_string(),
             _ => "assertion holds".to_string(),
         },
         EventKind::Assume => "assumption holds".to_string(),
@@ -315,6 +319,31 @@ fn event_line(
     );
     let source = (!statement.is_empty()).then(|| format!("// line {line}: {statement}"));
     (head, source)
+}
+
+/// What an access whose address check failed computed: `invalid access: index 7, outside
+/// the 2 cells` or `invalid access: address NULL`.
+pub fn invalid_access(
+    program: &Program,
+    events: &Events,
+    execution: &Execution,
+    check: &crate::events::AccessCheck,
+) -> String {
+    let selector = execution.term_value(events, check.selector);
+    match check.cells {
+        Some(cells) => format!("invalid access: index {selector}, outside the {cells} cells"),
+        None if selector == 0 => "invalid access: address NULL".to_string(),
+        None => match program.location_at(selector) {
+            Some(loc) => format!(
+                "invalid access: address of {}, which this pointer never holds",
+                program.locations[loc].name
+            ),
+            None => format!(
+                "invalid access: address {}, no location's",
+                program.value_text(selector)
+            ),
+        },
+    }
 }
 
 /// One blocked thread of a deadlock, in words: who waits, where, for what.
@@ -344,7 +373,8 @@ pub fn blocked_threads(program: &Program, events: &Events, execution: &Execution
                     let text = text.lines().next().unwrap_or("").trim();
                     let mut stays: Vec<String> = Vec::new();
                     for &r in reads.iter().filter(|&&r| execution.feasible[r]) {
-                        let value = execution.values[r].map_or("?".to_string(), |v| v.to_string());
+                        let value = execution.values[r]
+                            .map_or("?".to_string(), |v| namer.program().value_text(v));
                         let item =
                             format!("{} stays {value}", namer.location_name(&events.events[r]));
                         if !stays.contains(&item) {

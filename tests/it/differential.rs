@@ -265,7 +265,20 @@ mod generate {
         /// `lock(l); lock(m); body unlock(m); unlock(l);`, or `m` first when `true`: two
         /// threads with opposite orders may deadlock.
         TwoLocks(bool, Vec<Stmt>),
+        /// `*p = TARGETS[k];`: an address (or NULL) stored in the pointer location `p`.
+        PublishPointer(usize),
+        /// `q = *p;`: the thread's pointer register `q` loaded from `p`.
+        LoadPointer,
+        /// `r = *q;`: a load through the pointer (NULL or past `a` is an invalid access).
+        LoadThrough(usize),
+        /// `*q = e;`
+        StoreThrough(Expr),
+        /// `q = q + 1;`: pointer arithmetic.
+        StepPointer,
     }
+
+    /// What `PublishPointer` stores in `p`: cells, the array, one past its end, NULL.
+    pub const TARGETS: [&str; 6] = ["x", "&y", "a", "&a[1]", "a + 2", "0"];
 
     #[derive(Clone, Debug)]
     pub struct Litmus {
@@ -311,7 +324,7 @@ mod generate {
     /// Statements with no control structure; `rmw` adds the C11 read-modify-writes.
     fn simple(rmw: bool) -> BoxedStrategy<Stmt> {
         let rmw_weight = if rmw { 1 } else { 0 };
-        prop_oneof![
+        let plain = prop_oneof![
             4 => (loc(), expr()).prop_map(|(l, e)| Stmt::Store(l, e)),
             4 => (reg(), loc()).prop_map(|(r, l)| Stmt::Load(r, l)),
             2 => (reg(), expr()).prop_map(|(r, e)| Stmt::Assign(r, e)),
@@ -324,8 +337,15 @@ mod generate {
             1 => (reg(), prop::sample::select(vec!["==", "!="]), expr())
                 .prop_map(|(r, op, e)| Stmt::Assume(r, op, e)),
             1 => (loc(), 0..2i32).prop_map(|(l, v)| Stmt::Await(l, v)),
-        ]
-        .boxed()
+        ];
+        let pointers = prop_oneof![
+            (0..TARGETS.len()).prop_map(Stmt::PublishPointer),
+            Just(Stmt::LoadPointer),
+            reg().prop_map(Stmt::LoadThrough),
+            expr().prop_map(Stmt::StoreThrough),
+            Just(Stmt::StepPointer),
+        ];
+        prop_oneof![16 => plain, 4 => pointers].boxed()
     }
 
     fn stmt(rmw: bool) -> impl Strategy<Value = Stmt> {
@@ -358,7 +378,12 @@ mod generate {
             | Stmt::IndexedLoad(..)
             | Stmt::FetchAdd(..)
             | Stmt::Cas(..)
+            | Stmt::PublishPointer(..)
+            | Stmt::LoadPointer
+            | Stmt::LoadThrough(..)
+            | Stmt::StoreThrough(..)
             | Stmt::Fence => 1,
+            Stmt::StepPointer => 0,
             // Three tests of the condition (the third hits the bound), two bodies.
             Stmt::Spin(_, _, b) => 3 + 2 * b.iter().map(cost).sum::<usize>(),
             Stmt::Assign(..) | Stmt::Assume(..) => 0,
@@ -433,6 +458,9 @@ mod generate {
                 Stmt::FetchAdd(r, l, c) => Some(format!("r{r} = add_to({}, {c});", LOCATIONS[*l])),
                 // A spin loop whose condition calls a function.
                 Stmt::Await(l, v) => Some(format!("await(load_from({}) == {v});", LOCATIONS[*l])),
+                // A pointer known only when the program runs, as an argument.
+                Stmt::LoadThrough(r) => Some(format!("r{r} = load_from(q);")),
+                Stmt::StoreThrough(e) => Some(format!("store_to(q, {});", render_expr(e))),
                 _ => None,
             };
             if let Some(call) = call {
@@ -497,6 +525,11 @@ mod generate {
                 render_block(b, indent, calls, out);
                 out.push_str(&format!("{pad}unlock({second});\n{pad}unlock({first});\n"));
             }
+            Stmt::PublishPointer(k) => out.push_str(&format!("{pad}*p = {};\n", TARGETS[*k])),
+            Stmt::LoadPointer => out.push_str(&format!("{pad}q = *p;\n")),
+            Stmt::LoadThrough(r) => out.push_str(&format!("{pad}r{r} = *q;\n")),
+            Stmt::StoreThrough(e) => out.push_str(&format!("{pad}*q = {};\n", render_expr(e))),
+            Stmt::StepPointer => out.push_str(&format!("{pad}q = q + 1;\n")),
             Stmt::Atomic(b) => {
                 out.push_str(&format!("{pad}atomic {{\n"));
                 render_block(b, indent + 1, calls, out);
@@ -528,7 +561,7 @@ mod generate {
             out.push_str(&format!("{name} = {v}; "));
         }
         out.push_str(&format!(
-            "int a[{ARRAY_CELLS}] = {{0, 1}}; l = 0; m = 0; }}\n\n"
+            "int a[{ARRAY_CELLS}] = {{0, 1}}; l = 0; m = 0; p = x; }}\n\n"
         ));
         if calls {
             out.push_str(HELPERS);
@@ -538,12 +571,14 @@ mod generate {
             .iter()
             .chain(["a", "l", "m"].iter())
             .map(|n| format!("int* {n}"))
+            .chain(["int** p".to_string()])
             .collect();
         for (i, body) in test.threads.iter().enumerate() {
             out.push_str(&format!("P{i} ({}) {{\n", params.join(", ")));
             for r in 0..REGISTERS {
                 out.push_str(&format!("  int r{r} = 0;\n"));
             }
+            out.push_str("  int *q = a;\n");
             render_block(body, 1, calls, &mut out);
             out.push_str("}\n\n");
         }
@@ -552,6 +587,7 @@ mod generate {
             for r in 0..REGISTERS {
                 observed.push(format!("{i}:r{r}"));
             }
+            observed.push(format!("{i}:q"));
         }
         observed.extend(LOCATIONS.iter().map(|s| s.to_string()));
         observed.extend((0..ARRAY_CELLS).map(|i| format!("a[{i}]")));
@@ -682,14 +718,17 @@ fn with_symmetry(program: &Program, model: &str, symmetry: bool) -> SymmetricAns
 }
 
 proptest! {
-    #![proptest_config(config(256))]
+    #![proptest_config(config(192))]
 
     /// Two copies of one random thread beside another whose registers are observed: the
     /// copies are interchangeable, and keeping one execution per renaming of them must
-    /// change no final state, assertion verdict, bound hit or deadlock.
+    /// change no final state, assertion verdict, bound hit or deadlock. The copied thread
+    /// is kept short: a copy of an 8-step thread beside it made a case that the reference
+    /// and the RC11 enumeration did not finish in 40 minutes on CI.
     #[test]
     fn symmetry_breaking_keeps_every_outcome(
-        test in generate::litmus(true, 9),
+        test in generate::litmus(true, 9)
+            .prop_filter("the copied thread is short", |t| generate::steps(&t.threads[0]) <= 4),
     ) {
         let mut test = test;
         let copy = test.threads[0].clone();

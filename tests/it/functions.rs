@@ -148,9 +148,9 @@ exists (0:s=0)
     let (check, code) = nemos_on(text, &["check", "--unroll", "3"]);
     assert_eq!(code, 1, "the third call indexes a[2]: {check}");
     let failure = check
-        .split("Assertion fails")
+        .split("Invalid access")
         .nth(1)
-        .expect("an assertion failure");
+        .expect("an invalid access");
     assert!(failure.contains("P0: get(a, 2)"), "{failure}");
     assert_eq!(failure.matches("get returns").count(), 2, "{failure}");
 }

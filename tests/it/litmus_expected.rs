@@ -24,6 +24,16 @@ const EXIT_CODES: &[(&str, i32, &str)] = &[
     ),
     ("assert-fails", 1, "an assertion fails in some execution"),
     (
+        "null-deref",
+        1,
+        "a write goes through a pointer that is still NULL in some execution",
+    ),
+    (
+        "pointer-walk",
+        1,
+        "a pointer stepped past its one-cell object is written through in some execution",
+    ),
+    (
         "deadlock-abba",
         1,
         "the two threads take the two mutexes in opposite orders",

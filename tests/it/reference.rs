@@ -200,12 +200,18 @@ fn expand_loop<'a>(
 
 /// The cell an access touches with these register values; `None` when the index is outside
 /// the array.
-fn cell(address: &Address, regs: &[i32]) -> Option<LocId> {
+fn cell(program: &Program, address: &Address, regs: &[i32]) -> Option<LocId> {
     match address {
         Address::Fixed(loc) => Some(*loc),
         Address::Indexed { cells, index } => usize::try_from(eval(index, regs))
             .ok()
             .and_then(|i| cells.get(i).copied()),
+        // The location at that address, whatever the points-to analysis said: the
+        // explorer does not trust it.
+        Address::Pointer { value, .. } => {
+            let value = eval(value, regs);
+            program.locations.iter().position(|l| l.address == value)
+        }
     }
 }
 
@@ -499,7 +505,8 @@ impl<'p> Explorer<'p> {
             };
             match step {
                 Step::Shared(instr) | Step::Cas(instr) => {
-                    let in_bounds = address_of(instr).is_none_or(|a| cell(a, &th.regs).is_some());
+                    let in_bounds =
+                        address_of(instr).is_none_or(|a| cell(self.program, a, &th.regs).is_some());
                     if !in_bounds {
                         // Undefined behaviour: the thread stops here. Its open blocks end
                         // with what they touched so far.
@@ -632,7 +639,7 @@ impl<'p> Explorer<'p> {
                         order,
                         span: s,
                     } => {
-                        let loc = &resolve(loc, &th.regs);
+                        let loc = &resolve(program, loc, &th.regs);
                         th.regs[*dst] = memory[*loc];
                         accesses.push((*loc, false, *order));
                         span = *s;
@@ -643,7 +650,7 @@ impl<'p> Explorer<'p> {
                         order,
                         span: s,
                     } => {
-                        let loc = &resolve(loc, &th.regs);
+                        let loc = &resolve(program, loc, &th.regs);
                         memory[*loc] = eval(value, &th.regs);
                         accesses.push((*loc, true, *order));
                         span = *s;
@@ -656,7 +663,7 @@ impl<'p> Explorer<'p> {
                         order,
                         span: s,
                     } => {
-                        let loc = &resolve(loc, &th.regs);
+                        let loc = &resolve(program, loc, &th.regs);
                         let operand = eval(operand, &th.regs);
                         let old = memory[*loc];
                         memory[*loc] = match op {
@@ -705,7 +712,7 @@ impl<'p> Explorer<'p> {
                         Expected::Register(r) => th.regs[*r],
                     };
                     let desired = eval(desired, &th.regs);
-                    let loc = &resolve(loc, &th.regs);
+                    let loc = &resolve(program, loc, &th.regs);
                     let old = memory[*loc];
                     let succeeded = old == expected_value;
                     // The product labels the read with the success order whatever happens.
@@ -838,8 +845,9 @@ impl<'p> Explorer<'p> {
 }
 
 /// The cell of an access `settle` let run: its index is in bounds.
-fn resolve(address: &Address, regs: &[i32]) -> LocId {
-    cell(address, regs).unwrap_or_else(|| unreachable!("settle stops out-of-bounds accesses"))
+fn resolve(program: &Program, address: &Address, regs: &[i32]) -> LocId {
+    cell(program, address, regs)
+        .unwrap_or_else(|| unreachable!("settle stops out-of-bounds accesses"))
 }
 
 fn statement(thread: usize, span: Span) -> Statement {

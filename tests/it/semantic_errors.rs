@@ -68,11 +68,6 @@ semantic_error!(
 );
 
 semantic_error!(
-    pointer_used_as_value,
-    "C t\n{}\nP0 (int* x) {\n  int r0 = x + 1;\n}\nexists (0:r0=1)\n"
-);
-
-semantic_error!(
     unlock_without_lock,
     "C t\n{}\nP0 (int* l, int* x) {\n  *x = 1;\n  unlock(l);\n}\nexists (x=1)\n"
 );
@@ -175,16 +170,6 @@ semantic_error!(
 );
 
 semantic_error!(
-    register_passed_to_a_pointer_parameter,
-    "C t\n{}\nvoid put(int *p) { *p = 1; }\nP0 (int* x) {\n  int r0 = 0;\n  put(r0);\n}\nexists (x=1)\n"
-);
-
-semantic_error!(
-    pointer_value_passed_to_a_pointer_parameter,
-    "C t\n{}\nvoid put(int *p) { *p = 1; }\nP0 (int* x) {\n  put(*x ? x : x);\n}\nexists (x=1)\n"
-);
-
-semantic_error!(
     return_with_a_value_in_a_void_function,
     "C t\n{}\nvoid put(int *p) { *p = 1; return 2; }\nP0 (int* x) {\n  put(x);\n}\nexists (x=1)\n"
 );
@@ -202,4 +187,19 @@ semantic_error!(
 semantic_error!(
     error_in_a_function_called_twice_is_reported_once,
     "C t\n{}\nint get(int *p) { return *p + r9; }\nP0 (int* x) {\n  int r0 = get(x) + get(x);\n}\nexists (0:r0=1)\n"
+);
+
+semantic_error!(
+    dereference_of_an_integer,
+    "C t\n{}\nP0 (int* x) {\n  int r0 = 5;\n  *r0 = 1;\n}\nexists (x=1)\n"
+);
+
+semantic_error!(
+    dereference_of_a_null_only_pointer_in_a_function,
+    "C t\n{}\nvoid put(int *p) { *p = 1; }\nP0 (int* x) {\n  int *q = 0;\n  put(q);\n  put(q);\n}\nexists (x=1)\n"
+);
+
+semantic_error!(
+    address_of_an_unknown_location_in_the_condition,
+    "C t\n{ p = x; }\nP0 (int** p) {\n  int *q = *p;\n}\nexists (0:q=w)\n"
 );

@@ -3,7 +3,7 @@
 
 use super::{constant_value, Lowerer, ThreadScope, DEFAULT_ARRAY_CELLS, MAX_INDEXED_CELLS};
 use crate::diagnostics::{Diagnostic, Span};
-use crate::program::{Address, Instr};
+use crate::program::{Address, BinaryOp, Expr, Instr};
 use crate::syntax::ast::{self, ExprKind};
 
 /// In a function's body, the pointer parameter `e` is (through casts).
@@ -12,6 +12,14 @@ fn bound_name<'e>(e: &'e ast::Expr, scope: &ThreadScope) -> Option<&'e ast::Iden
         ExprKind::Cast(_, inner) => bound_name(inner, scope),
         ExprKind::Name(id) if scope.binding(&id.name).is_some() => Some(id),
         _ => None,
+    }
+}
+
+/// An access through a pointer value; the points-to pass fills in its cells.
+fn pointer(value: Expr) -> Address {
+    Address::Pointer {
+        value,
+        cells: Vec::new(),
     }
 }
 
@@ -61,6 +69,16 @@ impl Lowerer {
     ) -> Option<Address> {
         if let Some(id) = bound_name(base, scope) {
             return self.bound_address(id, Some(index), base.span, scope, out);
+        }
+        if !self.names_location(base, scope) {
+            // `p[i]` with `p` a pointer value: the cell at address `p + i`.
+            let base = self.lower_expr(base, scope, out)?;
+            let index = self.lower_expr(index, scope, out)?;
+            return Some(pointer(Expr::Binary(
+                BinaryOp::Add,
+                Box::new(base),
+                Box::new(index),
+            )));
         }
         if constant_value(index).is_some() {
             let offset = self.constant_index(index)?;
@@ -138,9 +156,11 @@ impl Lowerer {
             return self.bound_address(id, None, e.span, scope, out);
         }
         match &e.kind {
-            ExprKind::Binary(ast::BinaryOp::Add, base, index) => {
+            ExprKind::Binary(ast::BinaryOp::Add, base, index)
+                if self.denotes_object(base, scope) || self.denotes_object(index, scope) =>
+            {
                 // `i + y` is `y + i` in C.
-                if self.names_location(index, scope) && !self.names_location(base, scope) {
+                if self.denotes_object(index, scope) && !self.denotes_object(base, scope) {
                     return self.indexed_address(index, base, scope, out);
                 }
                 self.indexed_address(base, index, scope, out)
@@ -174,8 +194,36 @@ impl Lowerer {
                     None
                 }
             },
-            _ => self.address_offset(e, 0, scope).map(Address::Fixed),
+            ExprKind::Name(id) if scope.lookup(&id.name).is_none() => {
+                self.address_offset(e, 0, scope).map(Address::Fixed)
+            }
+            // A pointer value: a register, a pointer loaded from memory (`*(*pp)`), pointer
+            // arithmetic on either.
+            _ => self.lower_expr(e, scope, out).map(pointer),
         }
+    }
+
+    /// The value of an address: the cell's address, or the address computed at run time.
+    pub(super) fn address_value(&self, address: Address) -> Expr {
+        match address {
+            Address::Fixed(loc) => Expr::Const(self.locations[loc].address),
+            Address::Indexed { cells, index } => {
+                let first = cells.first().map_or(0, |&c| self.locations[c].address);
+                match index {
+                    Expr::Const(k) => Expr::Const(first.wrapping_add(k)),
+                    index => {
+                        Expr::Binary(BinaryOp::Add, Box::new(Expr::Const(first)), Box::new(index))
+                    }
+                }
+            }
+            Address::Pointer { value, .. } => value,
+        }
+    }
+
+    /// `e` names a location, an array or a pointer parameter bound to one: an address known
+    /// before the program runs.
+    fn denotes_object(&self, e: &ast::Expr, scope: &ThreadScope) -> bool {
+        self.names_location(e, scope) || bound_name(e, scope).is_some()
     }
 
     /// `e` is (a cast of) the name of a shared location or array, not a register.
@@ -204,6 +252,14 @@ impl Lowerer {
                     Diagnostic::new(format!("{what} cannot be indexed by a register"), span)
                         .with_label("this address depends on a register")
                         .with_help("index this array with a constant, e.g. `&a[0]`"),
+                );
+                None
+            }
+            Address::Pointer { .. } => {
+                self.error(
+                    Diagnostic::new(format!("{what} must be a location named in the test"), span)
+                        .with_label("this address is a value computed when the program runs")
+                        .with_help("name the location, e.g. `&l` for a parameter `l`"),
                 );
                 None
             }

@@ -115,13 +115,7 @@ impl Lowerer {
                 let var = self.resolve_state_var(var, threads);
                 let value = match value {
                     ast::AtomValue::Int(v) => Some(self.int_value(*v, *span)),
-                    ast::AtomValue::Address(id) => {
-                        self.error(
-                            Diagnostic::new("conditions on addresses are not supported", id.span)
-                                .with_help("compare registers and locations with integers"),
-                        );
-                        None
-                    }
+                    ast::AtomValue::Address(id) => self.existing_address(id),
                 };
                 StateProp::Atom {
                     var: var?,

@@ -295,7 +295,9 @@ impl Lowerer {
         let mut values: Vec<Option<Expr>> = Vec::new();
         let mut pointers: Vec<Option<(String, Offset)>> = Vec::new();
         for (param, arg) in function.params.iter().zip(args) {
-            if param.ty.pointer_depth == 0 {
+            if param.ty.pointer_depth == 0 || !self.is_static_pointer(arg, scope) {
+                // A value, or a pointer known only when the program runs (a register, a
+                // pointer loaded from memory): a register of the call holds it.
                 values.push(self.lower_expr(arg, scope, out));
                 pointers.push(None);
             } else {
@@ -400,9 +402,9 @@ impl Lowerer {
                     ),
                     span,
                 )
-                .with_label("not an address known before the program runs")
+                .with_label("not an address")
                 .with_help(
-                    "pointers are not values in nemos yet: pass a location (`x`, `&x`), an array cell (`&a[i]`, `a + i`) or a pointer parameter",
+                    "pass a location (`x`, `&x`), an array cell (`&a[i]`, `a + i`), a pointer parameter or a register holding a pointer",
                 ),
             );
             None
@@ -451,6 +453,25 @@ impl Lowerer {
                 }
             }
             _ => not_an_address(self, "this argument is not one".to_string(), arg.span),
+        }
+    }
+
+    /// `e` denotes an address known before the program runs (a location, an array cell, a
+    /// pointer parameter bound to one), which the call binds without a register. A
+    /// register's address and unknown names count as such, for their errors.
+    fn is_static_pointer(&self, e: &ast::Expr, scope: &ThreadScope) -> bool {
+        match &e.kind {
+            ExprKind::Cast(_, inner) => self.is_static_pointer(inner, scope),
+            ExprKind::Name(id) => scope.lookup(&id.name).is_none(),
+            ExprKind::Unary(ast::UnaryOp::AddrOf, inner) => match &inner.kind {
+                ExprKind::Name(_) => true,
+                ExprKind::Index(base, _) => self.is_static_pointer(base, scope),
+                _ => false,
+            },
+            ExprKind::Binary(ast::BinaryOp::Add, a, b) => {
+                self.is_static_pointer(a, scope) || self.is_static_pointer(b, scope)
+            }
+            _ => false,
         }
     }
 

@@ -5,6 +5,33 @@ use crate::diagnostics::Diagnostic;
 use crate::syntax::ast;
 
 impl Lowerer {
+    /// The address a bare name stands for in the init block and the condition (`p = x;`,
+    /// `0:r1=y`): the location `x`, or the first cell of array `x`. A name the test has
+    /// not declared is a location of its own, as herd7 has it (`{ x1 = y1; }` declares
+    /// both).
+    pub(super) fn named_address(&mut self, id: &ast::Ident) -> Option<i32> {
+        let cell = if self.arrays.contains_key(&id.name) {
+            format!("{}[0]", id.name)
+        } else {
+            id.name.clone()
+        };
+        let loc = self.location(&cell);
+        Some(self.locations[loc].address)
+    }
+
+    /// The address of a location the test already has (the condition names no new ones).
+    pub(super) fn existing_address(&mut self, id: &ast::Ident) -> Option<i32> {
+        if self.loc_by_name.contains_key(&id.name) || self.arrays.contains_key(&id.name) {
+            return self.named_address(id);
+        }
+        self.error(
+            Diagnostic::new(format!("unknown location `{}`", id.name), id.span)
+                .with_label("compared with an address")
+                .with_help("a register compared with `x` holds the address of location `x`"),
+        );
+        None
+    }
+
     pub(super) fn declare_init(&mut self, test: &ast::LitmusTest) {
         for item in &test.init {
             let atomic = item.ty.as_ref().is_some_and(type_is_atomic);
@@ -22,10 +49,14 @@ impl Lowerer {
                         .entry(*thread)
                         .or_default()
                         .push((name.clone(), 0)),
-                    Some(ast::InitValue::Address(_)) => self.error(
-                        Diagnostic::new("registers holding addresses are not supported", item.span)
-                            .with_help("pass the location to the thread as a parameter instead"),
-                    ),
+                    Some(ast::InitValue::Address(id)) => {
+                        if let Some(v) = self.named_address(id) {
+                            self.register_inits
+                                .entry(*thread)
+                                .or_default()
+                                .push((name.clone(), v));
+                        }
+                    }
                     Some(ast::InitValue::List(_)) => self.error(Diagnostic::new(
                         "a register cannot be initialised with a list",
                         item.span,
@@ -38,15 +69,9 @@ impl Lowerer {
                             vec![*v]
                         }
                         Some(ast::InitValue::List(vs)) => vs.clone(),
-                        Some(ast::InitValue::Address(_)) => {
-                            self.error(
-                                Diagnostic::new(
-                                    "locations holding addresses are not supported",
-                                    item.span,
-                                )
-                                .with_help("nemos models locations holding integers"),
-                            );
-                            vec![]
+                        Some(ast::InitValue::Address(id)) => {
+                            // Laid out when first named, like every object.
+                            self.named_address(id).map(i64::from).into_iter().collect()
                         }
                     };
                     if let Some(len) = item.array_len {

@@ -1,0 +1,420 @@
+//! Which cells an access through a pointer value may touch.
+//!
+//! The unroller splits `*p` into one guarded access per cell `p` may point to (as it does a
+//! register-indexed `a[i]`), so it needs, before any event exists, the cells a pointer can
+//! hold. This is a flow-insensitive, Andersen-style points-to analysis over the IR: each
+//! register of each thread and each location gets the set of cells whose address it may
+//! hold, grown to a fixpoint over every instruction of every thread, whatever their order.
+//! Addresses come from constants (`&x`, a location's name, the init block) and flow through
+//! assignments, loads, stores and read-modify-writes; adding an integer to an address moves
+//! within its object (a constant moves by that many cells, anything else may reach any cell
+//! of the object); other operations on addresses (masking, multiplying) may give any cell.
+//!
+//! It over-approximates what any execution can hold (every execution only combines values
+//! the program computes, as the shipped models allow no out-of-thin-air values), so no cell
+//! a pointer reaches is missing. A value no set holds (`NULL`, one past an array, an integer
+//! that never was an address) is an invalid access, which the unroller reports.
+
+use std::collections::BTreeSet;
+
+use crate::diagnostics::{Diagnostic, Span};
+
+use super::{Address, BinaryOp, Expected, Expr, Instr, LocId, Program, RmwOp, OBJECT_STRIDE};
+
+/// Fill in the cells of every [`Address::Pointer`] of `program`. An access through a value
+/// that is never an address (an `int`, only ever `NULL`) is refused at its source: C
+/// would not type it, and it could only ever fail.
+pub fn resolve(program: &mut Program) -> Vec<Diagnostic> {
+    if !has_pointer_access(program) {
+        return Vec::new();
+    }
+    let analysis = Analysis::run(program);
+    let mut errors = Vec::new();
+    for (t, thread) in program.threads.iter_mut().enumerate() {
+        for_each_access(&mut thread.body, &mut |address, span| {
+            if let Address::Pointer { value, cells } = address {
+                *cells = analysis.cells_of(&analysis.eval(t, value));
+                if cells.is_empty() {
+                    errors.push(
+                        Diagnostic::new(
+                            "this access goes through a value that is never an address",
+                            span,
+                        )
+                        .with_label("dereferences an integer or NULL")
+                        .with_help(
+                            "a pointer gets an address from `&x`, a location's name or the init block (`{ p = x; }`), then through assignments, loads and stores",
+                        ),
+                    );
+                }
+            }
+        });
+    }
+    // A function's body is inlined at each call: its errors once.
+    let mut seen = std::collections::HashSet::new();
+    errors.retain(|d| seen.insert(d.span));
+    errors
+}
+
+fn has_pointer_access(program: &Program) -> bool {
+    let mut found = false;
+    for thread in &program.threads {
+        visit(&thread.body, &mut |instr| {
+            if let Some(Address::Pointer { .. }) = address(instr) {
+                found = true;
+            }
+        });
+    }
+    found
+}
+
+/// What a value may be, as an address.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Targets {
+    cells: BTreeSet<LocId>,
+    /// May be the address of any cell.
+    any: bool,
+}
+
+impl Targets {
+    fn is_empty(&self) -> bool {
+        !self.any && self.cells.is_empty()
+    }
+
+    /// Adds `other`; whether anything changed.
+    fn join(&mut self, other: &Targets) -> bool {
+        let before = (self.any, self.cells.len());
+        self.any |= other.any;
+        self.cells.extend(other.cells.iter().copied());
+        before != (self.any, self.cells.len())
+    }
+
+    fn anything() -> Targets {
+        Targets {
+            cells: BTreeSet::new(),
+            any: true,
+        }
+    }
+}
+
+struct Analysis {
+    addresses: Vec<i32>,
+    registers: Vec<Vec<Targets>>,
+    memory: Vec<Targets>,
+}
+
+impl Analysis {
+    fn run(program: &Program) -> Analysis {
+        let addresses: Vec<i32> = program.locations.iter().map(|l| l.address).collect();
+        let mut analysis = Analysis {
+            registers: Vec::new(),
+            memory: Vec::new(),
+            addresses,
+        };
+        analysis.memory = program
+            .locations
+            .iter()
+            .map(|l| analysis.constant(l.initial))
+            .collect();
+        analysis.registers = program
+            .threads
+            .iter()
+            .map(|t| {
+                t.registers
+                    .iter()
+                    .map(|r| analysis.constant(r.initial))
+                    .collect()
+            })
+            .collect();
+        loop {
+            let mut changed = false;
+            for (t, thread) in program.threads.iter().enumerate() {
+                visit(&thread.body, &mut |instr| {
+                    changed |= analysis.step(t, instr)
+                });
+            }
+            if !changed {
+                return analysis;
+            }
+        }
+    }
+
+    fn cell_at(&self, value: i64) -> Option<LocId> {
+        let value = i32::try_from(value).ok()?;
+        self.addresses.iter().position(|&a| a == value)
+    }
+
+    fn constant(&self, value: i32) -> Targets {
+        let mut targets = Targets::default();
+        targets.cells.extend(self.cell_at(i64::from(value)));
+        targets
+    }
+
+    /// The cells an address may denote.
+    fn cells_of(&self, targets: &Targets) -> Vec<LocId> {
+        if targets.any {
+            return (0..self.addresses.len()).collect();
+        }
+        targets.cells.iter().copied().collect()
+    }
+
+    /// Every cell of the objects of `targets` (those sharing an address block).
+    fn whole_objects(&self, targets: &Targets) -> Targets {
+        if targets.any {
+            return Targets::anything();
+        }
+        let block = |a: i32| a.div_euclid(OBJECT_STRIDE);
+        let blocks: BTreeSet<i32> = targets
+            .cells
+            .iter()
+            .map(|&c| block(self.addresses[c]))
+            .collect();
+        Targets {
+            cells: (0..self.addresses.len())
+                .filter(|&c| blocks.contains(&block(self.addresses[c])))
+                .collect(),
+            any: false,
+        }
+    }
+
+    fn shifted(&self, targets: &Targets, by: i64) -> Targets {
+        if targets.any {
+            return Targets::anything();
+        }
+        Targets {
+            cells: targets
+                .cells
+                .iter()
+                .filter_map(|&c| self.cell_at(i64::from(self.addresses[c]) + by))
+                .collect(),
+            any: false,
+        }
+    }
+
+    fn eval(&self, thread: usize, e: &Expr) -> Targets {
+        match e {
+            Expr::Const(v) => self.constant(*v),
+            Expr::Reg(r) => self.registers[thread][*r].clone(),
+            Expr::Conditional(_, a, b) => {
+                let mut t = self.eval(thread, a);
+                t.join(&self.eval(thread, b));
+                t
+            }
+            Expr::Unary(_, a) => self.opaque(&[self.eval(thread, a)]),
+            Expr::Binary(op, a, b) => {
+                let (ta, tb) = (self.eval(thread, a), self.eval(thread, b));
+                self.binary(*op, (ta, constant(a)), (tb, constant(b)))
+            }
+        }
+    }
+
+    /// `a op b`, each operand with its targets and its value when constant.
+    fn binary(
+        &self,
+        op: BinaryOp,
+        (ta, ka): (Targets, Option<i32>),
+        (tb, kb): (Targets, Option<i32>),
+    ) -> Targets {
+        match op {
+            BinaryOp::Add | BinaryOp::Sub => {
+                // `p + i`, `i + p`, `p - i`; `p - q` is an integer, `i - p` nothing C has.
+                let cases = if op == BinaryOp::Add {
+                    vec![(&ta, &tb, kb, 1), (&tb, &ta, ka, 1)]
+                } else {
+                    vec![(&ta, &tb, kb, -1)]
+                };
+                let mut t = Targets::default();
+                for (targets, other, other_value, sign) in cases {
+                    if targets.is_empty() || (op == BinaryOp::Sub && !other.is_empty()) {
+                        continue;
+                    }
+                    t.join(&match other_value {
+                        Some(k) => self.shifted(targets, sign * i64::from(k)),
+                        None => self.whole_objects(targets),
+                    });
+                }
+                t
+            }
+            // Comparisons and logic give 0 or 1.
+            BinaryOp::Eq
+            | BinaryOp::Ne
+            | BinaryOp::Lt
+            | BinaryOp::Le
+            | BinaryOp::Gt
+            | BinaryOp::Ge
+            | BinaryOp::And
+            | BinaryOp::Or => Targets::default(),
+            _ => self.opaque(&[ta, tb]),
+        }
+    }
+
+    /// Any operation nemos does not follow: an address in, any address out.
+    fn opaque(&self, operands: &[Targets]) -> Targets {
+        if operands.iter().all(Targets::is_empty) {
+            Targets::default()
+        } else {
+            Targets::anything()
+        }
+    }
+
+    fn cells(&self, thread: usize, address: &Address) -> Vec<LocId> {
+        match address {
+            Address::Fixed(loc) => vec![*loc],
+            Address::Indexed { cells, .. } => cells.clone(),
+            Address::Pointer { value, .. } => self.cells_of(&self.eval(thread, value)),
+        }
+    }
+
+    fn read(&self, thread: usize, address: &Address) -> Targets {
+        let mut t = Targets::default();
+        for c in self.cells(thread, address) {
+            t.join(&self.memory[c]);
+        }
+        t
+    }
+
+    fn write(&mut self, thread: usize, address: &Address, value: &Targets) -> bool {
+        let mut changed = false;
+        for c in self.cells(thread, address) {
+            changed |= self.memory[c].join(value);
+        }
+        changed
+    }
+
+    fn set(&mut self, thread: usize, reg: usize, value: &Targets) -> bool {
+        self.registers[thread][reg].join(value)
+    }
+
+    /// One instruction's effect on the sets; whether any grew.
+    fn step(&mut self, t: usize, instr: &Instr) -> bool {
+        match instr {
+            Instr::Load { dst, loc, .. } => {
+                let value = self.read(t, loc);
+                self.set(t, *dst, &value)
+            }
+            Instr::Store { loc, value, .. } => {
+                let value = self.eval(t, value);
+                self.write(t, loc, &value)
+            }
+            Instr::Rmw {
+                dst,
+                loc,
+                op,
+                operand,
+                ..
+            } => {
+                let old = self.read(t, loc);
+                let operand_targets = self.eval(t, operand);
+                let new = match op {
+                    RmwOp::Exchange => operand_targets,
+                    RmwOp::Fetch(op) => self.binary(
+                        *op,
+                        (old.clone(), None),
+                        (operand_targets, constant(operand)),
+                    ),
+                };
+                let mut changed = self.write(t, loc, &new);
+                if let Some(dst) = dst {
+                    changed |= self.set(t, *dst, &old);
+                }
+                changed
+            }
+            Instr::CompareExchange {
+                loc,
+                expected,
+                desired,
+                ..
+            } => {
+                let old = self.read(t, loc);
+                let desired = self.eval(t, desired);
+                let mut changed = self.write(t, loc, &desired);
+                changed |= match expected {
+                    Expected::Register(r) => self.set(t, *r, &old),
+                    Expected::Location(e) => self.memory[*e].join(&old),
+                };
+                changed
+            }
+            Instr::Assign { dst, value, .. } => {
+                let value = self.eval(t, value);
+                self.set(t, *dst, &value)
+            }
+            Instr::CallEnter { bind, .. } => {
+                let mut changed = false;
+                for (reg, value) in bind {
+                    let value = self.eval(t, value);
+                    changed |= self.set(t, *reg, &value);
+                }
+                changed
+            }
+            _ => false,
+        }
+    }
+}
+
+fn constant(e: &Expr) -> Option<i32> {
+    match e {
+        Expr::Const(v) => Some(*v),
+        _ => None,
+    }
+}
+
+fn address(instr: &Instr) -> Option<&Address> {
+    match instr {
+        Instr::Load { loc, .. }
+        | Instr::Store { loc, .. }
+        | Instr::Rmw { loc, .. }
+        | Instr::CompareExchange { loc, .. } => Some(loc),
+        _ => None,
+    }
+}
+
+/// Every instruction, nested ones included, in order.
+fn visit(instrs: &[Instr], f: &mut dyn FnMut(&Instr)) {
+    for instr in instrs {
+        f(instr);
+        match instr {
+            Instr::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                visit(then_branch, f);
+                visit(else_branch, f);
+            }
+            Instr::While {
+                cond_prelude, body, ..
+            } => {
+                visit(cond_prelude, f);
+                visit(body, f);
+            }
+            Instr::AtomicBlock { body, .. } => visit(body, f),
+            _ => {}
+        }
+    }
+}
+
+fn for_each_access(instrs: &mut [Instr], f: &mut dyn FnMut(&mut Address, Span)) {
+    for instr in instrs {
+        match instr {
+            Instr::Load { loc, span, .. }
+            | Instr::Store { loc, span, .. }
+            | Instr::Rmw { loc, span, .. }
+            | Instr::CompareExchange { loc, span, .. } => f(loc, *span),
+            Instr::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                for_each_access(then_branch, f);
+                for_each_access(else_branch, f);
+            }
+            Instr::While {
+                cond_prelude, body, ..
+            } => {
+                for_each_access(cond_prelude, f);
+                for_each_access(body, f);
+            }
+            Instr::AtomicBlock { body, .. } => for_each_access(body, f),
+            _ => {}
+        }
+    }
+}
