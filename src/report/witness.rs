@@ -338,10 +338,14 @@ pub fn invalid_access(
                 "invalid access: address of {}, which this pointer never holds",
                 program.locations[loc].name
             ),
-            None => format!(
-                "invalid access: address {}, no location's",
-                program.value_text(selector)
-            ),
+            None => {
+                let text = program.value_text(selector);
+                if text.contains(" + ") {
+                    format!("invalid access: address {text}, past its object's end")
+                } else {
+                    format!("invalid access: address {text}, no location's")
+                }
+            }
         },
     }
 }

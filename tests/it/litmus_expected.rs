@@ -29,6 +29,11 @@ const EXIT_CODES: &[(&str, i32, &str)] = &[
         "a write goes through a pointer that is still NULL in some execution",
     ),
     (
+        "pointer-functions",
+        1,
+        "the third put reads the pointer past the array's end in some execution",
+    ),
+    (
         "pointer-walk",
         1,
         "a pointer stepped past its one-cell object is written through in some execution",

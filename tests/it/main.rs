@@ -21,6 +21,7 @@ mod herd_format;
 mod infer;
 mod json_schema;
 mod litmus_expected;
+mod lkmm_events;
 mod model_errors;
 mod model_semantics;
 mod models;

@@ -2,10 +2,12 @@
 //! evaluated in the caller, left to right, the body is lowered again with registers of its
 //! own (`pop#2.v`: the `v` of the second inlining of `pop` in this thread), and
 //! `Instr::CallEnter`/`Instr::CallExit` mark where the call's instructions begin and end.
-//! A pointer parameter is bound, at inlining time, to an address lowering knows: a
-//! location or an array, plus an offset (a constant, or a register frozen when the call
-//! begins); pointers are not values yet. Recursion is an error: a call graph with a cycle
-//! has no finite inlining.
+//! A pointer parameter given an address lowering knows (a location or an array, plus an
+//! offset: a constant, or a register frozen when the call begins) is bound to it, and its
+//! accesses are fixed or indexed ones; given a pointer known only when the program runs
+//! (a register, a loaded pointer), it is a register like an `int` parameter, and its
+//! accesses go through `Address::Pointer`. Recursion is an error: a call graph with a
+//! cycle has no finite inlining.
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -120,15 +122,6 @@ impl Lowerer {
     }
 
     fn check_signature(&mut self, function: &ast::Function) {
-        let ty = &function.return_type;
-        if ty.pointer_depth > 0 {
-            self.error(
-                Diagnostic::new("functions returning pointers are not supported", ty.span)
-                    .with_help(
-                        "pointers are not values in nemos yet: return an integer, such as an index",
-                    ),
-            );
-        }
         let mut seen = HashSet::new();
         for param in &function.params {
             if !seen.insert(param.name.name.as_str()) {
@@ -136,12 +129,6 @@ impl Lowerer {
                     format!("parameter `{}` is declared twice", param.name.name),
                     param.name.span,
                 ));
-            }
-            if param.ty.pointer_depth > 1 {
-                self.error(
-                    Diagnostic::new("pointers to pointers are not supported", param.ty.span)
-                        .with_help("pointers are not values in nemos yet"),
-                );
             }
         }
     }
