@@ -16,6 +16,7 @@ mod defects;
 mod differential;
 mod dot;
 mod events;
+mod examples;
 mod functions;
 mod herd_format;
 mod infer;
