@@ -1220,6 +1220,18 @@ struct Flow {
     exposed: BTreeSet<RegId>,
     surely: BTreeSet<RegId>,
     written: BTreeSet<RegId>,
+    /// Registers an address of a load depends on (`a[i]`, `*q`): none may vary from one
+    /// iteration to the next, so every iteration reads the same cell, and a race of a
+    /// dropped iteration's read is one of the entry test's or the kept iteration's. (An
+    /// address check that fails stops the thread: that iteration is the last, and kept.)
+    addressing: BTreeSet<RegId>,
+    /// Registers whose value may differ between iterations: what a load or a
+    /// compare-exchange gives, and what is computed from them or under a branch on them.
+    /// (An iteration reads no register it writes before writing it, so the others are
+    /// computed from registers the loop leaves alone and are the same every time.)
+    varying: BTreeSet<RegId>,
+    /// Inside a branch whose condition varies.
+    under_varying_branch: bool,
 }
 
 impl Flow {
@@ -1247,6 +1259,25 @@ impl Flow {
     fn defines(&mut self, r: RegId) {
         self.surely.insert(r);
         self.written.insert(r);
+        if self.under_varying_branch {
+            self.varying.insert(r);
+        }
+    }
+
+    /// `r` is given the value of `value`.
+    fn assigns(&mut self, r: RegId, value: &Expr) {
+        let mut read = BTreeSet::new();
+        registers_of(value, &mut read);
+        if !read.is_disjoint(&self.varying) {
+            self.varying.insert(r);
+        }
+        self.defines(r);
+    }
+
+    /// `r` is given a value read from memory.
+    fn loads(&mut self, r: RegId) {
+        self.varying.insert(r);
+        self.defines(r);
     }
 
     /// Follow `instrs`; `false` when one of them has an effect a failed iteration must not
@@ -1255,10 +1286,21 @@ impl Flow {
     fn follow(&mut self, instrs: &[Instr], exit_cas: Option<RegId>) -> bool {
         for (i, instr) in instrs.iter().enumerate() {
             match instr {
-                Instr::Load { dst, loc, .. } if loc.fixed().is_some() => self.defines(*dst),
+                Instr::Load { dst, loc, .. } => {
+                    let index = match loc {
+                        Address::Fixed(_) => None,
+                        Address::Indexed { index, .. } => Some(index),
+                        Address::Pointer { value, .. } => Some(value),
+                    };
+                    if let Some(index) = index {
+                        self.uses(index);
+                        registers_of(index, &mut self.addressing);
+                    }
+                    self.loads(*dst);
+                }
                 Instr::Assign { dst, value, .. } => {
                     self.uses(value);
-                    self.defines(*dst);
+                    self.assigns(*dst, value);
                 }
                 Instr::If {
                     cond,
@@ -1267,8 +1309,11 @@ impl Flow {
                     ..
                 } => {
                     self.uses(cond);
+                    let mut cond_registers = BTreeSet::new();
+                    registers_of(cond, &mut cond_registers);
                     let mut then_flow = self.clone();
-                    let mut else_flow = self.clone();
+                    then_flow.under_varying_branch |= !cond_registers.is_disjoint(&self.varying);
+                    let mut else_flow = then_flow.clone();
                     if !then_flow.follow(then_branch, None) || !else_flow.follow(else_branch, None)
                     {
                         return false;
@@ -1276,6 +1321,8 @@ impl Flow {
                     self.exposed = &then_flow.exposed | &else_flow.exposed;
                     self.written = &then_flow.written | &else_flow.written;
                     self.surely = &then_flow.surely & &else_flow.surely;
+                    self.addressing = &then_flow.addressing | &else_flow.addressing;
+                    self.varying = &then_flow.varying | &else_flow.varying;
                 }
                 // Fails in every iteration that goes on (its success exits the loop): a read,
                 // and the expected register written, in those iterations.
@@ -1289,7 +1336,8 @@ impl Flow {
                     self.uses(&Expr::Reg(*e));
                     self.uses(desired);
                     self.written.insert(*e);
-                    self.defines(*dst);
+                    self.varying.insert(*e);
+                    self.loads(*dst);
                 }
                 // A fence adds ordering only: a failed iteration's fence, like its reads, can
                 // be dropped from an execution without making it inconsistent.
@@ -1300,7 +1348,14 @@ impl Flow {
                     for (_, value) in bind {
                         self.uses(value);
                     }
-                    for (dst, _) in bind {
+                    let before = self.clone();
+                    for (dst, value) in bind {
+                        // All at once: each value is computed before any is bound.
+                        let mut read = BTreeSet::new();
+                        registers_of(value, &mut read);
+                        if !read.is_disjoint(&before.varying) {
+                            self.varying.insert(*dst);
+                        }
                         self.defines(*dst);
                     }
                 }
@@ -1309,6 +1364,25 @@ impl Flow {
             }
         }
         true
+    }
+}
+
+fn registers_of(expr: &Expr, out: &mut BTreeSet<RegId>) {
+    match expr {
+        Expr::Const(_) => {}
+        Expr::Reg(r) => {
+            out.insert(*r);
+        }
+        Expr::Unary(_, a) => registers_of(a, out),
+        Expr::Binary(_, a, b) => {
+            registers_of(a, out);
+            registers_of(b, out);
+        }
+        Expr::Conditional(c, a, b) => {
+            registers_of(c, out);
+            registers_of(a, out);
+            registers_of(b, out);
+        }
     }
 }
 
@@ -1332,11 +1406,14 @@ fn negated_register(cond: &Expr) -> Option<RegId> {
 /// A loop `while (cond) body` (the condition's accesses in `prelude`) whose failed
 /// iterations have no effect, so that they can be dropped (GenMC's spin-assume). Its
 /// iteration, `body; prelude; cond`, must:
-/// - only read memory: loads at fixed addresses, register assignments, branches, fences,
-///   and a compare-exchange with a register as expected value whose success ends the loop
+/// - only read memory: loads (at a fixed address, or at an index or through a pointer
+///   computed from nothing the iteration reads from memory, directly or through a branch,
+///   so that every iteration reads the same cell and its address check has the same
+///   outcome in all of them, the entry test's included), register assignments,
+///   branches, fences, and a compare-exchange at a fixed address with a register as
+///   expected value whose success ends the loop
 ///   (`while (!atomic_compare_exchange_strong(&l, &e, 1)) e = 0;`), last in the prelude;
-///   no store, read-modify-write, lock, assertion, assumption, inner loop or register-indexed
-///   access (its bounds check is an assertion);
+///   no store, read-modify-write, lock, assertion, assumption or inner loop;
 /// - read no register it writes before writing it (so an iteration does not depend on the
 ///   one before: `e = 0` before the exchange reads `e` is fine, a bare
 ///   `while (!cas(&l, &e, 1));`, which retries with the value it saw, is not);
@@ -1350,6 +1427,7 @@ fn spin_reducible(temporaries: &[bool], prelude: &[Instr], cond: &Expr, body: &[
     }
     flow.uses(cond);
     flow.exposed.is_disjoint(&flow.written)
+        && flow.addressing.is_disjoint(&flow.varying)
         && flow
             .written
             .iter()

@@ -275,6 +275,8 @@ mod generate {
         StoreThrough(Expr),
         /// `q = q + 1;`: pointer arithmetic.
         StepPointer,
+        /// `await(*q == v);`: a spin loop through a pointer, reduced.
+        AwaitThrough(i32),
     }
 
     /// What `PublishPointer` stores in `p`: cells, the array, one past its end, NULL.
@@ -344,6 +346,7 @@ mod generate {
             reg().prop_map(Stmt::LoadThrough),
             expr().prop_map(Stmt::StoreThrough),
             Just(Stmt::StepPointer),
+            (0..2i32).prop_map(Stmt::AwaitThrough),
         ];
         prop_oneof![16 => plain, 4 => pointers].boxed()
     }
@@ -388,7 +391,7 @@ mod generate {
             Stmt::Spin(_, _, b) => 3 + 2 * b.iter().map(cost).sum::<usize>(),
             Stmt::Assign(..) | Stmt::Assume(..) => 0,
             // The reference runs it until it stops changing anything.
-            Stmt::Await(..) => 2,
+            Stmt::Await(..) | Stmt::AwaitThrough(..) => 2,
             Stmt::TwoLocks(_, b) => 4 + b.iter().map(cost).sum::<usize>(),
             Stmt::If(_, _, _, t, f) => {
                 let t: usize = t.iter().map(cost).sum();
@@ -530,6 +533,7 @@ mod generate {
             Stmt::LoadThrough(r) => out.push_str(&format!("{pad}r{r} = *q;\n")),
             Stmt::StoreThrough(e) => out.push_str(&format!("{pad}*q = {};\n", render_expr(e))),
             Stmt::StepPointer => out.push_str(&format!("{pad}q = q + 1;\n")),
+            Stmt::AwaitThrough(v) => out.push_str(&format!("{pad}await(*q == {v});\n")),
             Stmt::Atomic(b) => {
                 out.push_str(&format!("{pad}atomic {{\n"));
                 render_block(b, indent + 1, calls, out);

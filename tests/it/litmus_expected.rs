@@ -34,6 +34,11 @@ const EXIT_CODES: &[(&str, i32, &str)] = &[
         "the third put reads the pointer past the array's end in some execution",
     ),
     (
+        "spin-indexed",
+        1,
+        "P1's spin loop reads one past b once P2 has swung p",
+    ),
+    (
         "pointer-walk",
         1,
         "a pointer stepped past its one-cell object is written through in some execution",
