@@ -13,6 +13,21 @@ use crate::events::Events;
 use crate::program::Program;
 use crate::syntax::ast;
 
+/// A value or guard column wider than this is cut: a value computed through a few
+/// register-indexed accesses can print as thousands of characters, which no table holds.
+const MAX_CELL_CHARS: usize = 80;
+
+/// `text`, cut at [`MAX_CELL_CHARS`] (and `shortened` set) when longer.
+fn shorten(text: String, shortened: &mut bool) -> String {
+    match text.char_indices().nth(MAX_CELL_CHARS) {
+        Some((cut, _)) => {
+            *shortened = true;
+            format!("{}…", &text[..cut])
+        }
+        None => text,
+    }
+}
+
 /// The event table of the Nemos/DefectFinder paper's Figure 4.
 pub fn events_table(program: &Program, events: &Events) -> String {
     let namer = Namer::new(program, events);
@@ -27,6 +42,7 @@ pub fn events_table(program: &Program, events: &Events) -> String {
         titles.push("call");
     }
     table.set_titles(Row::new(titles.iter().map(|t| Cell::new(t)).collect()));
+    let mut shortened = false;
     for row in namer.rows() {
         let mut cells = vec![
             row.id.to_string(),
@@ -34,9 +50,9 @@ pub fn events_table(program: &Program, events: &Events) -> String {
             row.position.to_string(),
             row.kind,
             row.location,
-            row.value,
+            shorten(row.value, &mut shortened),
             row.register,
-            row.guard,
+            shorten(row.guard, &mut shortened),
             row.order,
             row.matches,
         ];
@@ -72,8 +88,8 @@ pub fn events_table(program: &Program, events: &Events) -> String {
                 call.function,
                 call.arguments.join(", ")
             );
-            if let Some(value) = &call.returns {
-                let _ = write!(out, " returns {value}");
+            if let Some(value) = call.returns {
+                let _ = write!(out, " returns {}", shorten(value, &mut shortened));
             }
             if let Some(parent) = &call.parent {
                 let _ = write!(out, ", called by {parent}");
@@ -86,6 +102,12 @@ pub fn events_table(program: &Program, events: &Events) -> String {
             out,
             "{} loop(s) may run past the unrolling bound; raise it with --unroll",
             events.bound_hits.len()
+        );
+    }
+    if shortened {
+        let _ = writeln!(
+            out,
+            "(terms longer than {MAX_CELL_CHARS} characters are cut at `…`; `--format json` has them whole)"
         );
     }
     out
