@@ -280,7 +280,7 @@ mod generate {
     }
 
     /// What `PublishPointer` stores in `p`: cells, the array, one past its end, NULL.
-    pub const TARGETS: [&str; 6] = ["x", "&y", "a", "&a[1]", "a + 2", "0"];
+    pub const TARGETS: [&str; 6] = ["x", "&y", "a", "&a[1]", "a + 2", "NULL"];
 
     #[derive(Clone, Debug)]
     pub struct Litmus {
@@ -1163,5 +1163,19 @@ exists (1:r0=10 /\\ top=2)
     assert!(
         !answers.bound_hit,
         "each compare-exchange fails at most once"
+    );
+}
+
+/// `NULL` is 0 in the init block, in thread code and in the condition, not a location.
+#[test]
+fn null_is_zero_everywhere() {
+    let with_null = "C t\n{ p = NULL; x = 0; }\nP0 (int **p, int *x) {\n  int *q = *p;\n  if (q == NULL) q = x;\n  *q = 1;\n  int *s = NULL;\n}\nP1 (int **p, int *x) {\n  *p = x;\n}\nexists (0:s=NULL /\\ x=1)\n";
+    let with_zero = with_null.replace("NULL", "0");
+    let answers = same_as_written_out(with_null, &with_zero);
+    assert!(!answers.assertion_failure, "no access goes through NULL");
+    let program = lower("null", with_null);
+    assert!(
+        program.locations.iter().all(|l| l.name != "NULL"),
+        "NULL became a location"
     );
 }

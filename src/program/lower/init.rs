@@ -6,10 +6,13 @@ use crate::syntax::ast;
 
 impl Lowerer {
     /// The address a bare name stands for in the init block and the condition (`p = x;`,
-    /// `0:r1=y`): the location `x`, or the first cell of array `x`. A name the test has
+    /// `0:r1=y`): the location `x`, the first cell of array `x`, 0 for `NULL`. A name the test has
     /// not declared is a location of its own, as herd7 has it (`{ x1 = y1; }` declares
     /// both).
     pub(super) fn named_address(&mut self, id: &ast::Ident) -> Option<i32> {
+        if id.name == "NULL" {
+            return Some(0);
+        }
         let cell = if self.arrays.contains_key(&id.name) {
             format!("{}[0]", id.name)
         } else {
@@ -21,7 +24,10 @@ impl Lowerer {
 
     /// The address of a location the test already has (the condition names no new ones).
     pub(super) fn existing_address(&mut self, id: &ast::Ident) -> Option<i32> {
-        if self.loc_by_name.contains_key(&id.name) || self.arrays.contains_key(&id.name) {
+        if id.name == "NULL"
+            || self.loc_by_name.contains_key(&id.name)
+            || self.arrays.contains_key(&id.name)
+        {
             return self.named_address(id);
         }
         self.error(

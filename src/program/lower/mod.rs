@@ -442,6 +442,8 @@ impl Lowerer {
                     // A location's name is its address, as a pointer parameter's value.
                     let address = self.address(e, scope, out)?;
                     Some(self.address_value(address))
+                } else if id.name == "NULL" {
+                    Some(Expr::Const(0))
                 } else {
                     self.unknown_identifier(id);
                     None
