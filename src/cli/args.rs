@@ -18,7 +18,7 @@ use nemos::report::herd_log::Expectations;
 use super::batch::collect_files;
 use super::graphs::GraphTargets;
 
-pub const EXIT_CODES: &str = "Exit codes: 0 ran and found no defect; 1 a defect (a race, an atomicity violation, a failed assertion, \
+pub const EXIT_CODES: &str = "Exit codes: 0 ran and found no defect; 1 a defect (a race, an atomicity violation, a failed assertion or invalid access, a deadlock, \
 a failed ~exists or forall); 2 bad input or usage; 3 a limit was hit (executions cut by the unrolling bound, --timeout, \
 --max-events); 4 a result differs from --expect. \
 A batch exits with the worst status of its tests: bad input, then a difference, then a defect, then a limit.";

@@ -1236,24 +1236,17 @@ struct Flow {
 
 impl Flow {
     fn uses(&mut self, expr: &Expr) {
-        match expr {
-            Expr::Const(_) => {}
-            Expr::Reg(r) => {
-                if !self.surely.contains(r) {
-                    self.exposed.insert(*r);
-                }
-            }
-            Expr::Unary(_, a) => self.uses(a),
-            Expr::Binary(_, a, b) => {
-                self.uses(a);
-                self.uses(b);
-            }
-            Expr::Conditional(c, a, b) => {
-                self.uses(c);
-                self.uses(a);
-                self.uses(b);
-            }
-        }
+        let mut read = BTreeSet::new();
+        registers_of(expr, &mut read);
+        self.exposed
+            .extend(read.into_iter().filter(|r| !self.surely.contains(r)));
+    }
+
+    /// `expr` reads a register that varies between iterations.
+    fn varies(&self, expr: &Expr) -> bool {
+        let mut read = BTreeSet::new();
+        registers_of(expr, &mut read);
+        !read.is_disjoint(&self.varying)
     }
 
     fn defines(&mut self, r: RegId) {
@@ -1266,9 +1259,7 @@ impl Flow {
 
     /// `r` is given the value of `value`.
     fn assigns(&mut self, r: RegId, value: &Expr) {
-        let mut read = BTreeSet::new();
-        registers_of(value, &mut read);
-        if !read.is_disjoint(&self.varying) {
+        if self.varies(value) {
             self.varying.insert(r);
         }
         self.defines(r);
@@ -1309,10 +1300,8 @@ impl Flow {
                     ..
                 } => {
                     self.uses(cond);
-                    let mut cond_registers = BTreeSet::new();
-                    registers_of(cond, &mut cond_registers);
                     let mut then_flow = self.clone();
-                    then_flow.under_varying_branch |= !cond_registers.is_disjoint(&self.varying);
+                    then_flow.under_varying_branch |= self.varies(cond);
                     let mut else_flow = then_flow.clone();
                     if !then_flow.follow(then_branch, None) || !else_flow.follow(else_branch, None)
                     {
@@ -1348,12 +1337,10 @@ impl Flow {
                     for (_, value) in bind {
                         self.uses(value);
                     }
-                    let before = self.clone();
-                    for (dst, value) in bind {
-                        // All at once: each value is computed before any is bound.
-                        let mut read = BTreeSet::new();
-                        registers_of(value, &mut read);
-                        if !read.is_disjoint(&before.varying) {
+                    // All at once: each value is computed before any is bound.
+                    let varying: Vec<bool> = bind.iter().map(|(_, v)| self.varies(v)).collect();
+                    for ((dst, _), varies) in bind.iter().zip(varying) {
+                        if varies {
                             self.varying.insert(*dst);
                         }
                         self.defines(*dst);

@@ -68,6 +68,11 @@ pub const ADDRESS_BASE: i32 = 0x1000_0000;
 /// Addresses per object: the largest array nemos lays out.
 pub const OBJECT_STRIDE: i32 = 0x1_0000;
 
+/// Which object's block of addresses `address` lies in: equal for the cells of one array.
+pub fn object_block(address: i32) -> i32 {
+    address.div_euclid(OBJECT_STRIDE)
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct ThreadProgram {
     /// `n` of `Pn`.
@@ -317,6 +322,63 @@ pub enum Instr {
     },
 }
 
+impl Instr {
+    /// Where a load, store, read-modify-write or compare-exchange goes.
+    pub fn address(&self) -> Option<&Address> {
+        match self {
+            Instr::Load { loc, .. }
+            | Instr::Store { loc, .. }
+            | Instr::Rmw { loc, .. }
+            | Instr::CompareExchange { loc, .. } => Some(loc),
+            _ => None,
+        }
+    }
+
+    /// The address of a memory access, to rewrite, with the access's source.
+    pub fn address_mut(&mut self) -> Option<(&mut Address, Span)> {
+        match self {
+            Instr::Load { loc, span, .. }
+            | Instr::Store { loc, span, .. }
+            | Instr::Rmw { loc, span, .. }
+            | Instr::CompareExchange { loc, span, .. } => Some((loc, *span)),
+            _ => None,
+        }
+    }
+
+    /// The blocks nested in this instruction, in program order (a loop's condition before
+    /// its body); empty ones for the others.
+    pub fn nested(&self) -> [&[Instr]; 2] {
+        match self {
+            Instr::If {
+                then_branch,
+                else_branch,
+                ..
+            } => [then_branch, else_branch],
+            Instr::While {
+                cond_prelude, body, ..
+            } => [cond_prelude, body],
+            Instr::AtomicBlock { body, .. } => [body, &[]],
+            _ => [&[], &[]],
+        }
+    }
+
+    /// [`Instr::nested`], to rewrite.
+    pub fn nested_mut(&mut self) -> [&mut [Instr]; 2] {
+        match self {
+            Instr::If {
+                then_branch,
+                else_branch,
+                ..
+            } => [then_branch, else_branch],
+            Instr::While {
+                cond_prelude, body, ..
+            } => [cond_prelude, body],
+            Instr::AtomicBlock { body, .. } => [body, &mut []],
+            _ => [&mut [], &mut []],
+        }
+    }
+}
+
 /// A pure expression over a thread's registers, with 32-bit wrapping integer semantics.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum Expr {
@@ -429,25 +491,28 @@ impl Program {
         if let Some(loc) = self.location_at(value) {
             return name(loc);
         }
-        let block = |a: i32| a.div_euclid(OBJECT_STRIDE);
-        let below = (value >= ADDRESS_BASE)
-            .then(|| {
-                (0..self.locations.len())
-                    .filter(|&l| {
-                        let a = self.locations[l].address;
-                        block(a) == block(value) && a < value
-                    })
-                    .max_by_key(|&l| self.locations[l].address)
-            })
-            .flatten();
-        match below {
-            Some(loc) => format!(
-                "{} + {}",
-                name(loc),
-                i64::from(value) - i64::from(self.locations[loc].address)
-            ),
+        match self.past_end(value) {
+            Some((loc, by)) => format!("{} + {by}", name(loc)),
             None => value.to_string(),
         }
+    }
+
+    /// For an address in an object's block but past its cells (`a + 2` of `int a[2]`):
+    /// the object's last cell below it, and how far past that cell it is.
+    pub fn past_end(&self, value: i32) -> Option<(LocId, i64)> {
+        if value < ADDRESS_BASE || self.location_at(value).is_some() {
+            return None;
+        }
+        let below = (0..self.locations.len())
+            .filter(|&l| {
+                let a = self.locations[l].address;
+                object_block(a) == object_block(value) && a < value
+            })
+            .max_by_key(|&l| self.locations[l].address)?;
+        Some((
+            below,
+            i64::from(value) - i64::from(self.locations[below].address),
+        ))
     }
 
     pub fn thread_name(&self, thread: usize) -> String {

@@ -19,7 +19,7 @@ use std::collections::BTreeSet;
 
 use crate::diagnostics::{Diagnostic, Span};
 
-use super::{Address, BinaryOp, Expected, Expr, Instr, LocId, Program, RmwOp, OBJECT_STRIDE};
+use super::{object_block, Address, BinaryOp, Expected, Expr, Instr, LocId, Program, RmwOp};
 
 /// Fill in the cells of every [`Address::Pointer`] of `program`. An access through a value
 /// that is never an address (an `int`, only ever `NULL`) is refused at its source: C
@@ -59,7 +59,7 @@ fn has_pointer_access(program: &Program) -> bool {
     let mut found = false;
     for thread in &program.threads {
         visit(&thread.body, &mut |instr| {
-            if let Some(Address::Pointer { .. }) = address(instr) {
+            if let Some(Address::Pointer { .. }) = instr.address() {
                 found = true;
             }
         });
@@ -162,15 +162,14 @@ impl Analysis {
         if targets.any {
             return Targets::anything();
         }
-        let block = |a: i32| a.div_euclid(OBJECT_STRIDE);
         let blocks: BTreeSet<i32> = targets
             .cells
             .iter()
-            .map(|&c| block(self.addresses[c]))
+            .map(|&c| object_block(self.addresses[c]))
             .collect();
         Targets {
             cells: (0..self.addresses.len())
-                .filter(|&c| blocks.contains(&block(self.addresses[c])))
+                .filter(|&c| blocks.contains(&object_block(self.addresses[c])))
                 .collect(),
             any: false,
         }
@@ -357,64 +356,24 @@ fn constant(e: &Expr) -> Option<i32> {
     }
 }
 
-fn address(instr: &Instr) -> Option<&Address> {
-    match instr {
-        Instr::Load { loc, .. }
-        | Instr::Store { loc, .. }
-        | Instr::Rmw { loc, .. }
-        | Instr::CompareExchange { loc, .. } => Some(loc),
-        _ => None,
-    }
-}
-
 /// Every instruction, nested ones included, in order.
 fn visit(instrs: &[Instr], f: &mut dyn FnMut(&Instr)) {
     for instr in instrs {
         f(instr);
-        match instr {
-            Instr::If {
-                then_branch,
-                else_branch,
-                ..
-            } => {
-                visit(then_branch, f);
-                visit(else_branch, f);
-            }
-            Instr::While {
-                cond_prelude, body, ..
-            } => {
-                visit(cond_prelude, f);
-                visit(body, f);
-            }
-            Instr::AtomicBlock { body, .. } => visit(body, f),
-            _ => {}
+        for block in instr.nested() {
+            visit(block, f);
         }
     }
 }
 
+/// Every memory access's address, nested ones included, in order.
 fn for_each_access(instrs: &mut [Instr], f: &mut dyn FnMut(&mut Address, Span)) {
     for instr in instrs {
-        match instr {
-            Instr::Load { loc, span, .. }
-            | Instr::Store { loc, span, .. }
-            | Instr::Rmw { loc, span, .. }
-            | Instr::CompareExchange { loc, span, .. } => f(loc, *span),
-            Instr::If {
-                then_branch,
-                else_branch,
-                ..
-            } => {
-                for_each_access(then_branch, f);
-                for_each_access(else_branch, f);
-            }
-            Instr::While {
-                cond_prelude, body, ..
-            } => {
-                for_each_access(cond_prelude, f);
-                for_each_access(body, f);
-            }
-            Instr::AtomicBlock { body, .. } => for_each_access(body, f),
-            _ => {}
+        if let Some((address, span)) = instr.address_mut() {
+            f(address, span);
+        }
+        for block in instr.nested_mut() {
+            for_each_access(block, f);
         }
     }
 }

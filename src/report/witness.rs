@@ -340,10 +340,9 @@ pub fn invalid_access(
             ),
             None => {
                 let text = program.value_text(selector);
-                if text.contains(" + ") {
-                    format!("invalid access: address {text}, past its object's end")
-                } else {
-                    format!("invalid access: address {text}, no location's")
+                match program.past_end(selector) {
+                    Some(_) => format!("invalid access: address {text}, past its object's end"),
+                    None => format!("invalid access: address {text}, no location's"),
                 }
             }
         },

@@ -215,17 +215,6 @@ fn cell(program: &Program, address: &Address, regs: &[i32]) -> Option<LocId> {
     }
 }
 
-/// The address of a load, store, read-modify-write or compare-exchange.
-fn address_of(instr: &Instr) -> Option<&Address> {
-    match instr {
-        Instr::Load { loc, .. }
-        | Instr::Store { loc, .. }
-        | Instr::Rmw { loc, .. }
-        | Instr::CompareExchange { loc, .. } => Some(loc),
-        _ => None,
-    }
-}
-
 fn eval(expr: &Expr, regs: &[i32]) -> i32 {
     match expr {
         Expr::Const(v) => *v,
@@ -505,8 +494,9 @@ impl<'p> Explorer<'p> {
             };
             match step {
                 Step::Shared(instr) | Step::Cas(instr) => {
-                    let in_bounds =
-                        address_of(instr).is_none_or(|a| cell(self.program, a, &th.regs).is_some());
+                    let in_bounds = instr
+                        .address()
+                        .is_none_or(|a| cell(self.program, a, &th.regs).is_some());
                     if !in_bounds {
                         // Undefined behaviour: the thread stops here. Its open blocks end
                         // with what they touched so far.

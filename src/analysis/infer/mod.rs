@@ -192,22 +192,10 @@ fn visit_sites(body: &[Instr], f: &mut impl FnMut(Access, Span, Choice)) {
                 f(Access::CompareExchange, *span, Some(*success))
             }
             Instr::Fence { order, span } => f(Access::Fence, *span, Some(*order)),
-            Instr::If {
-                then_branch,
-                else_branch,
-                ..
-            } => {
-                visit_sites(then_branch, f);
-                visit_sites(else_branch, f);
-            }
-            Instr::While {
-                cond_prelude, body, ..
-            } => {
-                visit_sites(cond_prelude, f);
-                visit_sites(body, f);
-            }
-            Instr::AtomicBlock { body, .. } => visit_sites(body, f),
             _ => {}
+        }
+        for block in instr.nested() {
+            visit_sites(block, f);
         }
     }
 }
