@@ -56,6 +56,10 @@ pub struct Location {
     pub is_lock: bool,
     /// The cell's address, the value of `&x` (see [`ADDRESS_BASE`]).
     pub address: i32,
+    /// The struct this cell begins, if it is a struct's first field (`pool[1]` for
+    /// `pool[1].val`): a pointer to it is a pointer to that struct, and prints so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub starts: Option<String>,
 }
 
 /// Where addresses begin. A location's address is a value like any other (`int *p = &x;`,
@@ -481,7 +485,8 @@ impl Program {
     /// object's last cell from that cell (`x + 1`), else the integer.
     pub fn value_text(&self, value: i32) -> String {
         let name = |loc: LocId| {
-            let name = &self.locations[loc].name;
+            let location = &self.locations[loc];
+            let name = location.starts.as_ref().unwrap_or(&location.name);
             if name.contains(['[', '.']) {
                 format!("&{name}")
             } else {
@@ -513,6 +518,27 @@ impl Program {
             below,
             i64::from(value) - i64::from(self.locations[below].address),
         ))
+    }
+
+    /// A pointer argument bound to object `base` (a location, an array, a struct) plus
+    /// `offset` cells: `top`, `&a[2]`, `&pool[1]`.
+    pub fn pointer_text(&self, base: &str, offset: i32) -> String {
+        let first = self
+            .locations
+            .iter()
+            .filter(|l| {
+                l.name == base
+                    || l.name
+                        .strip_prefix(base)
+                        .is_some_and(|rest| rest.starts_with(['[', '.']))
+            })
+            .map(|l| l.address)
+            .min();
+        match first {
+            _ if offset == 0 => base.to_string(),
+            Some(address) => self.value_text(address.wrapping_add(offset)),
+            None => format!("&{base}[{offset}]"),
+        }
     }
 
     pub fn thread_name(&self, thread: usize) -> String {

@@ -349,7 +349,14 @@ impl<'a> Namer<'a> {
                             param,
                             base,
                             offset,
-                        } => format!("{param} = {}", Namer::address(base, &self.term(*offset))),
+                        } => {
+                            let offset = self.term(*offset);
+                            let address = match offset.parse::<i32>() {
+                                Ok(k) => self.program.pointer_text(base, k),
+                                Err(_) => Namer::address(base, &offset),
+                            };
+                            format!("{param} = {address}")
+                        }
                     })
                     .collect(),
                 returns: call.value.map(|v| self.term(v)),

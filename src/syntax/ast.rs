@@ -28,6 +28,9 @@ pub struct LitmusTest {
     /// `key=value` lines between the header and the init block.
     pub metadata: Vec<(String, String)>,
     pub init: Vec<InitItem>,
+    /// `struct node { int val; struct node *next; };`, in the init block or before the
+    /// threads.
+    pub structs: Vec<StructDef>,
     /// Function definitions between the init block and the threads.
     pub functions: Vec<Function>,
     pub threads: Vec<Thread>,
@@ -52,6 +55,53 @@ pub struct Type {
     pub span: Span,
 }
 
+/// `struct node { int val; struct node *next; int slots[2]; };`
+#[derive(Clone, Debug, Serialize)]
+pub struct StructDef {
+    pub name: Ident,
+    pub fields: Vec<FieldDecl>,
+    pub span: Span,
+}
+
+/// One field of a struct: `struct node *next;`, `int slots[2];`.
+#[derive(Clone, Debug, Serialize)]
+pub struct FieldDecl {
+    pub ty: Type,
+    pub name: Ident,
+    pub array_len: Option<u32>,
+    pub span: Span,
+}
+
+/// One step into an object after its name: `.next` or `[1]`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Member {
+    Field(Ident),
+    Index(u32, Span),
+}
+
+/// An address written as a constant: `x`, `&x`, `&a[1]`, `a + 1`, `&pool[1].next`, `NULL`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AddressOf {
+    pub name: Ident,
+    /// The steps after the name (`[1]`, `.next`).
+    pub members: Vec<Member>,
+    /// The `+ k` after it, in cells of the object (elements of the pointer's type once
+    /// structs are laid out).
+    pub offset: i64,
+    pub span: Span,
+}
+
+impl AddressOf {
+    pub fn of_name(name: Ident) -> AddressOf {
+        AddressOf {
+            span: name.span,
+            name,
+            members: Vec::new(),
+            offset: 0,
+        }
+    }
+}
+
 /// One entry of the init block.
 #[derive(Clone, Debug, Serialize)]
 pub struct InitItem {
@@ -72,7 +122,7 @@ pub enum InitValue {
     /// `ATOMIC_INIT(v)`.
     AtomicInit(i64),
     /// The address of a location, as in `0:r0 = x;` (a register holding a pointer).
-    Address(Ident),
+    Address(AddressOf),
 }
 
 /// Something a final state talks about: a thread's register or a memory location.
@@ -80,8 +130,12 @@ pub enum InitValue {
 pub enum StateVar {
     /// `0:r0`
     Register { thread: u32, name: Ident },
-    /// `x`, `[x]`, `d[1]` or `[d[1]]`.
-    Location { name: Ident, index: Option<u32> },
+    /// `x`, `[x]`, `d[1]` or `[d[1]]`; `pool[1].next` or `n.val` with `members`.
+    Location {
+        name: Ident,
+        index: Option<u32>,
+        members: Vec<Member>,
+    },
 }
 
 impl StateVar {
@@ -199,6 +253,8 @@ pub enum ExprKind {
     Call(Ident, Vec<Expr>),
     /// `a[i]`
     Index(Box<Expr>, Box<Expr>),
+    /// `n.next` (false) or `p->next` (true).
+    Member(Box<Expr>, Ident, bool),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -275,5 +331,5 @@ pub enum Prop {
 pub enum AtomValue {
     Int(i64),
     /// A location's address, as in `0:r0=x` for a register holding a pointer.
-    Address(Ident),
+    Address(AddressOf),
 }

@@ -2,18 +2,52 @@
 
 use std::fmt;
 
-use crate::syntax::ast::{AtomValue, Prop, Span, StateVar};
+use crate::syntax::ast::{AddressOf, AtomValue, Member, Prop, Span, StateVar};
+
+impl fmt::Display for Member {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Member::Field(name) => write!(f, ".{}", name.name),
+            Member::Index(i, _) => write!(f, "[{i}]"),
+        }
+    }
+}
 
 impl fmt::Display for StateVar {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StateVar::Register { thread, name } => write!(f, "{thread}:{}", name.name),
-            StateVar::Location { name, index: None } => write!(f, "[{}]", name.name),
             StateVar::Location {
                 name,
-                index: Some(i),
-            } => write!(f, "{}[{i}]", name.name),
+                index: None,
+                members,
+            } if members.is_empty() => write!(f, "[{}]", name.name),
+            StateVar::Location {
+                name,
+                index,
+                members,
+            } => {
+                f.write_str(&name.name)?;
+                if let Some(i) = index {
+                    write!(f, "[{i}]")?;
+                }
+                members.iter().try_for_each(|m| write!(f, "{m}"))
+            }
         }
+    }
+}
+
+impl fmt::Display for AddressOf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.members.is_empty() {
+            f.write_str("&")?;
+        }
+        f.write_str(&self.name.name)?;
+        self.members.iter().try_for_each(|m| write!(f, "{m}"))?;
+        if self.offset != 0 {
+            write!(f, " + {}", self.offset)?;
+        }
+        Ok(())
     }
 }
 
@@ -21,7 +55,7 @@ impl fmt::Display for AtomValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AtomValue::Int(n) => write!(f, "{n}"),
-            AtomValue::Address(name) => f.write_str(&name.name),
+            AtomValue::Address(address) => write!(f, "{address}"),
         }
     }
 }

@@ -24,6 +24,9 @@ fn sexp(e: &Expr) -> String {
             format!("{}({})", f.name, args.join(", "))
         }
         ExprKind::Index(a, i) => format!("{}[{}]", sexp(a), sexp(i)),
+        ExprKind::Member(a, f, arrow) => {
+            format!("{}{}{}", sexp(a), if *arrow { "->" } else { "." }, f.name)
+        }
     }
 }
 
@@ -164,7 +167,8 @@ fn paren_star_inside_code_is_a_dereference() {
 fn init_forms() {
     let text = "C init\n{ x = 1; [y] = -2; int z = 0x10; atomic_int w = 2; _Atomic int a = 0; \
          _Atomic __int128 b = 0; __int128 c; atomic_t d = ATOMIC_INIT(3); int e[2] = {1, 1}; \
-         atomic_int f[2] = {0, 0}; 0:r0 = 0; 1:r1 = x; volatile int* g = &x }\n\
+         atomic_int f[2] = {0, 0}; 0:r0 = 0; 1:r1 = x; volatile int* g = &x; int *h = &e[1]; \
+         int *k = e + 1; struct node *m = &pool[1].next }\n\
          P0(int *x) {}\nexists (x=1)";
     let t = litmus(text);
     let items: Vec<String> = t
@@ -183,7 +187,7 @@ fn init_forms() {
             let len = i.array_len.map_or(String::new(), |n| format!("[{n}]"));
             let value = match &i.value {
                 Some(InitValue::Address(a)) => {
-                    format!("&{}@{}", a.name, &text[a.span.start - 1..a.span.end])
+                    format!("{a}@{}", &text[a.span.start..a.span.end])
                 }
                 v => format!("{v:?}"),
             };
@@ -204,8 +208,11 @@ fn init_forms() {
             "int [e][2] = Some(List([1, 1]))",
             "atomic_int [f][2] = Some(List([0, 0]))",
             "0:r0 = Some(Int(0))",
-            "1:r1 = &x@ x",
-            "volatile int* [g] = &x@&x",
+            "1:r1 = x@x",
+            "volatile int* [g] = x@&x",
+            "int* [h] = &e[1]@&e[1]",
+            "int* [k] = e + 1@e + 1",
+            "struct node* [m] = &pool[1].next@&pool[1].next",
         ]
     );
     assert!(litmus("C e\n{}\nP0(int *x) {}\nexists (x=1)")
@@ -506,4 +513,55 @@ fn errors_are_located() {
         error("C e\n{ x = f(1) }\nP0(int *x) {}\nexists (x=1)"),
         "test.litmus:2:7: `f(...)` cannot give an initial value"
     );
+}
+
+#[test]
+fn member_access_binds_like_c() {
+    assert_eq!(expr("p->next->val"), "p->next->val");
+    assert_eq!(expr("*p->next"), "(Deref p->next)");
+    assert_eq!(expr("&pool[i].next"), "(AddrOf pool[i].next)");
+    assert_eq!(expr("( *p).val + 1"), "(Add (Deref p).val 1)");
+    assert_eq!(expr("q.slots[1]"), "q.slots[1]");
+}
+
+#[test]
+fn struct_definitions_in_the_init_block_and_before_the_threads() {
+    let t = litmus(
+        "C s\n{ struct node { int val; struct node *next; int slots[2]; }; struct node pool[2]; \
+         pool[1].next = &pool[0]; }\n\
+         struct pair { _Atomic int a; int b; };\n\
+         static struct node *first(struct node *pool) { return pool; }\n\
+         P0(struct node *pool) { struct node *p = first(pool); p->val = 1; }\n\
+         exists (pool[0].val=1 /\\ pool[1].next=&pool[0])",
+    );
+    let structs: Vec<String> = t
+        .structs
+        .iter()
+        .map(|s| {
+            let fields: Vec<String> = s
+                .fields
+                .iter()
+                .map(|f| {
+                    let len = f.array_len.map_or(String::new(), |n| format!("[{n}]"));
+                    format!(
+                        "{}{} {}{len}",
+                        f.ty.base,
+                        "*".repeat(f.ty.pointer_depth.into()),
+                        f.name.name
+                    )
+                })
+                .collect();
+            format!("{} {{ {} }}", s.name.name, fields.join("; "))
+        })
+        .collect();
+    assert_eq!(
+        structs,
+        vec![
+            "node { int val; struct node* next; int slots[2] }",
+            "pair { int a; int b }"
+        ]
+    );
+    assert_eq!(t.functions[0].return_type.base, "struct node");
+    let targets: Vec<String> = t.init.iter().map(|i| i.target.to_string()).collect();
+    assert_eq!(targets, vec!["[pool]", "pool[1].next"]);
 }

@@ -134,6 +134,8 @@ pub enum Tok<'a> {
     /// `static` and `inline` before a function definition.
     Static,
     Inline,
+    /// `struct`, in a type (`struct node *p`) and a definition (`struct node { ... };`).
+    Struct,
     /// `atomic {`: `atomic` is only a keyword right before a block.
     #[regex(r"atomic[ \t\r\n]*\{")]
     AtomicBlock,
@@ -225,6 +227,12 @@ pub enum Tok<'a> {
     Disj,
     #[token("=>")]
     Implies,
+    /// `p->next`
+    #[token("->")]
+    Arrow,
+    /// `pool[1].next`
+    #[token(".")]
+    Dot,
 }
 
 fn kernel_annotation<'a>(_: &mut logos::Lexer<'a, Tok<'a>>) -> Result<(), LexErrorKind> {
@@ -347,6 +355,7 @@ fn classify(tok: Tok<'_>) -> Tok<'_> {
         "volatile" => Tok::Volatile,
         "_Atomic" => Tok::Atomic,
         "static" => Tok::Static,
+        "struct" => Tok::Struct,
         "inline" | "__inline" | "__inline__" => Tok::Inline,
         w if is_type_word(w) => Tok::TypeWord(w),
         w => Tok::Ident(w),

@@ -41,6 +41,7 @@ fn parse_text(text: &str) -> Result<LitmusTest, Diagnostic> {
         doc: header.doc,
         metadata,
         init: body.init,
+        structs: body.structs,
         functions: body.functions,
         threads: body.threads,
         locations: body.locations,
@@ -228,12 +229,92 @@ fn parse_header(text: &str) -> Result<Header, Diagnostic> {
 /// What the grammar produces: the file after the header.
 pub(crate) struct Body {
     pub init: Vec<InitItem>,
+    pub structs: Vec<StructDef>,
     pub functions: Vec<Function>,
     pub threads: Vec<Thread>,
     pub regions: Option<(String, Span)>,
     pub locations: Vec<StateVar>,
     pub filter: Option<Prop>,
     pub condition: Option<Condition>,
+}
+
+/// An entry of the init block: a location or register, or a struct definition.
+pub(crate) enum InitEntry {
+    Item(InitItem),
+    Struct(StructDef),
+}
+
+/// What comes between the init block and the threads.
+pub(crate) enum TopItem {
+    Struct(StructDef),
+    Function(Function),
+}
+
+impl Body {
+    pub(crate) fn new(
+        init: Vec<InitEntry>,
+        items: Vec<TopItem>,
+        threads: Vec<Thread>,
+        regions: Option<(String, Span)>,
+        locations: Vec<StateVar>,
+        filter: Option<Prop>,
+        condition: Option<Condition>,
+    ) -> Body {
+        let mut body = Body {
+            init: Vec::new(),
+            structs: Vec::new(),
+            functions: Vec::new(),
+            threads,
+            regions,
+            locations,
+            filter,
+            condition,
+        };
+        for entry in init {
+            match entry {
+                InitEntry::Item(item) => body.init.push(item),
+                InitEntry::Struct(def) => body.structs.push(def),
+            }
+        }
+        for item in items {
+            match item {
+                TopItem::Struct(def) => body.structs.push(def),
+                TopItem::Function(function) => body.functions.push(function),
+            }
+        }
+        body
+    }
+}
+
+/// `x`, `d[1]`, `pool[1].next`: the first index (an array's length in a declaration) kept
+/// apart from the steps after it.
+pub(crate) fn location_var(name: Ident, mut members: Vec<Member>) -> StateVar {
+    let index = match members.first() {
+        Some(Member::Index(i, _)) => Some(*i),
+        _ => None,
+    };
+    if index.is_some() {
+        members.remove(0);
+    }
+    StateVar::Location {
+        name,
+        index,
+        members,
+    }
+}
+
+pub(crate) fn address_of(
+    name: Ident,
+    members: Vec<Member>,
+    plus: Option<i64>,
+    span: Span,
+) -> AddressOf {
+    AddressOf {
+        name,
+        members,
+        offset: plus.unwrap_or(0),
+        span,
+    }
 }
 
 type GrammarResult<T, Tk> = Result<T, ParseError<usize, Tk, Diagnostic>>;
@@ -381,6 +462,18 @@ pub(crate) fn mk_type<Tk>(
     }
 }
 
+/// `struct node *` with its qualifiers: the base is `struct node`.
+pub(crate) fn struct_type<Tk>(
+    leading: Vec<u8>,
+    name: Ident,
+    rest: Vec<u8>,
+    stars: usize,
+    span: Span,
+) -> GrammarResult<Type, Tk> {
+    let rest = rest.into_iter().map(|q| (None, Some(q))).collect();
+    mk_type(leading, &format!("struct {}", name.name), rest, stars, span)
+}
+
 pub(crate) fn init_item(
     ty: Option<Type>,
     target: StateVar,
@@ -393,10 +486,15 @@ pub(crate) fn init_item(
             StateVar::Location {
                 name,
                 index: Some(len),
+                members,
             },
-        ) => InitItem {
+        ) if members.is_empty() => InitItem {
             ty: Some(ty),
-            target: StateVar::Location { name, index: None },
+            target: StateVar::Location {
+                name,
+                index: None,
+                members,
+            },
             value,
             array_len: Some(len),
             span,

@@ -203,3 +203,44 @@ semantic_error!(
     address_of_an_unknown_location_in_the_condition,
     "C t\n{ p = x; }\nP0 (int** p) {\n  int *q = *p;\n}\nexists (0:q=w)\n"
 );
+
+const NODE: &str = "{ struct node { int val; struct node *next; }; struct node pool[2]; }\n";
+
+semantic_error!(
+    struct_field_unknown,
+    &format!("C t\n{NODE}P0 (struct node *pool) {{\n  struct node *p = pool;\n  int r0 = p->nxt;\n}}\nexists (0:r0=1)\n")
+);
+
+semantic_error!(
+    struct_arrow_through_an_undeclared_register,
+    &format!("C t\n{NODE}P0 (struct node *pool) {{\n  r1 = pool;\n  int r0 = r1->val;\n}}\nexists (0:r0=1)\n")
+);
+
+semantic_error!(
+    struct_value_in_a_register,
+    &format!(
+        "C t\n{NODE}P0 (struct node *pool) {{\n  struct node n;\n}}\nexists (pool[0].val=1)\n"
+    )
+);
+
+semantic_error!(
+    struct_used_whole_as_a_value,
+    &format!("C t\n{NODE}P0 (struct node *pool) {{\n  int r0 = pool[1];\n}}\nexists (0:r0=1)\n")
+);
+
+semantic_error!(
+    struct_that_contains_itself,
+    "C t\n{ struct loop { int x; struct loop inner; }; struct loop l; }\nP0 (int *x) {\n  *x = 1;\n}\nexists (x=1)\n"
+);
+
+semantic_error!(
+    struct_field_unknown_in_the_condition,
+    &format!(
+        "C t\n{NODE}P0 (struct node *pool) {{\n  pool[0].val = 1;\n}}\nexists (pool[0].value=1)\n"
+    )
+);
+
+semantic_error!(
+    struct_dot_on_a_pointer_register,
+    &format!("C t\n{NODE}P0 (struct node *pool) {{\n  struct node *p = pool;\n  int r0 = p.val;\n}}\nexists (0:r0=1)\n")
+);

@@ -33,7 +33,10 @@ impl Lowerer {
         var: &ast::StateVar,
         threads: &[ThreadProgram],
     ) -> Vec<Observable> {
-        if let ast::StateVar::Location { name, index: None } = var {
+        if let ast::StateVar::Location {
+            name, index: None, ..
+        } = var
+        {
             if let Some(&len) = self.arrays.get(&name.name) {
                 return (0..len)
                     .filter_map(|i| self.loc_by_name.get(&format!("{}[{}]", name.name, i)))
@@ -76,7 +79,18 @@ impl Lowerer {
                     }
                 }
             }
-            ast::StateVar::Location { name, index } => {
+            ast::StateVar::Location {
+                name,
+                index,
+                members,
+            } => {
+                if let Some(ast::Member::Field(field)) = members.first() {
+                    self.error(Diagnostic::new(
+                        format!("`{}` is not a struct", name.name),
+                        field.span,
+                    ));
+                    return None;
+                }
                 let cell = match index {
                     Some(i) => format!("{}[{}]", name.name, i),
                     None if self.arrays.contains_key(&name.name) => format!("{}[0]", name.name),
@@ -115,7 +129,7 @@ impl Lowerer {
                 let var = self.resolve_state_var(var, threads);
                 let value = match value {
                     ast::AtomValue::Int(v) => Some(self.int_value(*v, *span)),
-                    ast::AtomValue::Address(id) => self.existing_address(id),
+                    ast::AtomValue::Address(address) => self.existing_address(address),
                 };
                 StateProp::Atom {
                     var: var?,

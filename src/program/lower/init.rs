@@ -9,7 +9,7 @@ impl Lowerer {
     /// `0:r1=y`): the location `x`, the first cell of array `x`, 0 for `NULL`. A name the test has
     /// not declared is a location of its own, as herd7 has it (`{ x1 = y1; }` declares
     /// both).
-    pub(super) fn named_address(&mut self, id: &ast::Ident) -> Option<i32> {
+    fn named_address(&mut self, id: &ast::Ident) -> Option<i32> {
         if id.name == "NULL" {
             return Some(0);
         }
@@ -22,13 +22,42 @@ impl Lowerer {
         Some(self.locations[loc].address)
     }
 
+    /// A constant address: `x`, `&a[1]`, `a + 1` (structs are flattened by now, so the
+    /// steps after the name are at most one index).
+    pub(super) fn constant_address(&mut self, address: &ast::AddressOf) -> Option<i32> {
+        let mut index: i64 = 0;
+        for member in &address.members {
+            match member {
+                ast::Member::Index(i, _) => index += i64::from(*i),
+                ast::Member::Field(field) => {
+                    self.error(Diagnostic::new(
+                        format!("`{}` is not a struct", address.name.name),
+                        field.span,
+                    ));
+                    return None;
+                }
+            }
+        }
+        let moved = index + address.offset;
+        if address.name.name == "NULL" && moved != 0 {
+            self.error(Diagnostic::new(
+                "an address computed from NULL",
+                address.span,
+            ));
+            return None;
+        }
+        let base = self.named_address(&address.name)?;
+        self.int_value(i64::from(base) + moved, address.span).into()
+    }
+
     /// The address of a location the test already has (the condition names no new ones).
-    pub(super) fn existing_address(&mut self, id: &ast::Ident) -> Option<i32> {
+    pub(super) fn existing_address(&mut self, address: &ast::AddressOf) -> Option<i32> {
+        let id = &address.name;
         if id.name == "NULL"
             || self.loc_by_name.contains_key(&id.name)
             || self.arrays.contains_key(&id.name)
         {
-            return self.named_address(id);
+            return self.constant_address(address);
         }
         self.error(
             Diagnostic::new(format!("unknown location `{}`", id.name), id.span)
@@ -39,6 +68,14 @@ impl Lowerer {
     }
 
     pub(super) fn declare_init(&mut self, test: &ast::LitmusTest) {
+        // Arrays first: `{ int *p = &a[1]; int a[2]; }` must lay `a` out as an array.
+        for item in &test.init {
+            if let (Some(len), ast::StateVar::Location { name, .. }) =
+                (item.array_len, &item.target)
+            {
+                self.arrays.insert(name.name.clone(), len);
+            }
+        }
         for item in &test.init {
             let atomic = item.ty.as_ref().is_some_and(type_is_atomic);
             match &item.target {
@@ -55,8 +92,8 @@ impl Lowerer {
                         .entry(*thread)
                         .or_default()
                         .push((name.clone(), 0)),
-                    Some(ast::InitValue::Address(id)) => {
-                        if let Some(v) = self.named_address(id) {
+                    Some(ast::InitValue::Address(address)) => {
+                        if let Some(v) = self.constant_address(address) {
                             self.register_inits
                                 .entry(*thread)
                                 .or_default()
@@ -68,16 +105,19 @@ impl Lowerer {
                         item.span,
                     )),
                 },
-                ast::StateVar::Location { name, index } => {
+                ast::StateVar::Location { name, index, .. } => {
                     let values: Vec<i64> = match &item.value {
                         None => vec![],
                         Some(ast::InitValue::Int(v)) | Some(ast::InitValue::AtomicInit(v)) => {
                             vec![*v]
                         }
                         Some(ast::InitValue::List(vs)) => vs.clone(),
-                        Some(ast::InitValue::Address(id)) => {
+                        Some(ast::InitValue::Address(address)) => {
                             // Laid out when first named, like every object.
-                            self.named_address(id).map(i64::from).into_iter().collect()
+                            self.constant_address(address)
+                                .map(i64::from)
+                                .into_iter()
+                                .collect()
                         }
                     };
                     if let Some(len) = item.array_len {

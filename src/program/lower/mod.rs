@@ -18,12 +18,15 @@ mod condition;
 mod control;
 mod functions;
 mod init;
+mod structs;
 
 use condition::sort_observed;
 
 /// Lower a parsed test into the program IR, reporting every semantic error found.
 pub fn lower(test: &ast::LitmusTest, file: &SourceFile) -> Result<Program, InputError> {
     let mut lowerer = Lowerer::default();
+    let (flat, struct_cells) = structs::flatten(test, file, &mut lowerer);
+    let test = &flat;
     lowerer.declare_init(test);
     lowerer.declare_functions(test, file);
     let mut threads = Vec::new();
@@ -79,7 +82,8 @@ pub fn lower(test: &ast::LitmusTest, file: &SourceFile) -> Result<Program, Input
             .retain(|d| seen.insert((d.span, d.message.clone())));
         return Err(InputError::new(file, lowerer.errors));
     }
-    let locations = lowerer.locations;
+    let mut locations = lowerer.locations;
+    name_struct_cells(&mut locations, &struct_cells);
     sort_observed(&mut observed, &threads, &locations);
     let mut program = Program {
         name: test.name.name.clone(),
@@ -95,6 +99,25 @@ pub fn lower(test: &ast::LitmusTest, file: &SourceFile) -> Result<Program, Input
         return Err(InputError::new(file, errors));
     }
     Ok(program)
+}
+
+/// Gives the cells of struct objects their names (`pool[3]` is `pool[1].next`) and their
+/// fields' atomicity, once every name has been resolved.
+fn name_struct_cells(locations: &mut [Location], cells: &structs::StructCells) {
+    for location in locations {
+        let Some((object, rest)) = location.name.split_once('[') else {
+            continue;
+        };
+        let Some(names) = cells.objects.get(object) else {
+            continue;
+        };
+        let index = rest.trim_end_matches(']').parse::<usize>().ok();
+        if let Some(cell) = index.and_then(|i| names.get(i)) {
+            location.name = cell.name.clone();
+            location.declared_atomic |= cell.atomic;
+            location.starts = cell.starts.clone();
+        }
+    }
 }
 
 #[derive(Default)]
@@ -146,6 +169,7 @@ impl Lowerer {
             declared_atomic: false,
             is_lock: false,
             address,
+            starts: None,
         });
         self.loc_by_name.insert(name.to_string(), id);
         id
@@ -448,6 +472,14 @@ impl Lowerer {
                     self.unknown_identifier(id);
                     None
                 }
+            }
+            // `structs::flatten` turned every member access into indexing.
+            ExprKind::Member(..) => {
+                self.error(Diagnostic::new(
+                    "a struct member access nemos could not lay out",
+                    e.span,
+                ));
+                None
             }
             ExprKind::Unary(ast::UnaryOp::Deref, _) | ExprKind::Index(_, _) => {
                 let loc = self.lvalue_location(e, scope, out)?;
