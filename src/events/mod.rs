@@ -244,6 +244,10 @@ pub struct Events {
     pub calls: Vec<Call>,
     /// The `Assert` events the unroller added to check an access's address, by event.
     pub access_checks: std::collections::BTreeMap<EventId, AccessCheck>,
+    /// The `Control` events the unroller added to split an access over the cells it may
+    /// reach and to stop the thread at an invalid one: a witness's text need not show them
+    /// (the access itself says which cell it reached, or that it was invalid).
+    pub address_controls: std::collections::BTreeSet<EventId>,
     pub unroll: u32,
     pub bounds: bounds::Bounds,
 }

@@ -79,6 +79,7 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Unrol
         may_stay_held: may_stay_held(program),
         addresses: program.locations.iter().map(|l| l.address).collect(),
         access_checks: BTreeMap::new(),
+        address_controls: Default::default(),
     };
     let mut init = Vec::new();
     for (loc, location) in program.locations.iter().enumerate() {
@@ -130,6 +131,7 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Unrol
         waits: builder.waits,
         calls: builder.calls,
         access_checks: builder.access_checks,
+        address_controls: builder.address_controls,
         unroll: options.unroll,
         bounds: bounds::Bounds::default(),
     };
@@ -186,6 +188,7 @@ struct Builder {
     /// Per location, its address: the keys of an access through a pointer.
     addresses: Vec<i32>,
     access_checks: BTreeMap<EventId, AccessCheck>,
+    address_controls: std::collections::BTreeSet<EventId>,
 }
 
 /// The state of one thread while unrolling it.
@@ -1056,6 +1059,7 @@ impl Builder {
             let stopped = self.terms.binary(BinaryOp::And, reached, out_of_bounds);
             state.stops.push((stopped, state.registers.clone()));
             let control = self.control(state, in_bounds, Guard::default(), span);
+            self.address_controls.insert(self.controls[control].event);
             state.guard = state.guard.with(control, true);
         }
         let cases: Vec<(LocId, i32)> = cells.iter().copied().zip(keys).collect();
@@ -1141,6 +1145,12 @@ impl Builder {
         }
         let k_term = self.terms.constant(key);
         let is_k = self.terms.binary(BinaryOp::Eq, selector, k_term);
+        // The branch's own control comes before any its cases add.
+        let split = self
+            .terms
+            .constant_value(is_k)
+            .is_none()
+            .then_some(self.controls.len());
         self.branch(
             state,
             is_k,
@@ -1148,6 +1158,9 @@ impl Builder {
             |b, s| access(b, s, cell),
             |b, s| b.cell_case(s, selector, cases, k + 1, span, access),
         );
+        if let Some(control) = split.and_then(|c| self.controls.get(c)) {
+            self.address_controls.insert(control.event);
+        }
     }
 }
 

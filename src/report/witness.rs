@@ -85,6 +85,14 @@ fn witness_lines(
             );
         }
     }
+    // How an access reached its cell (the case split over the cells a pointer or an index
+    // may reach, and a check that held) is bookkeeping; the access's own line says where it
+    // went, and a failed check is shown.
+    let bookkeeping = |e: EventId| {
+        let marked = marked.is_some_and(|m| m.contains(&e));
+        let check_held = events.access_checks.contains_key(&e) && execution.values[e] != Some(0);
+        !marked && (events.address_controls.contains(&e) || check_held)
+    };
     let line = |e: EventId| {
         let (head, source) = event_line(&namer, events, execution, e);
         let flag = if marked.is_some_and(|m| m.contains(&e)) {
@@ -103,7 +111,9 @@ fn witness_lines(
         );
         for (i, &e) in shown.iter().enumerate() {
             out.extend(starts.get(&i).into_iter().flatten().map(String::as_str));
-            out.push_str(&line(e));
+            if !bookkeeping(e) {
+                out.push_str(&line(e));
+            }
             out.extend(ends.get(&i).into_iter().flatten().map(String::as_str));
         }
         if marked.is_some() {
@@ -126,12 +136,15 @@ fn witness_lines(
     let numbers: Vec<String> = execution
         .interleaving
         .iter()
+        .filter(|&&e| !bookkeeping(e))
         .map(|&e| namer.number(e).to_string())
         .collect();
     let _ = writeln!(out, "  interleaving: {}", numbers.join(" "));
     for (i, &e) in shown.iter().enumerate() {
         out.extend(starts.get(&i).into_iter().flatten().map(String::as_str));
-        out.push_str(&line(e));
+        if !bookkeeping(e) {
+            out.push_str(&line(e));
+        }
         out.extend(ends.get(&i).into_iter().flatten().map(String::as_str));
     }
     out
@@ -213,7 +226,7 @@ pub fn executed_calls(namer: &Namer, events: &Events, execution: &Execution) -> 
                         offset,
                     } => {
                         let offset = execution.term_value(events, *offset);
-                        let address = Namer::address(base, &offset.to_string());
+                        let address = namer.program().pointer_text(base, offset);
                         ArgumentJson {
                             parameter: param.clone(),
                             value: None,
