@@ -642,6 +642,16 @@ impl<'a> Encoding<'a> {
                     eq
                 }
             }
+            StateProp::Equal { a, b, negated } => {
+                let a = self.final_value(sink, *a);
+                let b = self.final_value(sink, *b);
+                let eq = value::equals(sink, &a, &b);
+                if *negated {
+                    !eq
+                } else {
+                    eq
+                }
+            }
             StateProp::Not(p) => {
                 let p = self.prop(sink, p);
                 !p

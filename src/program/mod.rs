@@ -415,6 +415,12 @@ pub enum StateProp {
         value: i32,
         negated: bool,
     },
+    /// `a = b` over two observables (`0:r1=1:r2`), or `!=` when `negated`.
+    Equal {
+        a: Observable,
+        b: Observable,
+        negated: bool,
+    },
     Not(Box<StateProp>),
     And(Box<StateProp>, Box<StateProp>),
     Or(Box<StateProp>, Box<StateProp>),
@@ -431,6 +437,7 @@ impl StateProp {
                 value,
                 negated,
             } => (value_of(*var) == *value) != *negated,
+            StateProp::Equal { a, b, negated } => (value_of(*a) == value_of(*b)) != *negated,
             StateProp::Not(p) => !p.eval(value_of),
             StateProp::And(a, b) => a.eval(value_of) && b.eval(value_of),
             StateProp::Or(a, b) => a.eval(value_of) || b.eval(value_of),
@@ -443,6 +450,7 @@ impl StateProp {
         match self {
             StateProp::Const(_) => {}
             StateProp::Atom { var, .. } => out.push(*var),
+            StateProp::Equal { a, b, .. } => out.extend([*a, *b]),
             StateProp::Not(p) => p.observables(out),
             StateProp::And(a, b) | StateProp::Or(a, b) | StateProp::Implies(a, b) => {
                 a.observables(out);

@@ -495,6 +495,18 @@ fn herd_prop(program: &Program, prop: &StateProp, above: Option<&str>) -> String
             program.observable_name(*var),
             program.value_text(*value)
         ),
+        StateProp::Equal { a, b, negated } => {
+            let equal = format!(
+                "{}={}",
+                program.observable_name(*a),
+                program.observable_name(*b)
+            );
+            if *negated {
+                format!("not ({equal})")
+            } else {
+                equal
+            }
+        }
         StateProp::Not(p) => format!("not ({})", herd_prop(program, p, None)),
         StateProp::And(a, b) => operator(" /\\ ", a, b),
         StateProp::Or(a, b) => operator(" \\/ ", a, b),

@@ -332,4 +332,6 @@ pub enum AtomValue {
     Int(i64),
     /// A location's address, as in `0:r0=x` for a register holding a pointer.
     Address(AddressOf),
+    /// Another register: `0:r1=1:r2` holds when both end with the same value.
+    Var(StateVar),
 }

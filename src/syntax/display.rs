@@ -56,6 +56,7 @@ impl fmt::Display for AtomValue {
         match self {
             AtomValue::Int(n) => write!(f, "{n}"),
             AtomValue::Address(address) => write!(f, "{address}"),
+            AtomValue::Var(var) => write!(f, "{var}"),
         }
     }
 }

@@ -565,3 +565,14 @@ fn struct_definitions_in_the_init_block_and_before_the_threads() {
     let targets: Vec<String> = t.init.iter().map(|i| i.target.to_string()).collect();
     assert_eq!(targets, vec!["[pool]", "pool[1].next"]);
 }
+
+#[test]
+fn conditions_compare_registers_and_read_herds_not() {
+    assert_eq!(prop("0:r1=1:r2").to_string(), "0:r1=1:r2");
+    assert_eq!(prop("~0:r2=0:r3").to_string(), "~0:r2=0:r3");
+    assert_eq!(
+        prop("not (x=1 /\\ 0:r0!=1:r0)").to_string(),
+        "~([x]=1 /\\ 0:r0!=1:r0)"
+    );
+    assert!(parse_prop("nope (x=1)").is_err());
+}

@@ -462,6 +462,19 @@ pub(crate) fn mk_type<Tk>(
     }
 }
 
+/// `not (p)`: `not` is the only word that may stand before a parenthesis in a condition.
+pub(crate) fn not_word<Tk>(word: Ident, prop: Prop, span: Span) -> GrammarResult<Prop, Tk> {
+    if word.name == "not" {
+        Ok(Prop::Not(Box::new(prop), span))
+    } else {
+        user_error(
+            Diagnostic::new(format!("`{}` before a parenthesis", word.name), word.span)
+                .with_label("expected `not`, `~` or a comparison")
+                .with_help("negate with `~(...)` or `not (...)`"),
+        )
+    }
+}
+
 /// `struct node *` with its qualifiers: the base is `struct node`.
 pub(crate) fn struct_type<Tk>(
     leading: Vec<u8>,

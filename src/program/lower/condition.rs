@@ -130,6 +130,14 @@ impl Lowerer {
                 let value = match value {
                     ast::AtomValue::Int(v) => Some(self.int_value(*v, *span)),
                     ast::AtomValue::Address(address) => self.existing_address(address),
+                    ast::AtomValue::Var(other) => {
+                        let other = self.resolve_state_var(other, threads);
+                        return Some(StateProp::Equal {
+                            a: var?,
+                            b: other?,
+                            negated: *negated,
+                        });
+                    }
                 };
                 StateProp::Atom {
                     var: var?,
