@@ -301,7 +301,13 @@ impl<'e> Compiler<'e, '_> {
                 UnOp::Opt => self.want(sink, inner, mask),
                 UnOp::Plus | UnOp::Star => {
                     let needed = self.closure_mask(sink, e, inner, mask);
-                    self.want(sink, inner, Some(&needed));
+                    // As `closure_of` evaluates it: without its program order, which
+                    // costs nothing there, so that `sb` is not asked for the pairs of
+                    // every path of `hb`.
+                    match self.closure_operand(inner) {
+                        Some(rest) => self.want(sink, &rest, Some(&needed)),
+                        None => self.want(sink, inner, Some(&needed)),
+                    }
                 }
             },
             TExpr::Binary(op, a, b) => match op {
@@ -771,7 +777,7 @@ impl Compiler<'_, '_> {
     ) -> Relation {
         let needed = self.closure_mask(sink, e, inner, Some(wanted));
         if self.contains_base(inner, Base::Po) {
-            return match self.strip_union(inner, &[Base::Po]) {
+            return match self.closure_operand(inner) {
                 Some(rest) => self.closure_over_po(sink, &rest, &needed, wanted),
                 None => self.pairwise_rel(sink, Base::Po, Some(wanted)),
             };
@@ -783,6 +789,16 @@ impl Compiler<'_, '_> {
             out.set(a, b, l);
         }
         out
+    }
+
+    /// For a closure of `inner` that contains `po`: `inner` without it (`None` when nothing
+    /// is left, or when `inner` does not contain `po`, see `closure_of`).
+    fn closure_operand(&self, inner: &TExpr) -> Option<TExpr> {
+        if self.contains_base(inner, Base::Po) {
+            self.strip_union(inner, &[Base::Po])
+        } else {
+            None
+        }
     }
 
     /// `(po | rest)+` on the pairs `wanted`, reading `rest` on the pairs `needed`.

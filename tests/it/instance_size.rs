@@ -36,11 +36,11 @@ fn size(name: &str, model: &str) -> (u32, usize) {
 fn c11_instances_of_the_examples_stay_small() {
     let cases = [
         // (example, model, variables at most, clauses at most): measured 2026-11-25
-        ("treiber-stack", "rc11", 7_000, 21_000), // 3385, 10402
+        ("treiber-stack", "rc11", 4_000, 12_000), // 1885, 5902
         ("treiber-stack", "c11", 10_000, 26_000), // 5081, 12716
-        ("mcs-lock", "rc11", 21_000, 72_000),     // 10331, 35725
-        ("ms-queue", "rc11", 6_000, 19_000),      // 2842, 9282
-        ("chase-lev-deque", "rc11", 120_000, 450_000), // 58556, 221640
+        ("mcs-lock", "rc11", 18_000, 64_000),     // 9103, 32041
+        ("ms-queue", "rc11", 5_000, 17_000),      // 2562, 8442
+        ("chase-lev-deque", "rc11", 120_000, 450_000), // 58522, 221538
     ];
     let mut over = Vec::new();
     for (name, model, max_vars, max_clauses) in cases {
