@@ -9,6 +9,7 @@
 //! is the hand-written SC encoding it is measured against.
 
 pub mod acyclic;
+pub mod bits;
 pub mod cnf;
 pub mod model;
 pub mod relation;

@@ -7,10 +7,15 @@
 //! literals are Tseitin-defined in both directions), so a result can be used under negation:
 //! `\` is `a & !b`, a flag is `!empty r`. Base relations relate executed events only.
 //!
-//! Two savings keep compiled models as small as hand-written encodings:
+//! Four savings keep compiled models as small as hand-written encodings:
+//! - every relation is built only on the pairs some check can read (`plan`): static upper
+//!   bounds of all definitions first (bit matrices, no literals), then the pairs each check
+//!   reads pushed down through the operators into the definitions;
 //! - intersections and differences evaluate their left operand first and only ask the right
 //!   one for the pairs that survive (`rmw & (fre; coe)` never builds `fre; coe` outside
 //!   `rmw`);
+//! - a closure of a union containing `po` is split at program order (`closure_over_po`)
+//!   rather than squared;
 //! - `acyclic` orders only events that can lie on a cycle (a node without possible incoming
 //!   or outgoing edges cannot), skips constant edges that other constant edges already
 //!   imply through transitivity, and encodes program order inside `po | ...` as chains of
@@ -23,6 +28,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::rc::Rc;
 
 use super::acyclic::{AcyclicStrategy, Order};
+use super::bits::{closure_needs, compose_needs, on_cycles, Bits};
 use super::cnf::{Bool, ClauseSink, Gates};
 use super::relation::Relation;
 use super::Encoding;
@@ -63,7 +69,15 @@ pub enum Val {
     Rel(Relation),
 }
 
-type Mask = HashSet<(EventId, EventId)>;
+/// The pairs of a relation that are asked for; the others are left out of its value.
+type Mask = Bits;
+
+/// A static upper bound: the events or pairs that may be in a value.
+#[derive(Clone, Debug)]
+enum Ub {
+    Set(Vec<bool>),
+    Rel(Bits),
+}
 
 /// Program-order chains an acyclicity check may encode unconditionally.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,9 +93,18 @@ struct Compiler<'e, 'a> {
     enc: &'e Encoding<'a>,
     model: &'e Model,
     strategy: AcyclicStrategy,
-    defs: Vec<Option<Rc<Val>>>,
+    /// Per definition: its value, and for a relation the pairs that value covers.
+    defs: Vec<Option<(Rc<Val>, Option<Bits>)>>,
     bases: HashMap<Base, Rc<Val>>,
     orders: Vec<Order>,
+    /// Per definition: its static upper bound.
+    ubs: Vec<Option<Rc<Ub>>>,
+    base_ubs: HashMap<Base, Rc<Ub>>,
+    /// Per definition some use of which was found (`plan`): for a relation, the pairs its
+    /// uses ask for.
+    wanted: Vec<Option<Bits>>,
+    /// `fb(a) & fb(b)`, the literal of every pairwise base relation, built once per pair.
+    pairs: HashMap<(EventId, EventId), Bool>,
 }
 
 /// Add the model's checks to the encoding; each named check is guarded by a fresh selector.
@@ -91,14 +114,9 @@ pub fn encode_model<S: ClauseSink>(
     model: &Model,
     strategy: AcyclicStrategy,
 ) -> CompiledModel {
-    let mut compiler = Compiler {
-        enc,
-        model,
-        strategy,
-        defs: vec![None; model.defs.len()],
-        bases: HashMap::new(),
-        orders: Vec::new(),
-    };
+    let mut compiler = Compiler::new(enc, model, strategy);
+    let race = model.defs.iter().rposition(|(n, _, _)| n == "race");
+    compiler.plan(sink, race);
     let mut compiled = CompiledModel::default();
     for check in &model.checks {
         if check.flag {
@@ -121,7 +139,7 @@ pub fn encode_model<S: ClauseSink>(
         compiler.require(sink, check.kind, check.negated, &check.expr, selector);
     }
     compiled.orders = std::mem::take(&mut compiler.orders);
-    if let Some(id) = model.defs.iter().rposition(|(n, _, _)| n == "race") {
+    if let Some(id) = race {
         // Already built when a flag uses it: the definitions are cached.
         if let Val::Rel(r) = compiler.eval(sink, &TExpr::Def(id), None).as_ref() {
             compiled.race = Some(r.clone());
@@ -139,16 +157,404 @@ pub fn encode_definition<S: ClauseSink>(
     name: &str,
 ) -> Option<Val> {
     let id = model.defs.iter().rposition(|(n, _, _)| n == name)?;
-    let mut compiler = Compiler {
-        enc,
-        model,
-        strategy: AcyclicStrategy::default(),
-        defs: vec![None; model.defs.len()],
-        bases: HashMap::new(),
-        orders: Vec::new(),
-    };
+    let mut compiler = Compiler::new(enc, model, AcyclicStrategy::default());
+    compiler.plan(sink, Some(id));
     let value = compiler.eval(sink, &TExpr::Def(id), None);
     Some(value.as_ref().clone())
+}
+
+impl<'e, 'a> Compiler<'e, 'a> {
+    fn new(enc: &'e Encoding<'a>, model: &'e Model, strategy: AcyclicStrategy) -> Self {
+        Compiler {
+            enc,
+            model,
+            strategy,
+            defs: vec![None; model.defs.len()],
+            bases: HashMap::new(),
+            orders: Vec::new(),
+            ubs: vec![None; model.defs.len()],
+            base_ubs: HashMap::new(),
+            wanted: vec![None; model.defs.len()],
+            pairs: HashMap::new(),
+        }
+    }
+}
+
+/// Demand: which pairs of each relation the checks can look at.
+///
+/// Before any literal is built, every definition gets a static upper bound (`ub`, the pairs
+/// it may hold), and the pairs the model's checks, flags and `extra` (wholly) can read are
+/// pushed down from them through the operators and into the definitions (`want`): an
+/// `acyclic` check reads the pairs of its relation that can lie on a cycle, `irreflexive` the
+/// diagonal, a composition `a ; b` the pairs of `a` and `b` that meet in a wanted pair, a
+/// closure the pairs on a path between the ends of a wanted pair. Each value is then built
+/// on its wanted pairs only, exactly: the literals of those pairs are the same as in the
+/// whole relation, and nothing reads the others. Under rc11 this is what keeps `scb` out of
+/// an instance without seq_cst events, and `hb` to the pairs `eco`, `race` and `psc` read.
+impl<'e> Compiler<'e, '_> {
+    fn plan<S: ClauseSink>(&mut self, sink: &mut S, extra: Option<usize>) {
+        let model = self.model;
+        for check in &model.checks {
+            let closure_of = match &check.expr {
+                TExpr::Unary(UnOp::Plus, inner) => Some(&**inner),
+                _ => None,
+            };
+            match (check.kind, check.negated, check.flag, closure_of) {
+                (CheckKind::Acyclic, false, false, inner)
+                | (CheckKind::Irreflexive, false, false, inner @ Some(_)) => {
+                    let e = inner.unwrap_or(&check.expr);
+                    let (_, rest, mask) = self.acyclic_plan(sink, e);
+                    if let Some(rest) = rest {
+                        self.want(sink, &rest, Some(&mask));
+                    }
+                }
+                _ => {
+                    let mask = self.members_mask(sink, check.kind, &check.expr);
+                    self.want(sink, &check.expr, mask.as_ref());
+                }
+            }
+        }
+        if let Some(id) = extra {
+            self.want(sink, &TExpr::Def(id), None);
+        }
+        // A definition is used only by later ones and by the checks, so in reverse order
+        // each one's wanted pairs are complete when it is reached.
+        for id in (0..model.defs.len()).rev() {
+            let Some(wanted) = self.wanted[id].clone() else {
+                continue;
+            };
+            let Some((_, body, _)) = model.defs.get(id) else {
+                continue;
+            };
+            match self.ub(sink, body).as_ref() {
+                Ub::Rel(_) => self.want(sink, body, Some(&wanted)),
+                Ub::Set(_) => self.want(sink, body, None),
+            }
+        }
+    }
+
+    /// For an acyclicity check of `e`: its program-order chains, what is left of `e`
+    /// without them, and the pairs of that that may lie on a cycle of `e`.
+    fn acyclic_plan<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        e: &TExpr,
+    ) -> (Chains, Option<TExpr>, Mask) {
+        let chains = if self.contains_base(e, Base::Po) {
+            Chains::Po
+        } else if self.contains_base(e, Base::PoLoc) {
+            Chains::PoLoc
+        } else {
+            Chains::None
+        };
+        // The chains replace the program-order edges: they are not built at all
+        // (program order alone has a quadratic number of pairs).
+        let strip: &[Base] = match chains {
+            Chains::None => &[],
+            Chains::Po => &[Base::Po, Base::PoLoc],
+            Chains::PoLoc => &[Base::PoLoc],
+        };
+        let rest = self.strip_union(e, strip);
+        let mask = on_cycles(&self.ub_rel(sink, e));
+        (chains, rest, mask)
+    }
+
+    /// The pairs `members` reads: all of them for `empty`, the diagonal for `irreflexive`.
+    fn members_mask<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        kind: CheckKind,
+        expr: &TExpr,
+    ) -> Option<Mask> {
+        match (kind, self.ub(sink, expr).as_ref()) {
+            (CheckKind::Empty, _) | (_, Ub::Set(_)) => None,
+            (_, Ub::Rel(r)) => Some(r.diagonal()),
+        }
+    }
+
+    /// Record that the pairs `mask` of `e` are read (`None`: all of them).
+    fn want<S: ClauseSink>(&mut self, sink: &mut S, e: &TExpr, mask: Option<&Mask>) {
+        match e {
+            TExpr::Base(_) | TExpr::Empty(_) => {}
+            TExpr::Def(id) => {
+                let id = *id;
+                let n = self.enc.events.len();
+                let add = match self.ub(sink, e).as_ref() {
+                    Ub::Rel(ub) => match mask {
+                        Some(m) => m.intersection(ub),
+                        None => ub.clone(),
+                    },
+                    Ub::Set(_) => Bits::new(n),
+                };
+                match &mut self.wanted[id] {
+                    Some(w) => w.union_with(&add),
+                    slot @ None => *slot = Some(add),
+                }
+            }
+            TExpr::Domain(r) | TExpr::Range(r) => self.want(sink, r, None),
+            TExpr::Unary(op, inner) => match op {
+                UnOp::Identity => self.want(sink, inner, None),
+                UnOp::Inverse => {
+                    let flipped = mask.map(Bits::transpose);
+                    self.want(sink, inner, flipped.as_ref());
+                }
+                UnOp::Opt => self.want(sink, inner, mask),
+                UnOp::Plus | UnOp::Star => {
+                    let needed = self.closure_mask(sink, e, inner, mask);
+                    // As `closure_of` evaluates it: without its program order, which
+                    // costs nothing there, so that `sb` is not asked for the pairs of
+                    // every path of `hb`.
+                    match self.closure_operand(inner) {
+                        Some(rest) => self.want(sink, &rest, Some(&needed)),
+                        None => self.want(sink, inner, Some(&needed)),
+                    }
+                }
+            },
+            TExpr::Binary(op, a, b) => match op {
+                BinOp::Union => {
+                    self.want(sink, a, mask);
+                    self.want(sink, b, mask);
+                }
+                BinOp::Inter | BinOp::Diff => {
+                    let ua = self.ub(sink, a);
+                    let Ub::Rel(ua) = ua.as_ref() else {
+                        self.want(sink, a, None);
+                        self.want(sink, b, None);
+                        return;
+                    };
+                    let mut first = match mask {
+                        Some(m) => m.intersection(ua),
+                        None => ua.clone(),
+                    };
+                    if *op == BinOp::Inter {
+                        first.intersect_with(&self.ub_rel(sink, b));
+                    }
+                    self.want(sink, a, Some(&first));
+                    if *op == BinOp::Diff {
+                        first.intersect_with(&self.ub_rel(sink, b));
+                    }
+                    self.want(sink, b, Some(&first));
+                }
+                BinOp::Seq => {
+                    let (na, nb) = self.compose_masks(sink, a, b, mask);
+                    self.want(sink, a, Some(&na));
+                    self.want(sink, b, Some(&nb));
+                }
+                BinOp::Product => {
+                    self.want(sink, a, None);
+                    self.want(sink, b, None);
+                }
+            },
+        }
+    }
+
+    /// What `a ; b` reads of `a` and of `b` for its pairs `mask`.
+    fn compose_masks<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        a: &TExpr,
+        b: &TExpr,
+        mask: Option<&Mask>,
+    ) -> (Mask, Mask) {
+        let ua = self.ub_rel(sink, a);
+        let ub = self.ub_rel(sink, b);
+        let all;
+        let wanted = match mask {
+            Some(m) => m,
+            None => {
+                all = ua.compose(&ub);
+                &all
+            }
+        };
+        compose_needs(&ua, &ub, wanted)
+    }
+
+    /// What the closure `e` of `inner` reads of `inner` for its pairs `mask`.
+    fn closure_mask<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        e: &TExpr,
+        inner: &TExpr,
+        mask: Option<&Mask>,
+    ) -> Mask {
+        let ui = self.ub_rel(sink, inner);
+        match mask {
+            Some(m) => closure_needs(&ui, m),
+            None => {
+                let all = self.ub_rel(sink, e);
+                closure_needs(&ui, &all)
+            }
+        }
+    }
+
+    fn ub_rel<S: ClauseSink>(&mut self, sink: &mut S, e: &TExpr) -> Bits {
+        match self.ub(sink, e).as_ref() {
+            Ub::Rel(r) => r.clone(),
+            Ub::Set(_) => Bits::new(self.enc.events.len()),
+        }
+    }
+
+    fn ub_set<S: ClauseSink>(&mut self, sink: &mut S, e: &TExpr) -> Vec<bool> {
+        match self.ub(sink, e).as_ref() {
+            Ub::Set(s) => s.clone(),
+            Ub::Rel(_) => vec![false; self.enc.events.len()],
+        }
+    }
+
+    /// The static upper bound of `e`: what its value may hold in some execution.
+    fn ub<S: ClauseSink>(&mut self, sink: &mut S, e: &TExpr) -> Rc<Ub> {
+        let n = self.enc.events.len();
+        let executable: Vec<bool> = self.enc.feasible.iter().map(|b| !b.is_false()).collect();
+        let value = match e {
+            TExpr::Base(b) => return self.base_ub(sink, *b),
+            TExpr::Def(id) => {
+                let id = *id;
+                if let Some(u) = self.ubs.get(id).cloned().flatten() {
+                    return u;
+                }
+                let Some((_, body, _)) = self.model.defs.get(id) else {
+                    return Rc::new(Ub::Rel(Bits::new(n)));
+                };
+                let u = self.ub(sink, body);
+                self.ubs[id] = Some(u.clone());
+                return u;
+            }
+            TExpr::Empty(Type::Set) => Ub::Set(vec![false; n]),
+            TExpr::Empty(Type::Rel) => Ub::Rel(Bits::new(n)),
+            TExpr::Domain(r) => Ub::Set(self.ub_rel(sink, r).domain()),
+            TExpr::Range(r) => Ub::Set(self.ub_rel(sink, r).range()),
+            TExpr::Unary(op, inner) => match op {
+                UnOp::Identity => Ub::Rel(Bits::identity(&self.ub_set(sink, inner))),
+                UnOp::Inverse => Ub::Rel(self.ub_rel(sink, inner).transpose()),
+                UnOp::Opt => Ub::Rel(self.ub_rel(sink, inner).union(&Bits::identity(&executable))),
+                UnOp::Plus => Ub::Rel(self.ub_rel(sink, inner).closure()),
+                UnOp::Star => Ub::Rel(
+                    self.ub_rel(sink, inner)
+                        .closure()
+                        .union(&Bits::identity(&executable)),
+                ),
+            },
+            TExpr::Binary(op, a, b) => {
+                let (x, y) = (self.ub(sink, a), self.ub(sink, b));
+                match (op, x.as_ref(), y.as_ref()) {
+                    (BinOp::Union, Ub::Set(x), Ub::Set(y)) => {
+                        Ub::Set(x.iter().zip(y).map(|(&p, &q)| p || q).collect())
+                    }
+                    (BinOp::Inter, Ub::Set(x), Ub::Set(y)) => {
+                        Ub::Set(x.iter().zip(y).map(|(&p, &q)| p && q).collect())
+                    }
+                    (BinOp::Union, Ub::Rel(x), Ub::Rel(y)) => Ub::Rel(x.union(y)),
+                    (BinOp::Inter, Ub::Rel(x), Ub::Rel(y)) => Ub::Rel(x.intersection(y)),
+                    (BinOp::Diff, x, _) => x.clone(),
+                    (BinOp::Seq, Ub::Rel(x), Ub::Rel(y)) => Ub::Rel(x.compose(y)),
+                    (BinOp::Product, Ub::Set(x), Ub::Set(y)) => Ub::Rel(Bits::product(x, y)),
+                    // The checker gives no other combination.
+                    _ => Ub::Rel(Bits::new(n)),
+                }
+            }
+        };
+        Rc::new(value)
+    }
+
+    fn base_ub<S: ClauseSink>(&mut self, sink: &mut S, b: Base) -> Rc<Ub> {
+        if let Some(u) = self.base_ubs.get(&b) {
+            return u.clone();
+        }
+        let n = self.enc.events.len();
+        let u = if let Some(pred) = self.pairwise(b) {
+            let enc = self.enc;
+            let fb = &enc.feasible;
+            let mut out = Bits::new(n);
+            for x in (0..n).filter(|&x| !fb[x].is_false()) {
+                for y in (0..n).filter(|&y| !fb[y].is_false()) {
+                    if pred(x, y) {
+                        out.set(x, y);
+                    }
+                }
+            }
+            Ub::Rel(out)
+        } else {
+            match self.base(sink, b).as_ref() {
+                Val::Set(s) => Ub::Set(s.iter().map(|l| !l.is_false()).collect()),
+                Val::Rel(r) => {
+                    let mut out = Bits::new(n);
+                    for (x, y, _) in r.iter() {
+                        out.set(x, y);
+                    }
+                    Ub::Rel(out)
+                }
+            }
+        };
+        let u = Rc::new(u);
+        self.base_ubs.insert(b, u.clone());
+        u
+    }
+
+    /// For the base relations that hold between two executed events exactly when a static
+    /// property of the pair does (`fb(a) & fb(b)`), that property. They are built only on
+    /// the pairs asked for: program order and `loc` alone have a quadratic number of pairs.
+    fn pairwise(&self, b: Base) -> Option<Box<dyn Fn(EventId, EventId) -> bool + 'e>> {
+        let events = self.enc.events;
+        let same_location = move |a: EventId, b: EventId| {
+            let (x, y) = (&events.events[a], &events.events[b]);
+            x.is_memory() && y.is_memory() && x.location == y.location
+        };
+        let external =
+            move |a: EventId, b: EventId| events.events[a].thread != events.events[b].thread;
+        Some(match b {
+            Base::Po => Box::new(move |a, b| events.po(a, b)),
+            Base::PoLoc => Box::new(move |a, b| events.po(a, b) && same_location(a, b)),
+            Base::Id => Box::new(|a, b| a == b),
+            Base::Loc => Box::new(same_location),
+            // The initial writes form a pseudo-thread of their own.
+            Base::Int => Box::new(move |a, b| !external(a, b)),
+            Base::Ext => Box::new(external),
+            _ => return None,
+        })
+    }
+
+    /// `fb(a) & fb(b)`, once per pair.
+    fn pair<S: ClauseSink>(&mut self, sink: &mut S, a: EventId, b: EventId) -> Bool {
+        if let Some(&l) = self.pairs.get(&(a, b)) {
+            return l;
+        }
+        let l = sink.and2(self.enc.feasible[a], self.enc.feasible[b]);
+        self.pairs.insert((a, b), l);
+        l
+    }
+
+    /// A pairwise base relation on the pairs `mask` (all of them for `None`).
+    fn pairwise_rel<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        b: Base,
+        mask: Option<&Mask>,
+    ) -> Relation {
+        let mut out = Relation::new();
+        let Some(pred) = self.pairwise(b) else {
+            return out;
+        };
+        let all;
+        let pairs = match mask {
+            Some(m) => m,
+            None => match self.base_ub(sink, b).as_ref() {
+                Ub::Rel(u) => {
+                    all = u.clone();
+                    &all
+                }
+                Ub::Set(_) => return out,
+            },
+        };
+        let enc = self.enc;
+        let fb = &enc.feasible;
+        for (x, y) in pairs.iter() {
+            if pred(x, y) && !fb[x].is_false() && !fb[y].is_false() {
+                let l = self.pair(sink, x, y);
+                out.set(x, y, l);
+            }
+        }
+        out
+    }
 }
 
 impl Compiler<'_, '_> {
@@ -170,22 +576,9 @@ impl Compiler<'_, '_> {
             (CheckKind::Acyclic, false, inner)
             | (CheckKind::Irreflexive, false, inner @ Some(_)) => {
                 let e = inner.unwrap_or(expr);
-                let chains = if self.contains_base(e, Base::Po) {
-                    Chains::Po
-                } else if self.contains_base(e, Base::PoLoc) {
-                    Chains::PoLoc
-                } else {
-                    Chains::None
-                };
-                // The chains replace the program-order edges: they are not built at all
-                // (program order alone has a quadratic number of pairs).
-                let strip: &[Base] = match chains {
-                    Chains::None => &[],
-                    Chains::Po => &[Base::Po, Base::PoLoc],
-                    Chains::PoLoc => &[Base::PoLoc],
-                };
-                let r = match self.strip_union(e, strip) {
-                    Some(rest) => self.rel(sink, &rest, None),
+                let (chains, rest, mask) = self.acyclic_plan(sink, e);
+                let r = match rest {
+                    Some(rest) => self.rel(sink, &rest, Some(&mask)),
                     None => Relation::new(),
                 };
                 self.acyclic(sink, &r, selector, chains);
@@ -225,7 +618,8 @@ impl Compiler<'_, '_> {
     /// What must be absent for the test to hold: the members of the set or relation for
     /// `empty`, the diagonal for `irreflexive`.
     fn members<S: ClauseSink>(&mut self, sink: &mut S, kind: CheckKind, expr: &TExpr) -> Vec<Bool> {
-        match (kind, self.eval(sink, expr, None).as_ref()) {
+        let mask = self.members_mask(sink, kind, expr);
+        match (kind, self.eval(sink, expr, mask.as_ref()).as_ref()) {
             (CheckKind::Empty, Val::Set(s)) => s.clone(),
             (CheckKind::Empty, Val::Rel(r)) => r.iter().map(|(_, _, l)| l).collect(),
             (_, Val::Rel(r)) => r
@@ -373,6 +767,128 @@ impl Compiler<'_, '_> {
         self.orders.push(order);
     }
 
+    /// The closure `e` of `inner` on the pairs `wanted`.
+    fn closure_of<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        e: &TExpr,
+        inner: &TExpr,
+        wanted: &Mask,
+    ) -> Relation {
+        let needed = self.closure_mask(sink, e, inner, Some(wanted));
+        if self.contains_base(inner, Base::Po) {
+            return match self.closure_operand(inner) {
+                Some(rest) => self.closure_over_po(sink, &rest, &needed, wanted),
+                None => self.pairwise_rel(sink, Base::Po, Some(wanted)),
+            };
+        }
+        let r = self.rel(sink, inner, Some(&needed));
+        let c = closure(sink, &r);
+        let mut out = Relation::new();
+        for (a, b, l) in c.iter().filter(|&(a, b, _)| wanted.get(a, b)) {
+            out.set(a, b, l);
+        }
+        out
+    }
+
+    /// For a closure of `inner` that contains `po`: `inner` without it (`None` when nothing
+    /// is left, or when `inner` does not contain `po`, see `closure_of`).
+    fn closure_operand(&self, inner: &TExpr) -> Option<TExpr> {
+        if self.contains_base(inner, Base::Po) {
+            self.strip_union(inner, &[Base::Po])
+        } else {
+            None
+        }
+    }
+
+    /// `(po | rest)+` on the pairs `wanted`, reading `rest` on the pairs `needed`.
+    ///
+    /// Squaring the whole relation costs a gate per path of two edges, and program order
+    /// alone has `n^3 / 6` of them per thread. But program order between executed events
+    /// is transitive, so a path is a program-order step or leaves its first thread at the
+    /// source of a `rest` edge: `(po | B)+ = po | po?; B; (po?; B)*; po?`. The inner
+    /// closure only relates sources of `B` (few: initial writes, releases, unlocks), and
+    /// `po?` on either side costs one gate per pair. A pair ordered by program order is in
+    /// the closure exactly when both events execute (every relation relates executed events
+    /// only): no gate at all.
+    fn closure_over_po<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        rest: &TExpr,
+        needed: &Mask,
+        wanted: &Mask,
+    ) -> Relation {
+        let enc = self.enc;
+        let events = enc.events;
+        let fb = &enc.feasible;
+        let b = self.rel(sink, rest, Some(needed));
+        let mut sources: Vec<EventId> = b.iter().map(|(s, _, _)| s).collect();
+        sources.dedup();
+        // One step from source to source: a `B` edge, then program order (or nothing).
+        // The edge implies that its target executes, so `po(t, s)` adds only `fb(s)`.
+        let mut ways: BTreeMap<(EventId, EventId), Vec<Bool>> = BTreeMap::new();
+        for (s, t, l) in b.iter() {
+            for &next in &sources {
+                if next == t {
+                    ways.entry((s, next)).or_default().push(l);
+                } else if events.po(t, next) {
+                    let v = sink.and2(l, fb[next]);
+                    ways.entry((s, next)).or_default().push(v);
+                }
+            }
+        }
+        let mut step = Relation::new();
+        for ((s, next), w) in ways {
+            let v = sink.or(&w);
+            step.set(s, next, v);
+        }
+        // From a source, through any number of steps, and one last `B` edge.
+        let steps = closure(sink, &step);
+        let further = sequence(sink, &steps, &b, None);
+        let reach = union(sink, &b, &further);
+        // `leave(a, t)`: a path from `a` to `t` that starts in `a`'s thread with
+        // `po?` and ends with a `B` edge into `t`.
+        let mut leave: HashMap<(EventId, EventId), Bool> = HashMap::new();
+        let mut leave_of = |sink: &mut S, a: EventId, t: EventId| -> Bool {
+            if let Some(&l) = leave.get(&(a, t)) {
+                return l;
+            }
+            let later: Vec<Bool> = sources
+                .iter()
+                .filter(|&&s| events.po(a, s))
+                .map(|&s| reach.get(s, t))
+                .collect();
+            let any = sink.or(&later);
+            let from_later = sink.and2(fb[a], any);
+            let l = sink.or2(reach.get(a, t), from_later);
+            leave.insert((a, t), l);
+            l
+        };
+        let mut out = Relation::new();
+        for (a, c) in wanted.iter() {
+            if events.po(a, c) {
+                let l = self.pair(sink, a, c);
+                out.set(a, c, l);
+                continue;
+            }
+            let direct = leave_of(sink, a, c);
+            let earlier: Vec<EventId> = match events.events[c].thread {
+                Some(th) => events.threads[th]
+                    .iter()
+                    .copied()
+                    .take_while(|&t| t != c)
+                    .collect(),
+                None => Vec::new(),
+            };
+            let through: Vec<Bool> = earlier.iter().map(|&t| leave_of(sink, a, t)).collect();
+            let any = sink.or(&through);
+            let via = sink.and2(fb[c], any);
+            let l = sink.or2(direct, via);
+            out.set(a, c, l);
+        }
+        out
+    }
+
     fn rel<S: ClauseSink>(&mut self, sink: &mut S, e: &TExpr, mask: Option<&Mask>) -> Relation {
         match self.eval(sink, e, mask).as_ref() {
             Val::Rel(r) => r.clone(),
@@ -391,17 +907,43 @@ impl Compiler<'_, '_> {
     fn eval<S: ClauseSink>(&mut self, sink: &mut S, e: &TExpr, mask: Option<&Mask>) -> Rc<Val> {
         let n = self.enc.events.len();
         let value = match e {
+            TExpr::Base(b) if self.pairwise(*b).is_some() => {
+                Val::Rel(self.pairwise_rel(sink, *b, mask))
+            }
             TExpr::Base(b) => return restrict(self.base(sink, *b), mask),
             TExpr::Def(id) => {
                 let id = *id;
-                if let Some(v) = self.defs.get(id).cloned().flatten() {
-                    return restrict(v, mask);
-                }
                 let Some((_, body, _)) = self.model.defs.get(id) else {
                     return Rc::new(Val::Rel(Relation::new()));
                 };
-                let v = self.eval(sink, body, None);
-                self.defs[id] = Some(v.clone());
+                let ub = self.ub(sink, e);
+                let Ub::Rel(ub) = ub.as_ref() else {
+                    if let Some((v, _)) = self.defs.get(id).cloned().flatten() {
+                        return v;
+                    }
+                    let v = self.eval(sink, body, None);
+                    self.defs[id] = Some((v.clone(), None));
+                    return v;
+                };
+                let asked = match mask {
+                    Some(m) => m.intersection(ub),
+                    None => ub.clone(),
+                };
+                let mut cover = asked.clone();
+                if let Some((v, covered)) = self.defs.get(id).cloned().flatten() {
+                    match covered {
+                        Some(c) if asked.is_subset(&c) => return restrict(v, mask),
+                        Some(c) => cover.union_with(&c),
+                        None => {}
+                    }
+                }
+                // Every use was planned, so the first evaluation normally covers them all;
+                // an unplanned one costs a second evaluation, not a wrong answer.
+                if let Some(w) = &self.wanted[id] {
+                    cover.union_with(w);
+                }
+                let v = self.eval(sink, body, Some(&cover));
+                self.defs[id] = Some((v.clone(), Some(cover)));
                 return restrict(v, mask);
             }
             TExpr::Empty(Type::Set) => Val::Set(vec![Bool::FALSE; n]),
@@ -427,8 +969,7 @@ impl Compiler<'_, '_> {
                     Val::Rel(r)
                 }
                 UnOp::Inverse => {
-                    let flipped: Option<Mask> =
-                        mask.map(|m| m.iter().map(|&(a, b)| (b, a)).collect());
+                    let flipped: Option<Mask> = mask.map(Bits::transpose);
                     let r = self.rel(sink, inner, flipped.as_ref());
                     let mut out = Relation::new();
                     for (a, b, l) in r.iter() {
@@ -437,17 +978,22 @@ impl Compiler<'_, '_> {
                     Val::Rel(out)
                 }
                 UnOp::Plus | UnOp::Star | UnOp::Opt => {
-                    let r = self.rel(sink, inner, None);
+                    let all;
+                    let wanted = match mask {
+                        Some(m) => m,
+                        None => {
+                            all = self.ub_rel(sink, e);
+                            &all
+                        }
+                    };
                     let mut result = if *op == UnOp::Opt {
-                        r
+                        self.rel(sink, inner, Some(wanted))
                     } else {
-                        closure(sink, &r)
+                        self.closure_of(sink, e, inner, wanted)
                     };
                     if *op != UnOp::Plus {
-                        let id = self.base(sink, Base::Id);
-                        if let Val::Rel(id) = id.as_ref() {
-                            result = union(sink, &result, id);
-                        }
+                        let id = self.pairwise_rel(sink, Base::Id, Some(wanted));
+                        result = union(sink, &result, &id);
                     }
                     return restrict(Rc::new(Val::Rel(result)), mask);
                 }
@@ -468,10 +1014,22 @@ impl Compiler<'_, '_> {
                     // and the other only where the first may hold.
                     let swap = *op == BinOp::Inter && !is_name(a) && is_name(b);
                     let (first, second) = if swap { (b, a) } else { (a, b) };
-                    let x = self.eval(sink, first, mask);
+                    let first_mask = match (op, mask) {
+                        // As planned (`want`): an intersection reads both operands on the
+                        // pairs both may hold.
+                        (BinOp::Inter, Some(m)) => {
+                            let both = self.ub_rel(sink, a).intersection(&self.ub_rel(sink, b));
+                            Some(m.intersection(&both))
+                        }
+                        _ => mask.cloned(),
+                    };
+                    let x = self.eval(sink, first, first_mask.as_ref());
                     let y = match x.as_ref() {
                         Val::Rel(x) => {
-                            let keys: Mask = x.iter().map(|(p, q, _)| (p, q)).collect();
+                            let mut keys = Bits::new(n);
+                            for (p, q, _) in x.iter() {
+                                keys.set(p, q);
+                            }
                             self.eval(sink, second, Some(&keys))
                         }
                         Val::Set(_) => self.eval(sink, second, None),
@@ -497,8 +1055,9 @@ impl Compiler<'_, '_> {
                     }
                 }
                 BinOp::Seq => {
-                    let x = self.rel(sink, a, None);
-                    let y = self.rel(sink, b, None);
+                    let (na, nb) = self.compose_masks(sink, a, b, mask);
+                    let x = self.rel(sink, a, Some(&na));
+                    let y = self.rel(sink, b, Some(&nb));
                     Val::Rel(sequence(sink, &x, &y, mask))
                 }
                 BinOp::Product => {
@@ -551,18 +1110,6 @@ impl Compiler<'_, '_> {
             }
             Val::Rel(out)
         };
-        let pairs = |keep: &dyn Fn(EventId, EventId) -> bool, sink: &mut S| {
-            let mut out = Relation::new();
-            for a in 0..events.len() {
-                for b in 0..events.len() {
-                    if keep(a, b) {
-                        let v = sink.and2(fb[a], fb[b]);
-                        out.set(a, b, v);
-                    }
-                }
-            }
-            Val::Rel(out)
-        };
         match b {
             Base::All => set(&|_| true),
             Base::R => set(&|e| e.is_read()),
@@ -581,27 +1128,8 @@ impl Compiler<'_, '_> {
             Base::Sc => self.by_order(sink, |o| o == MemOrder::SeqCst),
             Base::Na => set(&|e| e.is_memory() && e.order == MemOrder::NonAtomic),
             Base::A => set(&|e| e.is_memory() && e.order != MemOrder::NonAtomic),
-            Base::Po => {
-                let mut out = Relation::new();
-                for thread in &events.threads {
-                    for (i, &a) in thread.iter().enumerate() {
-                        for &b in &thread[i + 1..] {
-                            let v = sink.and2(fb[a], fb[b]);
-                            out.set(a, b, v);
-                        }
-                    }
-                }
-                Val::Rel(out)
-            }
-            Base::PoLoc => {
-                let po = self.base(sink, Base::Po);
-                let Val::Rel(po) = po.as_ref() else {
-                    return Val::Rel(Relation::new());
-                };
-                filtered(po, &|a, b| {
-                    let (x, y) = (&events.events[a], &events.events[b]);
-                    x.is_memory() && y.is_memory() && x.location == y.location
-                })
+            Base::Po | Base::PoLoc | Base::Id | Base::Loc | Base::Int | Base::Ext => {
+                Val::Rel(self.pairwise_rel(sink, b, None))
             }
             Base::Rf => Val::Rel(enc.rf.clone()),
             Base::Co => Val::Rel(enc.co.clone()),
@@ -613,17 +1141,6 @@ impl Compiler<'_, '_> {
             Base::Coi => filtered(&enc.co, &|a, b| !external(a, b)),
             Base::Fre => filtered(&enc.fr, &external),
             Base::Fri => filtered(&enc.fr, &|a, b| !external(a, b)),
-            Base::Id => pairs(&|a, b| a == b, sink),
-            Base::Loc => pairs(
-                &|a, b| {
-                    let (x, y) = (&events.events[a], &events.events[b]);
-                    x.is_memory() && y.is_memory() && x.location == y.location
-                },
-                sink,
-            ),
-            // The initial writes form a pseudo-thread of their own.
-            Base::Int => pairs(&|a, b| !external(a, b), sink),
-            Base::Ext => pairs(&external, sink),
             Base::Rmw => {
                 let mut out = Relation::new();
                 for e in events.events.iter().filter(|e| e.is_read()) {
@@ -700,7 +1217,7 @@ fn is_name(e: &TExpr) -> bool {
 }
 
 fn allowed(mask: Option<&Mask>, a: EventId, b: EventId) -> bool {
-    mask.is_none_or(|m| m.contains(&(a, b)))
+    mask.is_none_or(|m| m.get(a, b))
 }
 
 fn restrict(v: Rc<Val>, mask: Option<&Mask>) -> Rc<Val> {
@@ -708,7 +1225,7 @@ fn restrict(v: Rc<Val>, mask: Option<&Mask>) -> Rc<Val> {
         return v;
     };
     let mut out = Relation::new();
-    for (a, b, l) in r.iter().filter(|&(a, b, _)| mask.contains(&(a, b))) {
+    for (a, b, l) in r.iter().filter(|&(a, b, _)| mask.get(a, b)) {
         out.set(a, b, l);
     }
     Rc::new(Val::Rel(out))

@@ -4,7 +4,6 @@
 //! must fail under `rc11` and print its witness (the counterexample's or the failed
 //! assertion's events, the racing pair's interleaving). The README and the examples cannot
 //! drift apart: change a verdict and this test names the file, the command and the cell.
-//! The `rc11` cells of the slowest examples (`SLOW`) run only with `--ignored`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -137,18 +136,9 @@ fn example_files() -> Vec<PathBuf> {
     common::litmus_files(&common::manifest_dir().join("examples"))
 }
 
-/// Examples whose `rc11` runs take tens of seconds of CPU between them (MCS: four spin loops
-/// under rc11): their rc11 cells run in `slow_examples_give_the_verdicts_of_their_readme_table`
-/// (`cargo test --release -- --ignored examples`), so that the default run stays short.
-const SLOW: &[&str] = &["mcs-lock", "mcs-lock-weak"];
-
-fn is_slow(name: &str, column: &str) -> bool {
-    SLOW.contains(&name) && column.starts_with("rc11")
-}
-
-/// Runs the table's cells that `pick` selects and returns what disagrees; with `whole`, also
-/// checks that the table and the files match one to one.
-fn check_table(whole: bool, pick: impl Fn(&str, &str) -> bool + Sync) -> Vec<String> {
+/// Runs every cell of the table and returns what disagrees, and checks that the table and the
+/// files match one to one.
+fn check_table() -> Vec<String> {
     let readme = std::fs::read_to_string(common::manifest_dir().join("examples/README.md"))
         .expect("examples/README.md");
     let rows = table(&readme).unwrap_or_else(|e| panic!("examples/README.md: {e}"));
@@ -161,7 +151,7 @@ fn check_table(whole: bool, pick: impl Fn(&str, &str) -> bool + Sync) -> Vec<Str
         .map(|f| f.file_stem().unwrap().to_str().unwrap().to_string())
         .collect();
     for name in rows.keys() {
-        if whole && !names.contains(name) {
+        if !names.contains(name) {
             failures.push(format!(
                 "the table has a row for {name}, but examples/{name}.litmus does not exist"
             ));
@@ -175,16 +165,14 @@ fn check_table(whole: bool, pick: impl Fn(&str, &str) -> bool + Sync) -> Vec<Str
             ));
             continue;
         };
-        if whole && name.ends_with("-weak") && cells[2] != "fails" {
+        if name.ends_with("-weak") && cells[2] != "fails" {
             failures.push(format!(
                 "{name}: a weakened example must fail under rc11, the table says `{}`",
                 cells[2]
             ));
         }
         for ((column, args), cell) in COLUMNS.iter().zip(cells) {
-            if pick(name, column) {
-                jobs.push((name.as_str(), file.as_path(), *column, *args, cell.as_str()));
-            }
+            jobs.push((name.as_str(), file.as_path(), *column, *args, cell.as_str()));
         }
     }
 
@@ -218,14 +206,7 @@ fn check_table(whole: bool, pick: impl Fn(&str, &str) -> bool + Sync) -> Vec<Str
 
 #[test]
 fn examples_give_the_verdicts_of_their_readme_table() {
-    let failures = check_table(true, |name, column| !is_slow(name, column));
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
-}
-
-#[test]
-#[ignore = "about 30 s of CPU under rc11; run with --ignored"]
-fn slow_examples_give_the_verdicts_of_their_readme_table() {
-    let failures = check_table(false, is_slow);
+    let failures = check_table();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 

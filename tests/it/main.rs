@@ -20,6 +20,7 @@ mod examples;
 mod functions;
 mod herd_format;
 mod infer;
+mod instance_size;
 mod json_schema;
 mod litmus_expected;
 mod lkmm_events;

@@ -1,0 +1,273 @@
+//! Dense Boolean matrices over events, without literals: the static upper bounds of a
+//! model's relations and the pairs each of them is asked for (see `model.rs`).
+//!
+//! A test has a few hundred events at most, so `n x n` bits are a few kilobytes, and the
+//! products and closures below cost `n^3 / 64` word operations: nothing next to building
+//! one literal per pair.
+
+use crate::events::EventId;
+
+/// An `n x n` Boolean matrix, row by row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bits {
+    n: usize,
+    words: usize,
+    rows: Vec<u64>,
+}
+
+impl Bits {
+    pub fn new(n: usize) -> Bits {
+        let words = n.div_ceil(64).max(1);
+        Bits {
+            n,
+            words,
+            rows: vec![0; n * words],
+        }
+    }
+
+    pub fn size(&self) -> usize {
+        self.n
+    }
+
+    pub fn get(&self, a: EventId, b: EventId) -> bool {
+        a < self.n && b < self.n && self.rows[a * self.words + b / 64] >> (b % 64) & 1 == 1
+    }
+
+    pub fn set(&mut self, a: EventId, b: EventId) {
+        if a < self.n && b < self.n {
+            self.rows[a * self.words + b / 64] |= 1 << (b % 64);
+        }
+    }
+
+    fn row(&self, a: EventId) -> &[u64] {
+        &self.rows[a * self.words..(a + 1) * self.words]
+    }
+
+    /// Row `a` has a bit in common with row `b` of `other`.
+    pub fn rows_meet(&self, a: EventId, other: &Bits, b: EventId) -> bool {
+        self.row(a)
+            .iter()
+            .zip(other.row(b))
+            .any(|(x, y)| x & y != 0)
+    }
+
+    /// Or row `b` of `other` into row `a` of `self`.
+    fn or_row(&mut self, a: EventId, other: &Bits, b: EventId) {
+        let w = self.words;
+        for i in 0..w {
+            self.rows[a * w + i] |= other.rows[b * w + i];
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.iter().all(|&w| w == 0)
+    }
+
+    /// The pairs, row by row.
+    pub fn iter(&self) -> impl Iterator<Item = (EventId, EventId)> + '_ {
+        (0..self.n).flat_map(move |a| {
+            self.row(a).iter().enumerate().flat_map(move |(i, &word)| {
+                let mut w = word;
+                std::iter::from_fn(move || {
+                    if w == 0 {
+                        return None;
+                    }
+                    let bit = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    Some((a, i * 64 + bit))
+                })
+            })
+        })
+    }
+
+    pub fn union_with(&mut self, other: &Bits) {
+        for (x, y) in self.rows.iter_mut().zip(&other.rows) {
+            *x |= y;
+        }
+    }
+
+    pub fn intersect_with(&mut self, other: &Bits) {
+        for (x, y) in self.rows.iter_mut().zip(&other.rows) {
+            *x &= y;
+        }
+    }
+
+    pub fn union(&self, other: &Bits) -> Bits {
+        let mut out = self.clone();
+        out.union_with(other);
+        out
+    }
+
+    pub fn intersection(&self, other: &Bits) -> Bits {
+        let mut out = self.clone();
+        out.intersect_with(other);
+        out
+    }
+
+    /// Every pair of `self` is in `other`.
+    pub fn is_subset(&self, other: &Bits) -> bool {
+        self.rows.iter().zip(&other.rows).all(|(x, y)| x & !y == 0)
+    }
+
+    pub fn transpose(&self) -> Bits {
+        let mut out = Bits::new(self.n);
+        for (a, b) in self.iter() {
+            out.set(b, a);
+        }
+        out
+    }
+
+    /// The relational composition `self ; other`.
+    pub fn compose(&self, other: &Bits) -> Bits {
+        let mut out = Bits::new(self.n);
+        for (a, b) in self.iter() {
+            out.or_row(a, other, b);
+        }
+        out
+    }
+
+    /// The transitive closure (Warshall).
+    pub fn closure(&self) -> Bits {
+        let mut out = self.clone();
+        for k in 0..self.n {
+            for i in 0..self.n {
+                if out.get(i, k) {
+                    let w = out.words;
+                    for j in 0..w {
+                        let v = out.rows[k * w + j];
+                        out.rows[i * w + j] |= v;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The pairs `(a, a)` of `self`.
+    pub fn diagonal(&self) -> Bits {
+        let mut out = Bits::new(self.n);
+        for a in 0..self.n {
+            if self.get(a, a) {
+                out.set(a, a);
+            }
+        }
+        out
+    }
+
+    /// `[s]`: the identity on the members of `s`.
+    pub fn identity(s: &[bool]) -> Bits {
+        let mut out = Bits::new(s.len());
+        for (a, _) in s.iter().enumerate().filter(|(_, &m)| m) {
+            out.set(a, a);
+        }
+        out
+    }
+
+    /// `s * t`.
+    pub fn product(s: &[bool], t: &[bool]) -> Bits {
+        let mut out = Bits::new(s.len());
+        let mut row = Bits::new(t.len());
+        for (b, _) in t.iter().enumerate().filter(|(_, &m)| m) {
+            row.set(0, b);
+        }
+        for (a, _) in s.iter().enumerate().filter(|(_, &m)| m) {
+            out.or_row(a, &row, 0);
+        }
+        out
+    }
+
+    /// The events with a pair in their row (`domain`) or column (`range`).
+    pub fn domain(&self) -> Vec<bool> {
+        (0..self.n)
+            .map(|a| self.row(a).iter().any(|&w| w != 0))
+            .collect()
+    }
+
+    pub fn range(&self) -> Vec<bool> {
+        let mut out = vec![false; self.n];
+        for (_, b) in self.iter() {
+            out[b] = true;
+        }
+        out
+    }
+}
+
+/// The pairs of `a` and of `b` a composition `a ; b` needs for its pairs in `wanted`:
+/// `(x, y)` of `a` when some `(y, z)` of `b` has `(x, z)` wanted, and the converse.
+pub fn compose_needs(a: &Bits, b: &Bits, wanted: &Bits) -> (Bits, Bits) {
+    let n = a.size();
+    let mut need_a = Bits::new(n);
+    for (x, y) in a.iter() {
+        if wanted.rows_meet(x, b, y) {
+            need_a.set(x, y);
+        }
+    }
+    // Row y of `reach`: the targets z wanted from some x with (x, y) in a.
+    let reach = a.transpose().compose(wanted);
+    let mut need_b = b.clone();
+    need_b.intersect_with(&reach);
+    (need_a, need_b)
+}
+
+/// The pairs of `r` that lie on a path of `r` from `s` to `t` for some wanted `(s, t)`:
+/// what the closure `r+` needs of `r` for its pairs in `wanted`.
+pub fn closure_needs(r: &Bits, wanted: &Bits) -> Bits {
+    let n = r.size();
+    let mut star = r.closure();
+    for a in 0..n {
+        star.set(a, a);
+    }
+    // Row x of `ahead`: the targets wanted from some s that reaches x (x itself included).
+    let ahead = star.transpose().compose(wanted);
+    let mut need = Bits::new(n);
+    for (x, y) in r.iter() {
+        if ahead.rows_meet(x, &star, y) {
+            need.set(x, y);
+        }
+    }
+    need
+}
+
+/// The pairs of `r` that lie on a cycle of `r`.
+pub fn on_cycles(r: &Bits) -> Bits {
+    let back = r.closure().transpose();
+    r.intersection(&back)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bits(n: usize, pairs: &[(usize, usize)]) -> Bits {
+        let mut b = Bits::new(n);
+        for &(x, y) in pairs {
+            b.set(x, y);
+        }
+        b
+    }
+
+    #[test]
+    fn closure_and_cycles() {
+        let r = bits(70, &[(0, 1), (1, 65), (65, 0), (65, 69)]);
+        let c = r.closure();
+        assert!(c.get(0, 69) && c.get(0, 0) && !c.get(69, 0));
+        let cyc = on_cycles(&r);
+        assert_eq!(
+            cyc.iter().collect::<Vec<_>>(),
+            vec![(0, 1), (1, 65), (65, 0)]
+        );
+    }
+
+    #[test]
+    fn needs_of_compositions_and_closures() {
+        let a = bits(5, &[(0, 1), (0, 2), (3, 4)]);
+        let b = bits(5, &[(1, 3), (2, 4), (4, 0)]);
+        let wanted = bits(5, &[(0, 3)]);
+        let (na, nb) = compose_needs(&a, &b, &wanted);
+        assert_eq!(na.iter().collect::<Vec<_>>(), vec![(0, 1)]);
+        assert_eq!(nb.iter().collect::<Vec<_>>(), vec![(1, 3)]);
+        let r = bits(5, &[(0, 1), (1, 2), (2, 3), (3, 4), (1, 4)]);
+        let need = closure_needs(&r, &bits(5, &[(0, 2)]));
+        assert_eq!(need.iter().collect::<Vec<_>>(), vec![(0, 1), (1, 2)]);
+    }
+}
