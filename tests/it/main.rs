@@ -23,6 +23,7 @@ mod infer;
 mod json_schema;
 mod litmus_expected;
 mod lkmm_events;
+mod lkmm_model;
 mod model_errors;
 mod model_semantics;
 mod models;
