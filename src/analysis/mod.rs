@@ -182,6 +182,13 @@ impl<'a> Session<'a> {
             let classes = interchangeable_threads(program);
             break_symmetry(&mut solver, &encoding, &classes);
         }
+        if model.uses_values() {
+            for e in 0..events.len() {
+                if events.events[e].is_memory() {
+                    encoding.event_value(&mut solver, e);
+                }
+            }
+        }
         let compiled = encode_model(&mut solver, &encoding, &model, options.strategy);
         let enabled = compiled
             .selectors

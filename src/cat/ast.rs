@@ -25,11 +25,36 @@ pub enum Statement {
     Show {
         span: Span,
     },
+    /// A bell file's `enum Name = 'a || 'b`: each tag names the set of events carrying it.
+    Enum {
+        name: Name,
+        tags: Vec<Name>,
+        span: Span,
+    },
+    /// A bell file's `instructions R[...]`: which tags an instruction may carry. Only herd's
+    /// check of a test's annotations uses it: accepted and ignored.
+    Instructions {
+        span: Span,
+    },
+    /// `with x from e`: one candidate of the set of relations `e` at a time.
+    WithFrom {
+        name: Name,
+        span: Span,
+    },
+    /// `if "variant" then .. else .. end`, statements kept when the variant is on (or off).
+    IfVariant {
+        variant: String,
+        then: Vec<Statement>,
+        otherwise: Vec<Statement>,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Binding {
     pub name: Name,
+    /// `let f(x) = ..`, `let f(x, y) = ..`, `let f x = ..`: a function and its parameters.
+    pub params: Option<Vec<Name>>,
     pub expr: Expr,
 }
 
@@ -131,8 +156,31 @@ pub enum ExprKind {
     Unary(UnOp, Box<Expr>),
     /// herd's `~e`: every event not in the set `e`, or every pair not in the relation `e`.
     Complement(Box<Expr>),
-    /// A built-in function: `domain(r)`, `range(r)`.
-    Apply(Name, Box<Expr>),
+    /// A function applied to its argument: `domain(r)`, `A-cumul(r)`, `f(a, b)` (one
+    /// argument, a tuple), `map f s` (curried: one argument after the other).
+    Apply(Name, Vec<Expr>),
+    /// `(a, b)`: the argument of a function of several parameters.
+    Tuple(Vec<Expr>),
+    /// `let x = e in body` (and `let rec .. in`).
+    LetIn {
+        recursive: bool,
+        bindings: Vec<Binding>,
+        body: Box<Expr>,
+    },
+    /// `if "variant" then a else b`.
+    IfVariant {
+        variant: String,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
+    },
+    /// `try e with fallback`: `e`, or `fallback` when `e` names something undefined.
+    Try(Box<Expr>, Box<Expr>),
+    /// A tag value `'once`.
+    Tag(String),
+    /// An explicit set `{a, b}` (of events or of tags).
+    Explicit(Vec<Expr>),
+    /// `s ++ e`: the set `s` with one more element.
+    Add(Box<Expr>, Box<Expr>),
 }
 
 impl Expr {

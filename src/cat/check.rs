@@ -7,6 +7,7 @@
 //! type, with the fix when there is an obvious one.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use super::ast::{self, BinOp, CheckKind, Expr, ExprKind, ModelAst, Statement, UnOp};
 use crate::diagnostics::Span;
@@ -71,6 +72,11 @@ pub enum Base {
     /// The lock order: a critical section's unlock before a later lock of the same mutex
     /// in another thread.
     Lko,
+    /// herd's lock events: the read half of a lock (`LKR`), its write half (`LKW`), an
+    /// unlock (`UL`).
+    Lkr,
+    Lkw,
+    Ul,
 }
 
 /// Every name of the base vocabulary, aliases included.
@@ -109,13 +115,19 @@ pub const BASE_NAMES: &[(&str, Base)] = &[
     ("fre", Base::Fre),
     ("fri", Base::Fri),
     ("lko", Base::Lko),
+    ("LKR", Base::Lkr),
+    ("LKW", Base::Lkw),
+    ("UL", Base::Ul),
+    // herd's set of the events of read-modify-write instructions.
+    ("RMW", Base::X),
 ];
 
 impl Base {
     pub fn ty(self) -> Type {
         use Base::*;
         match self {
-            All | R | W | F | M | IW | X | Rlx | Acq | Rel | AcqRel | Sc | Na | A => Type::Set,
+            All | R | W | F | M | IW | X | Rlx | Acq | Rel | AcqRel | Sc | Na | A | Lkr | Lkw
+            | Ul => Type::Set,
             _ => Type::Rel,
         }
     }
@@ -132,6 +144,8 @@ pub enum TExpr {
     Unary(UnOp, Box<TExpr>),
     Domain(Box<TExpr>),
     Range(Box<TExpr>),
+    /// herd's `different-values(r)`: the pairs of `r` whose events' values differ.
+    DifferentValues(Box<TExpr>),
 }
 
 /// A check (or flag) of the model.
@@ -157,9 +171,43 @@ pub struct Model {
     /// Name, expression, type (`None` for a definition as `0`, which fits either).
     pub defs: Vec<(String, TExpr, Option<Type>)>,
     pub checks: Vec<Check>,
+    /// The groups of `let rec .. and ..`: their value is the least fixed point, computed
+    /// by iteration from the empty set or relation (see `encode::model`).
+    pub rec_groups: Vec<RecGroup>,
+    /// What the model names that nemos does not compute yet and reads as empty (the
+    /// dependencies `addr`, `data`, `ctrl`, tags nemos cannot derive from its events): the
+    /// CLI says so when it loads the model.
+    pub placeholders: Vec<String>,
+}
+
+/// The definitions of one `let rec`, and the definitions made while checking their
+/// bodies (local `let .. in`), which depend on the iteration and are recomputed with it.
+#[derive(Clone, Debug)]
+pub struct RecGroup {
+    pub members: Vec<usize>,
+    pub inner: std::ops::Range<usize>,
 }
 
 impl Model {
+    /// Some expression compares the values of events (`different-values`): the encoding
+    /// must build every memory event's value before compiling the model.
+    pub fn uses_values(&self) -> bool {
+        fn walk(e: &TExpr) -> bool {
+            match e {
+                TExpr::DifferentValues(_) => true,
+                TExpr::Binary(_, a, b) => walk(a) || walk(b),
+                TExpr::Unary(_, a) | TExpr::Domain(a) | TExpr::Range(a) => walk(a),
+                TExpr::Base(_) | TExpr::Def(_) | TExpr::Empty(_) => false,
+            }
+        }
+        self.defs.iter().any(|d| walk(&d.1)) || self.checks.iter().any(|c| walk(&c.expr))
+    }
+
+    /// The `let rec` group definition `id` belongs to.
+    pub fn rec_group(&self, id: usize) -> Option<&RecGroup> {
+        self.rec_groups.iter().find(|g| g.members.contains(&id))
+    }
+
     /// The names of the checks that can be skipped, each once, in the order written.
     pub fn check_names(&self) -> Vec<String> {
         self.names(false)
@@ -184,18 +232,55 @@ impl Model {
 }
 
 const MAX_INCLUDE_DEPTH: usize = 16;
+/// How deep function applications may nest (a function's body applying another): herd's
+/// files need a few; more means a runaway definition.
+const MAX_APPLICATION_DEPTH: usize = 64;
+
+/// What the caller knows beyond the model file: herd's bell file, which herd reads before
+/// the model (its `enum`s and definitions are in scope in the model), and the variants
+/// switched on (`if "variant"`).
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub bell: Option<SourceFile>,
+    pub variants: Vec<String>,
+}
+
+/// What a name stands for.
+#[derive(Clone, Debug)]
+enum Bound {
+    /// A value: a definition (`Def`), or the argument a parameter is bound to.
+    Value(TExpr, Option<Type>),
+    Fun(Rc<Function>),
+}
+
+/// A function of the model (`let A-cumul(r) = ...`), inlined at each application: its body
+/// is checked again in the scope of its definition, its parameters bound to the arguments.
+#[derive(Debug)]
+struct Function {
+    params: Vec<String>,
+    body: Expr,
+    scope: HashMap<String, Bound>,
+    file: String,
+}
 
 struct Checker<'r> {
     resolve: &'r mut dyn FnMut(&str) -> Result<SourceFile, String>,
-    scope: HashMap<String, (usize, Option<Type>)>,
+    scope: HashMap<String, Bound>,
     model: Model,
     including: Vec<String>,
+    variants: Vec<String>,
+    /// The tags the bell's `enum`s declare, as written.
+    tags: Vec<String>,
+    /// The file whose statements are being checked.
+    file: String,
+    depth: usize,
 }
 
 pub fn check(
     file: &SourceFile,
     name: &str,
     resolve: &mut dyn FnMut(&str) -> Result<SourceFile, String>,
+    options: &Options,
 ) -> Result<Model, InputError> {
     let mut checker = Checker {
         resolve,
@@ -205,9 +290,21 @@ pub fn check(
             title: None,
             defs: Vec::new(),
             checks: Vec::new(),
+            rec_groups: Vec::new(),
+            placeholders: Vec::new(),
         },
         including: vec![file.name.clone()],
+        variants: options.variants.clone(),
+        tags: Vec::new(),
+        file: file.name.clone(),
+        depth: 0,
     };
+    if let Some(bell) = &options.bell {
+        let ast = super::parse(bell)?;
+        checker.including.push(bell.name.clone());
+        checker.file(bell, &ast)?;
+        checker.including.pop();
+    }
     let ast = super::parse(file)?;
     checker.model.title = ast.title.clone();
     checker.file(file, &ast)?;
@@ -216,39 +313,34 @@ pub fn check(
 
 impl Checker<'_> {
     fn file(&mut self, file: &SourceFile, ast: &ModelAst) -> Result<(), InputError> {
+        let outer = std::mem::replace(&mut self.file, file.name.clone());
         let mut diagnostics = Vec::new();
-        for statement in &ast.statements {
+        let result = self.statements(file, &ast.statements, &mut diagnostics);
+        self.file = outer;
+        result?;
+        if diagnostics.is_empty() {
+            Ok(())
+        } else {
+            Err(InputError::new(file, diagnostics))
+        }
+    }
+
+    fn statements(
+        &mut self,
+        file: &SourceFile,
+        statements: &[Statement],
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Result<(), InputError> {
+        for statement in statements {
             match statement {
                 Statement::Let {
                     recursive,
                     bindings,
-                    span,
-                } => {
-                    if *recursive {
-                        diagnostics.push(
-                            Diagnostic::new("`let rec` is not supported by nemos's cat subset", *span)
-                                .with_label("a recursive definition")
-                                .with_help(
-                                    "none of the shipped models needs one; write the fixpoint with the closures `+` or `*`",
-                                ),
-                        );
-                        continue;
-                    }
-                    // `let a = .. and b = ..` binds simultaneously: each sees the scope
-                    // before the statement.
-                    let mut new = Vec::new();
-                    for b in bindings {
-                        match self.expr(&b.expr) {
-                            Ok((e, ty)) => {
-                                let id = self.model.defs.len();
-                                self.model.defs.push((b.name.text.clone(), e, ty));
-                                new.push((b.name.text.clone(), (id, ty)));
-                            }
-                            Err(d) => diagnostics.push(d),
-                        }
-                    }
-                    self.scope.extend(new);
-                }
+                    ..
+                } => match self.bindings(*recursive, bindings) {
+                    Ok(new) => self.scope.extend(new),
+                    Err(ds) => diagnostics.extend(ds),
+                },
                 Statement::Check(c) => match self.check_statement(file, c) {
                     Ok(check) => self.model.checks.push(check),
                     Err(d) => diagnostics.push(d),
@@ -261,14 +353,173 @@ impl Checker<'_> {
                         }
                     }
                 }
-                Statement::Show { .. } => {}
+                Statement::Show { .. } | Statement::Instructions { .. } => {}
+                Statement::Enum { tags, .. } => {
+                    for tag in tags {
+                        let (set, known) = tag_set(&tag.text);
+                        if !known {
+                            self.placeholder(format!("the tag '{}", tag.text));
+                        }
+                        self.tags.push(tag.text.clone());
+                        self.scope
+                            .insert(capitalize(&tag.text), Bound::Value(set, Some(Type::Set)));
+                    }
+                }
+                Statement::WithFrom { name, span } => diagnostics.push(
+                    Diagnostic::new(
+                        "`with ... from` is not supported by nemos's cat subset",
+                        *span,
+                    )
+                    .with_label(format!("chooses `{}` among candidates", name.text))
+                    .with_help(
+                        "herd enumerates candidate relations this way (`co` in cos.cat, the \
+                         `rf` of failed trylocks and spin_is_locked in the kernel's lock.cat); \
+                         nemos enumerates `rf` and `co` itself and has no such events",
+                    ),
+                ),
+                Statement::IfVariant {
+                    variant,
+                    then,
+                    otherwise,
+                    ..
+                } => {
+                    let branch = if self.variants.contains(variant) {
+                        then
+                    } else {
+                        otherwise
+                    };
+                    self.statements(file, branch, diagnostics)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn placeholder(&mut self, what: String) {
+        if !self.model.placeholders.contains(&what) {
+            self.model.placeholders.push(what);
+        }
+    }
+
+    /// The names a `let` (or `let rec`) binds. `let a = .. and b = ..` binds
+    /// simultaneously: each sees the scope before the statement.
+    fn bindings(
+        &mut self,
+        recursive: bool,
+        bindings: &[ast::Binding],
+    ) -> Result<Vec<(String, Bound)>, Vec<Diagnostic>> {
+        if recursive {
+            return self.rec_bindings(bindings);
+        }
+        let mut new = Vec::new();
+        let mut diagnostics = Vec::new();
+        for b in bindings {
+            if let Some(params) = &b.params {
+                let function = Function {
+                    params: params.iter().map(|p| p.text.clone()).collect(),
+                    body: b.expr.clone(),
+                    scope: self.scope.clone(),
+                    file: self.file.clone(),
+                };
+                new.push((b.name.text.clone(), Bound::Fun(Rc::new(function))));
+                continue;
+            }
+            match self.infer(&b.expr) {
+                Ok((e, ty)) => {
+                    let id = self.model.defs.len();
+                    self.model.defs.push((b.name.text.clone(), e, ty));
+                    new.push((b.name.text.clone(), Bound::Value(TExpr::Def(id), ty)));
+                }
+                Err(d) => diagnostics.push(d),
             }
         }
         if diagnostics.is_empty() {
-            Ok(())
+            Ok(new)
         } else {
-            Err(InputError::new(file, diagnostics))
+            Err(diagnostics)
         }
+    }
+
+    /// `let rec a = .. and b = ..`: every body sees every name of the group. The names'
+    /// types are guessed (relations first) and corrected from what the bodies turn out to
+    /// be, until the guess is consistent.
+    fn rec_bindings(
+        &mut self,
+        bindings: &[ast::Binding],
+    ) -> Result<Vec<(String, Bound)>, Vec<Diagnostic>> {
+        if let Some(b) = bindings.iter().find(|b| b.params.is_some()) {
+            return Err(vec![Diagnostic::new(
+                "recursive functions are not supported by nemos's cat subset",
+                b.name.span,
+            )
+            .with_label("a function in a `let rec`")
+            .with_help("only sets and relations can be defined recursively")]);
+        }
+        let first = self.model.defs.len();
+        for b in bindings {
+            self.model.defs.push((
+                b.name.text.clone(),
+                TExpr::Empty(Type::Rel),
+                Some(Type::Rel),
+            ));
+        }
+        let members: Vec<usize> = (first..first + bindings.len()).collect();
+        let saved = self.scope.clone();
+        let mut types = vec![Type::Rel; bindings.len()];
+        let mut errors = Vec::new();
+        for _ in 0..2 * bindings.len() + 2 {
+            self.scope = saved.clone();
+            for (b, (&id, &ty)) in bindings.iter().zip(members.iter().zip(&types)) {
+                self.scope
+                    .insert(b.name.text.clone(), Bound::Value(TExpr::Def(id), Some(ty)));
+            }
+            errors = Vec::new();
+            let mut next = types.clone();
+            let mut bodies = Vec::new();
+            for (i, b) in bindings.iter().enumerate() {
+                match self.infer(&b.expr) {
+                    Ok((e, ty)) => {
+                        let t = ty.unwrap_or(types[i]);
+                        next[i] = t;
+                        bodies.push(fix(e, ty, t));
+                    }
+                    Err(d) => errors.push((i, d)),
+                }
+            }
+            // A body may fail because another member's guess is wrong: that guess is
+            // corrected by its own body. Only when nothing changes are the failing bodies'
+            // own guesses flipped.
+            if !errors.is_empty() && next == types {
+                for &(i, _) in &errors {
+                    next[i] = match types[i] {
+                        Type::Rel => Type::Set,
+                        Type::Set => Type::Rel,
+                    };
+                }
+            }
+            if errors.is_empty() && next == types {
+                self.scope = saved;
+                for ((&id, body), &ty) in members.iter().zip(bodies).zip(&types) {
+                    self.model.defs[id].1 = body;
+                    self.model.defs[id].2 = Some(ty);
+                }
+                let inner = first + bindings.len()..self.model.defs.len();
+                self.model.rec_groups.push(RecGroup {
+                    members: members.clone(),
+                    inner,
+                });
+                return Ok(bindings
+                    .iter()
+                    .zip(members.iter().zip(&types))
+                    .map(|(b, (&id, &ty))| {
+                        (b.name.text.clone(), Bound::Value(TExpr::Def(id), Some(ty)))
+                    })
+                    .collect());
+            }
+            types = next;
+        }
+        self.scope = saved;
+        Err(errors.into_iter().map(|(_, d)| d).collect())
     }
 
     fn include(&mut self, path: &str, span: Span) -> Result<(), Included> {
@@ -298,7 +549,7 @@ impl Checker<'_> {
         file: &SourceFile,
         c: &ast::CheckAst,
     ) -> Result<Check, Diagnostic> {
-        let (expr, ty) = self.expr(&c.expr)?;
+        let (expr, ty) = self.infer(&c.expr)?;
         let expr = fix(expr, ty, Type::Rel);
         if c.kind != CheckKind::Empty && ty == Some(Type::Set) {
             return Err(not_a_relation(&c.expr, &format!("`{}`", c.kind.keyword())));
@@ -323,11 +574,38 @@ impl Checker<'_> {
             span: c.span,
         })
     }
+}
 
-    fn expr(&mut self, e: &Expr) -> Result<(TExpr, Option<Type>), Diagnostic> {
-        let (t, ty) = self.infer(e)?;
-        Ok((t, ty))
+/// herd names the set of the events carrying tag `'t` by the tag with its first letter
+/// capitalised (`'after-atomic` is `After-atomic`).
+fn capitalize(tag: &str) -> String {
+    let mut chars = tag.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
     }
+}
+
+/// The events carrying a tag of the Linux kernel's bell, from what nemos's events know,
+/// and whether nemos knows it. PROVISIONAL: nemos's events carry C11 memory orders, not
+/// herd's tags; the kernel's macros are mapped to C11 orders in `program::library`
+/// (`READ_ONCE` relaxed, `smp_load_acquire` acquire, `smp_mb` a seq_cst fence, `smp_rmb`
+/// an acquire fence, `smp_wmb` a release fence), and this reads the tags back from them.
+/// Tags with no counterpart (`'noreturn`, `'barrier`, RCU, SRCU, the `smp_mb__*` fences)
+/// are the empty set until events carry the tags of the `.def` file.
+fn tag_set(tag: &str) -> (TExpr, bool) {
+    let set = |b: Base| Box::new(TExpr::Base(b));
+    let and = |a: Base, b: Base| TExpr::Binary(BinOp::Inter, set(a), set(b));
+    let e = match tag.to_ascii_lowercase().as_str() {
+        "once" => and(Base::M, Base::Rlx),
+        "acquire" => and(Base::M, Base::Acq),
+        "release" => and(Base::M, Base::Rel),
+        "mb" => TExpr::Base(Base::Sc),
+        "rmb" => and(Base::F, Base::Acq),
+        "wmb" => and(Base::F, Base::Rel),
+        _ => return (TExpr::Empty(Type::Set), false),
+    };
+    (e, true)
 }
 
 /// What to say about an include of one of herd's library files, which nemos does not ship.
@@ -379,47 +657,76 @@ impl Checker<'_> {
     fn infer(&mut self, e: &Expr) -> Result<(TExpr, Option<Type>), Diagnostic> {
         match &e.kind {
             ExprKind::Empty => Ok((TExpr::Empty(Type::Rel), None)),
-            ExprKind::Name(n) => {
-                if let Some(&(id, ty)) = self.scope.get(n) {
-                    return Ok((TExpr::Def(id), ty));
-                }
-                if let Some(&(_, base)) = BASE_NAMES.iter().find(|(name, _)| name == n) {
-                    return Ok((TExpr::Base(base), Some(base.ty())));
-                }
-                Err(unknown_name(n, e.span, self.scope.keys()))
-            }
+            ExprKind::Name(n) => self.name(n, e.span),
             ExprKind::Complement(arg) => {
                 // Written out as a difference, so that nothing after this stage knows it.
                 let (a, ty) = self.infer(arg)?;
-                let all = |t: Type| match t {
-                    Type::Set => TExpr::Base(Base::All),
-                    Type::Rel => TExpr::Binary(
-                        BinOp::Product,
-                        Box::new(TExpr::Base(Base::All)),
-                        Box::new(TExpr::Base(Base::All)),
-                    ),
-                };
                 let t = ty.unwrap_or(Type::Rel);
                 Ok((
-                    TExpr::Binary(BinOp::Diff, Box::new(all(t)), Box::new(fix(a, ty, t))),
+                    TExpr::Binary(
+                        BinOp::Diff,
+                        Box::new(everything(t)),
+                        Box::new(fix(a, ty, t)),
+                    ),
                     Some(t),
                 ))
             }
-            ExprKind::Apply(f, arg) => {
-                let (a, ty) = self.infer(arg)?;
-                if ty == Some(Type::Set) {
-                    return Err(not_a_relation(arg, &format!("`{}`", f.text)));
-                }
-                match f.text.as_str() {
-                    "domain" => Ok((TExpr::Domain(Box::new(a)), Some(Type::Set))),
-                    "range" => Ok((TExpr::Range(Box::new(a)), Some(Type::Set))),
-                    other => Err(
-                        Diagnostic::new(format!("unknown function `{other}`"), f.span)
-                            .with_label("not a built-in function")
-                            .with_help("the functions are `domain(r)` and `range(r)`"),
-                    ),
+            ExprKind::Apply(f, args) => self.apply(f, args, e.span),
+            ExprKind::Tuple(_) => Err(Diagnostic::new(
+                "a tuple is only the argument of a function of several parameters",
+                e.span,
+            )
+            .with_label("a tuple")),
+            ExprKind::LetIn {
+                recursive,
+                bindings,
+                body,
+            } => {
+                let saved = self.scope.clone();
+                let result = match self.bindings(*recursive, bindings) {
+                    Ok(new) => {
+                        self.scope.extend(new);
+                        self.infer(body)
+                    }
+                    Err(mut ds) => Err(ds.remove(0)),
+                };
+                self.scope = saved;
+                result
+            }
+            ExprKind::IfVariant {
+                variant,
+                then,
+                otherwise,
+            } => {
+                if self.variants.contains(variant) {
+                    self.infer(then)
+                } else {
+                    self.infer(otherwise)
                 }
             }
+            // herd's `try e with f`: `f` when `e` cannot be evaluated (names something
+            // undefined, as the kernel's lock.cat does for sets older herds lack).
+            ExprKind::Try(a, b) => match self.infer(a) {
+                Ok(v) => Ok(v),
+                Err(_) => self.infer(b),
+            },
+            ExprKind::Explicit(items) if items.is_empty() => Ok((TExpr::Empty(Type::Rel), None)),
+            ExprKind::Tag(_) | ExprKind::Explicit(_) | ExprKind::Add(..) => Err(Diagnostic::new(
+                format!(
+                    "{} not supported by nemos's cat subset",
+                    match &e.kind {
+                        ExprKind::Tag(_) => "tag values (`'name`) are",
+                        ExprKind::Explicit(_) => "explicit sets `{...}` are",
+                        _ => "`++` (adding an element to a set) is",
+                    }
+                ),
+                e.span,
+            )
+            .with_label("herd's cat, beyond nemos's subset")
+            .with_help(
+                "nemos's values are sets of events and relations; tags are sets through the \
+                 names an `enum` defines (`'mb` is `Mb`)",
+            )),
             ExprKind::Unary(op, arg) => {
                 let (a, ty) = self.infer(arg)?;
                 let (want, result) = match op {
@@ -490,6 +797,211 @@ impl Checker<'_> {
                 }
             }
         }
+    }
+
+    /// A name: a definition or parameter in scope, then the base vocabulary, then herd's
+    /// standard library.
+    fn name(&mut self, n: &str, span: Span) -> Result<(TExpr, Option<Type>), Diagnostic> {
+        match self.scope.get(n) {
+            Some(Bound::Value(e, ty)) => return Ok((e.clone(), *ty)),
+            Some(Bound::Fun(_)) => {
+                return Err(Diagnostic::new(format!("`{n}` is a function"), span)
+                    .with_label("not applied")
+                    .with_help(format!("apply it to an argument: `{n}(r)`")))
+            }
+            None => {}
+        }
+        if let Some(&(_, base)) = BASE_NAMES.iter().find(|(name, _)| *name == n) {
+            return Ok((TExpr::Base(base), Some(base.ty())));
+        }
+        let set = |b: Base| Box::new(TExpr::Base(b));
+        match n {
+            // herd's polymorphic empty value.
+            "emptyset" => return Ok((TExpr::Empty(Type::Rel), None)),
+            // The failed trylocks and the `spin_is_locked` reads: nemos has neither.
+            "LF" | "RL" | "RU" => return Ok((TExpr::Empty(Type::Set), Some(Type::Set))),
+            // herd's initial coherence: each location's initial write first.
+            "co0" => {
+                let later = TExpr::Binary(BinOp::Diff, set(Base::W), set(Base::IW));
+                let pairs = TExpr::Binary(BinOp::Product, set(Base::IW), Box::new(later));
+                return Ok((
+                    TExpr::Binary(BinOp::Inter, set(Base::Loc), Box::new(pairs)),
+                    Some(Type::Rel),
+                ));
+            }
+            // PROVISIONAL: nemos's events have no dependency relations yet.
+            "addr" | "data" | "ctrl" => {
+                self.placeholder(format!("the dependency `{n}`"));
+                return Ok((TExpr::Empty(Type::Rel), Some(Type::Rel)));
+            }
+            _ => {}
+        }
+        // The kernel's `.def` writes the annotations in capitals (`__load{ONCE}`), and the
+        // models name their sets so (`ONCE`, `MB`) whatever case the bell's tags have.
+        if let Some(tag) = self.tags.iter().find(|t| t.to_ascii_uppercase() == n) {
+            let (set, _) = tag_set(tag);
+            return Ok((set, Some(Type::Set)));
+        }
+        Err(unknown_name(n, span, self.scope.keys()))
+    }
+
+    fn apply(
+        &mut self,
+        f: &ast::Name,
+        args: &[Expr],
+        span: Span,
+    ) -> Result<(TExpr, Option<Type>), Diagnostic> {
+        if let Some(Bound::Fun(function)) = self.scope.get(&f.text) {
+            let function = function.clone();
+            return self.inline(f, &function, args, span);
+        }
+        if matches!(
+            f.text.as_str(),
+            "map" | "cross" | "fold" | "classes" | "partition"
+        ) {
+            return Err(Diagnostic::new(
+                format!("`{}` is not supported by nemos's cat subset", f.text),
+                f.span,
+            )
+            .with_label("herd's library function on sets of relations")
+            .with_help(
+                "nemos's values are sets of events and relations, not sets of them; \
+                 herd's lock.cat builds candidate `rf` relations this way for events nemos \
+                 does not have (failed trylocks, spin_is_locked)",
+            ));
+        }
+        let [arg] = args else {
+            return Err(Diagnostic::new(
+                format!("`{}` applied to {} arguments", f.text, args.len()),
+                span,
+            )
+            .with_label("one argument expected")
+            .with_help(
+                "nemos applies functions to one argument (a tuple for several parameters)",
+            ));
+        };
+        let set = |b: Base| Box::new(TExpr::Base(b));
+        match f.text.as_str() {
+            "domain" | "range" | "singlestep" | "different-values" => {
+                let (a, ty) = self.infer(arg)?;
+                if ty == Some(Type::Set) {
+                    return Err(not_a_relation(arg, &format!("`{}`", f.text)));
+                }
+                let a = Box::new(fix(a, ty, Type::Rel));
+                Ok(match f.text.as_str() {
+                    "domain" => (TExpr::Domain(a), Some(Type::Set)),
+                    "range" => (TExpr::Range(a), Some(Type::Set)),
+                    // herd's stdlib: the pairs of `r` with no step of `r` in between.
+                    "singlestep" => {
+                        let two = TExpr::Binary(BinOp::Seq, a.clone(), a.clone());
+                        (
+                            TExpr::Binary(BinOp::Diff, a, Box::new(two)),
+                            Some(Type::Rel),
+                        )
+                    }
+                    _ => (TExpr::DifferentValues(a), Some(Type::Rel)),
+                })
+            }
+            // herd's stdlib: `po` through an event of the set.
+            "fencerel" => {
+                let (s, ty) = self.infer(arg)?;
+                if ty == Some(Type::Rel) {
+                    return Err(not_a_set(arg, "`fencerel`"));
+                }
+                let through = TExpr::Binary(
+                    BinOp::Seq,
+                    set(Base::Po),
+                    Box::new(TExpr::Unary(
+                        UnOp::Identity,
+                        Box::new(fix(s, ty, Type::Set)),
+                    )),
+                );
+                Ok((
+                    TExpr::Binary(BinOp::Seq, Box::new(through), set(Base::Po)),
+                    Some(Type::Rel),
+                ))
+            }
+            other => Err(
+                Diagnostic::new(format!("unknown function `{other}`"), f.span)
+                    .with_label("not a function defined before this point")
+                    .with_help(
+                        "the built-in functions are `domain(r)`, `range(r)`, `fencerel(S)`, \
+                     `singlestep(r)` and `different-values(r)`",
+                    ),
+            ),
+        }
+    }
+
+    /// `f(args)` for a function of the model: the body, checked in the scope of the
+    /// definition with the parameters bound to the arguments (checked here).
+    fn inline(
+        &mut self,
+        f: &ast::Name,
+        function: &Function,
+        args: &[Expr],
+        span: Span,
+    ) -> Result<(TExpr, Option<Type>), Diagnostic> {
+        let arguments: Vec<&Expr> = match (function.params.len(), args) {
+            (1, [arg]) => vec![arg],
+            (n, [arg]) => match &arg.kind {
+                ExprKind::Tuple(items) if items.len() == n => items.iter().collect(),
+                _ => {
+                    return Err(Diagnostic::new(
+                        format!("`{}` takes {n} parameters", f.text),
+                        arg.span,
+                    )
+                    .with_label(format!("give a tuple of {n}")))
+                }
+            },
+            _ => {
+                return Err(Diagnostic::new(
+                    format!("`{}` applied to {} arguments", f.text, args.len()),
+                    span,
+                )
+                .with_label("one argument expected")
+                .with_help("applying the result of a function is beyond nemos's cat subset"))
+            }
+        };
+        if self.depth >= MAX_APPLICATION_DEPTH {
+            return Err(Diagnostic::new(
+                format!("applications of functions nest deeper than {MAX_APPLICATION_DEPTH}"),
+                span,
+            )
+            .with_label("here"));
+        }
+        let mut scope = function.scope.clone();
+        for (param, arg) in function.params.iter().zip(arguments) {
+            let (e, ty) = self.infer(arg)?;
+            scope.insert(param.clone(), Bound::Value(e, ty));
+        }
+        let saved = std::mem::replace(&mut self.scope, scope);
+        self.depth += 1;
+        let result = self.infer(&function.body);
+        self.depth -= 1;
+        self.scope = saved;
+        result.map_err(|d| {
+            if function.file == self.file {
+                d
+            } else {
+                // The body is in another file: say so where it is applied.
+                Diagnostic::new(
+                    format!("in `{}` ({}): {}", f.text, function.file, d.message),
+                    span,
+                )
+                .with_label("applied here")
+            }
+        })
+    }
+}
+
+fn everything(t: Type) -> TExpr {
+    match t {
+        Type::Set => TExpr::Base(Base::All),
+        Type::Rel => TExpr::Binary(
+            BinOp::Product,
+            Box::new(TExpr::Base(Base::All)),
+            Box::new(TExpr::Base(Base::All)),
+        ),
     }
 }
 

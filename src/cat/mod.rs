@@ -13,7 +13,7 @@
 pub mod ast;
 mod check;
 
-pub use check::{Base, Check, Model, TExpr, Type};
+pub use check::{Base, Check, Model, Options, RecGroup, TExpr, Type};
 
 use lalrpop_util::ParseError;
 
@@ -76,7 +76,17 @@ pub fn load(
     name: &str,
     resolve: &mut dyn FnMut(&str) -> Result<SourceFile, String>,
 ) -> Result<Model, InputError> {
-    check::check(file, name, resolve)
+    check::check(file, name, resolve, &Options::default())
+}
+
+/// [`load`], with herd's bell file read first and the variants switched on.
+pub fn load_with(
+    file: &SourceFile,
+    name: &str,
+    resolve: &mut dyn FnMut(&str) -> Result<SourceFile, String>,
+    options: &Options,
+) -> Result<Model, InputError> {
+    check::check(file, name, resolve, options)
 }
 
 /// Parse one file into its syntax tree.

@@ -69,12 +69,62 @@ fn load_model_uncached(spec: &str) -> Result<Arc<Model>, Status> {
             }
         }
     };
-    nemos::cat::load(&file, &name, &mut resolve)
-        .map(Arc::new)
+    let bell = match bell_beside(path) {
+        Ok(bell) => bell,
+        Err(message) => {
+            eprint_error(&message);
+            return Err(Status::BadInput);
+        }
+    };
+    let options = nemos::cat::Options {
+        bell,
+        variants: Vec::new(),
+    };
+    nemos::cat::load_with(&file, &name, &mut resolve, &options)
+        .map(|model| {
+            // Loaded once per run (`load_model` caches it), so said once.
+            if !model.placeholders.is_empty() {
+                eprintln!(
+                    "note: nemos reads as empty what it does not compute yet in {}: {}",
+                    path.display(),
+                    model.placeholders.join(", ")
+                );
+            }
+            Arc::new(model)
+        })
         .map_err(|e| {
             eprint!("{}", e.render(colors().stderr));
             Status::BadInput
         })
+}
+
+/// herd's bell file beside a model (`linux-kernel.bell` for `linux-kernel.cat`), which
+/// herd reads before the model: its `enum`s and definitions are the model's vocabulary.
+fn bell_beside(model: &Path) -> Result<Option<SourceFile>, String> {
+    let path = model.with_extension("bell");
+    let Ok(bytes) = std::fs::read(&path) else {
+        return Ok(None);
+    };
+    let file = SourceFile::from_bytes(path.display().to_string(), bytes);
+    // A symbolic link checked out as a file (git without symlinks, herdtools7's
+    // catalogue) holds only its target's path.
+    let text = file.text.trim();
+    if text.ends_with(".bell") && !text.contains(char::is_whitespace) {
+        let target = path.parent().unwrap_or(Path::new("")).join(text);
+        return match std::fs::read(&target) {
+            Ok(bytes) => Ok(Some(SourceFile::from_bytes(
+                target.display().to_string(),
+                bytes,
+            ))),
+            Err(e) => Err(format!(
+                "{} holds only the path `{text}` (a symbolic link saved as a file), and {} \
+                 cannot be read: {e}",
+                path.display(),
+                target.display()
+            )),
+        };
+    }
+    Ok(Some(file))
 }
 
 pub fn models_command(name: Option<&str>) -> Status {

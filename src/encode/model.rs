@@ -105,6 +105,18 @@ struct Compiler<'e, 'a> {
     wanted: Vec<Option<Bits>>,
     /// `fb(a) & fb(b)`, the literal of every pairwise base relation, built once per pair.
     pairs: HashMap<(EventId, EventId), Bool>,
+    /// Per definition of a `let rec`, its group in `Model::rec_groups`.
+    groups: HashMap<usize, usize>,
+}
+
+fn rec_members(model: &Model) -> HashMap<usize, usize> {
+    let mut groups = HashMap::new();
+    for (g, group) in model.rec_groups.iter().enumerate() {
+        for &m in &group.members {
+            groups.insert(m, g);
+        }
+    }
+    groups
 }
 
 /// Add the model's checks to the encoding; each named check is guarded by a fresh selector.
@@ -176,6 +188,7 @@ impl<'e, 'a> Compiler<'e, 'a> {
             base_ubs: HashMap::new(),
             wanted: vec![None; model.defs.len()],
             pairs: HashMap::new(),
+            groups: rec_members(model),
         }
     }
 }
@@ -292,6 +305,7 @@ impl<'e> Compiler<'e, '_> {
                 }
             }
             TExpr::Domain(r) | TExpr::Range(r) => self.want(sink, r, None),
+            TExpr::DifferentValues(r) => self.want(sink, r, mask),
             TExpr::Unary(op, inner) => match op {
                 UnOp::Identity => self.want(sink, inner, None),
                 UnOp::Inverse => {
@@ -387,6 +401,57 @@ impl<'e> Compiler<'e, '_> {
         }
     }
 
+    /// The static upper bounds of a `let rec` group: its members' bounds grown from empty
+    /// by the bounds of their bodies until they stop growing. Every operator's bound is
+    /// monotone in its operands' bounds (a difference's is its first operand's), so each
+    /// round's bound holds herd's iterate of that round, and the union of the rounds holds
+    /// the fixed point, whether or not the group itself is monotone.
+    fn group_ub<S: ClauseSink>(&mut self, sink: &mut S, g: usize) {
+        let model = self.model;
+        let Some(group) = model.rec_groups.get(g) else {
+            return;
+        };
+        let n = self.enc.events.len();
+        for &m in &group.members {
+            let empty = match model.defs.get(m).and_then(|d| d.2) {
+                Some(Type::Set) => Ub::Set(vec![false; n]),
+                _ => Ub::Rel(Bits::new(n)),
+            };
+            self.ubs[m] = Some(Rc::new(empty));
+        }
+        loop {
+            for i in group.inner.clone() {
+                if let Some(u) = self.ubs.get_mut(i) {
+                    *u = None;
+                }
+            }
+            let mut grown = false;
+            for &m in &group.members {
+                let Some((_, body, _)) = model.defs.get(m) else {
+                    continue;
+                };
+                let next = self.ub(sink, body);
+                let Some(current) = self.ubs[m].clone() else {
+                    continue;
+                };
+                let joined = match (current.as_ref(), next.as_ref()) {
+                    (Ub::Set(a), Ub::Set(b)) => {
+                        Ub::Set(a.iter().zip(b).map(|(&x, &y)| x || y).collect())
+                    }
+                    (Ub::Rel(a), Ub::Rel(b)) => Ub::Rel(a.union(b)),
+                    (_, other) => other.clone(),
+                };
+                if !same_ub(&joined, &current) {
+                    grown = true;
+                    self.ubs[m] = Some(Rc::new(joined));
+                }
+            }
+            if !grown {
+                break;
+            }
+        }
+    }
+
     fn ub_rel<S: ClauseSink>(&mut self, sink: &mut S, e: &TExpr) -> Bits {
         match self.ub(sink, e).as_ref() {
             Ub::Rel(r) => r.clone(),
@@ -412,6 +477,12 @@ impl<'e> Compiler<'e, '_> {
                 if let Some(u) = self.ubs.get(id).cloned().flatten() {
                     return u;
                 }
+                if let Some(&g) = self.groups.get(&id) {
+                    self.group_ub(sink, g);
+                    return self.ubs[id]
+                        .clone()
+                        .unwrap_or_else(|| Rc::new(Ub::Rel(Bits::new(n))));
+                }
                 let Some((_, body, _)) = self.model.defs.get(id) else {
                     return Rc::new(Ub::Rel(Bits::new(n)));
                 };
@@ -421,6 +492,7 @@ impl<'e> Compiler<'e, '_> {
             }
             TExpr::Empty(Type::Set) => Ub::Set(vec![false; n]),
             TExpr::Empty(Type::Rel) => Ub::Rel(Bits::new(n)),
+            TExpr::DifferentValues(r) => Ub::Rel(self.ub_rel(sink, r)),
             TExpr::Domain(r) => Ub::Set(self.ub_rel(sink, r).domain()),
             TExpr::Range(r) => Ub::Set(self.ub_rel(sink, r).range()),
             TExpr::Unary(op, inner) => match op {
@@ -636,6 +708,8 @@ impl Compiler<'_, '_> {
     fn contains_base(&self, e: &TExpr, base: Base) -> bool {
         match e {
             TExpr::Base(b) => *b == base,
+            // A recursive definition is not looked through (its body names itself).
+            TExpr::Def(id) if self.groups.contains_key(id) => false,
             TExpr::Def(id) => self
                 .model
                 .defs
@@ -913,6 +987,16 @@ impl Compiler<'_, '_> {
             TExpr::Base(b) => return restrict(self.base(sink, *b), mask),
             TExpr::Def(id) => {
                 let id = *id;
+                if let Some(&g) = self.groups.get(&id) {
+                    if self.defs[id].is_none() {
+                        self.fixpoint(sink, g);
+                    }
+                    let v = self.defs[id]
+                        .clone()
+                        .map(|(v, _)| v)
+                        .unwrap_or_else(|| Rc::new(Val::Rel(Relation::new())));
+                    return restrict(v, mask);
+                }
                 let Some((_, body, _)) = self.model.defs.get(id) else {
                     return Rc::new(Val::Rel(Relation::new()));
                 };
@@ -948,6 +1032,22 @@ impl Compiler<'_, '_> {
             }
             TExpr::Empty(Type::Set) => Val::Set(vec![Bool::FALSE; n]),
             TExpr::Empty(Type::Rel) => Val::Rel(Relation::new()),
+            TExpr::DifferentValues(r) => {
+                let rel = self.rel(sink, r, mask);
+                let values = &self.enc.values;
+                let mut out = Relation::new();
+                for (a, b, l) in rel.iter() {
+                    // The query fills in every memory event's value before compiling a
+                    // model that compares values (`Model::uses_values`); an event without
+                    // one (a fence) has no value to differ.
+                    if let (Some(Some(x)), Some(Some(y))) = (values.get(a), values.get(b)) {
+                        let same = crate::encode::value::equals(sink, x, y);
+                        let v = sink.and2(l, !same);
+                        out.set(a, b, v);
+                    }
+                }
+                Val::Rel(out)
+            }
             TExpr::Domain(r) | TExpr::Range(r) => {
                 let rel = self.rel(sink, r, None);
                 let mut members: Vec<Vec<Bool>> = vec![Vec::new(); n];
@@ -1118,6 +1218,9 @@ impl Compiler<'_, '_> {
             Base::M => set(&|e| e.is_memory()),
             Base::IW => set(&|e| e.kind == EventKind::Init),
             Base::X => set(&|e| e.is_memory() && e.rmw.is_some()),
+            Base::Lkr => set(&|e| e.kind == EventKind::Lock),
+            Base::Lkw => set(&|e| events.lock_write_half(e.id)),
+            Base::Ul => set(&|e| e.kind == EventKind::Unlock),
             Base::Rlx => self.by_order(sink, |o| o == MemOrder::Relaxed),
             // consume is acquire, as in every compiler (and C11Tester's fragment).
             Base::Acq => {
@@ -1156,6 +1259,80 @@ impl Compiler<'_, '_> {
 }
 
 impl Compiler<'_, '_> {
+    /// The least fixed point of a `let rec` group, by Kleene iteration from the empty
+    /// values, symbolically: round `k` holds, in every execution, the `k`-th iterate herd
+    /// computes. Iteration stops when a round gives literally the same literals as the one
+    /// before (then every execution has reached its fixed point), or after
+    /// `(P + 1) * (n + 1)` rounds, `P` the pairs (elements) any round has made possible and
+    /// `n` the group's size. That bound is exact when the iteration is increasing (a
+    /// monotone group: each round that changes adds one of the `P` pairs), and when
+    /// some members are inflationary (`x = x | ...`, as the bell's `matched`) and the others
+    /// depend on them without a cycle among themselves: the inflationary ones change at
+    /// most `P` times, and when they keep still for `n + 1` rounds the others have settled.
+    /// The witness evaluator computes the true fixed point, and checks the witnesses.
+    fn fixpoint<S: ClauseSink>(&mut self, sink: &mut S, g: usize) {
+        let model = self.model;
+        let Some(group) = model.rec_groups.get(g) else {
+            return;
+        };
+        let n = self.enc.events.len();
+        let empty = |ty: Option<Type>| match ty {
+            Some(Type::Set) => Val::Set(vec![Bool::FALSE; n]),
+            _ => Val::Rel(Relation::new()),
+        };
+        let mut current: Vec<Rc<Val>> = group
+            .members
+            .iter()
+            .map(|&m| Rc::new(empty(model.defs.get(m).and_then(|d| d.2))))
+            .collect();
+        let mut support: HashSet<(usize, EventId, EventId)> = HashSet::new();
+        let mut round = 0usize;
+        loop {
+            for (&m, v) in group.members.iter().zip(&current) {
+                self.defs[m] = Some((v.clone(), None));
+            }
+            for i in group.inner.clone() {
+                if let Some(d) = self.defs.get_mut(i) {
+                    *d = None;
+                }
+            }
+            let mut next = Vec::with_capacity(current.len());
+            for &m in &group.members {
+                let body = match model.defs.get(m) {
+                    Some((_, body, _)) => body,
+                    None => &TExpr::Empty(Type::Rel),
+                };
+                // The members' own caches hold this round's input: evaluate the body, not
+                // the name.
+                next.push(self.eval(sink, body, None));
+            }
+            round += 1;
+            for (i, v) in next.iter().enumerate() {
+                match v.as_ref() {
+                    Val::Set(s) => support.extend(
+                        s.iter()
+                            .enumerate()
+                            .filter(|(_, l)| !l.is_false())
+                            .map(|(e, _)| (i, e, e)),
+                    ),
+                    Val::Rel(r) => support.extend(
+                        r.iter()
+                            .filter(|(_, _, l)| !l.is_false())
+                            .map(|(a, b, _)| (i, a, b)),
+                    ),
+                }
+            }
+            let stable = next.iter().zip(&current).all(|(a, b)| same_val(a, b));
+            current = next;
+            if stable || round >= (support.len() + 1) * (group.members.len() + 1) {
+                break;
+            }
+        }
+        for (&m, v) in group.members.iter().zip(current) {
+            self.defs[m] = Some((v, None));
+        }
+    }
+
     /// The accesses and fences whose memory order satisfies `pred`. A compare-exchange read
     /// has its success order when the exchange happens (its write executes) and its failure
     /// order otherwise, when it is a read only.
@@ -1209,6 +1386,25 @@ fn in_order(
             }
         }
         _ => Bool::from(pred(order)),
+    }
+}
+
+fn same_ub(a: &Ub, b: &Ub) -> bool {
+    match (a, b) {
+        (Ub::Set(x), Ub::Set(y)) => x == y,
+        (Ub::Rel(x), Ub::Rel(y)) => x.is_subset(y) && y.is_subset(x),
+        _ => false,
+    }
+}
+
+/// The same literals (so the same value in every execution).
+fn same_val(a: &Val, b: &Val) -> bool {
+    match (a, b) {
+        (Val::Set(x), Val::Set(y)) => x == y,
+        (Val::Rel(x), Val::Rel(y)) => {
+            x.iter().all(|(p, q, l)| y.get(p, q) == l) && y.iter().all(|(p, q, l)| x.get(p, q) == l)
+        }
+        _ => false,
     }
 }
 

@@ -261,6 +261,13 @@ impl Events {
         self.events.is_empty()
     }
 
+    /// `e` is the write half of a lock (herd's `LKW`).
+    pub fn lock_write_half(&self, e: EventId) -> bool {
+        self.events
+            .iter()
+            .any(|k| k.kind == EventKind::Lock && k.rmw == Some(e))
+    }
+
     /// Same thread and `a` before `b` in program order.
     pub fn po(&self, a: EventId, b: EventId) -> bool {
         let (ea, eb) = (&self.events[a], &self.events[b]);

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 
 use crate::cat::ast::{BinOp, CheckKind, UnOp};
-use crate::cat::{Base, Check, Model, TExpr, Type};
+use crate::cat::{Base, Check, Model, RecGroup, TExpr, Type};
 use crate::events::{EventId, EventKind, Events};
 use crate::program::MemOrder;
 
@@ -180,6 +180,8 @@ pub struct Explicit<'a> {
     rf: BitRel,
     co: BitRel,
     lko: BitRel,
+    /// Per event, its value, when known (for `different-values`).
+    values: Vec<Option<i32>>,
 }
 
 impl<'a> Explicit<'a> {
@@ -218,6 +220,7 @@ impl<'a> Explicit<'a> {
             rf,
             co,
             lko,
+            values: Vec::new(),
         }
     }
 
@@ -268,7 +271,9 @@ impl<'a> Explicit<'a> {
                 }
             }
         }
-        Explicit::new(events, &execution.feasible, &rf, &co, &lko)
+        let mut explicit = Explicit::new(events, &execution.feasible, &rf, &co, &lko);
+        explicit.values = execution.values.clone();
+        explicit
     }
 
     fn m(&self) -> usize {
@@ -390,6 +395,9 @@ impl<'a> Explicit<'a> {
             Base::M => self.set(|e| ev[e].is_memory()),
             Base::IW => self.set(|e| ev[e].kind == EventKind::Init),
             Base::X => self.set(|e| ev[e].is_memory() && ev[e].rmw.is_some()),
+            Base::Lkr => self.set(|e| ev[e].kind == EventKind::Lock),
+            Base::Lkw => self.set(|e| events.lock_write_half(e)),
+            Base::Ul => self.set(|e| ev[e].kind == EventKind::Unlock),
             Base::Rlx => self.by_order(|o| o == MemOrder::Relaxed),
             Base::Acq => self.by_order(|o| matches!(o, MemOrder::Acquire | MemOrder::Consume)),
             Base::Rel => self.by_order(|o| o == MemOrder::Release),
@@ -441,6 +449,13 @@ impl Evaluator<'_, '_> {
                     return Ok(v.clone());
                 }
                 let model = self.model;
+                if let Some(group) = model.rec_group(*id) {
+                    self.fixpoint(group)?;
+                    return match self.defs.get(*id) {
+                        Some(Some(v)) => Ok(v.clone()),
+                        _ => Err(format!("definition {id} has no fixed point")),
+                    };
+                }
                 let Some((name, body, _)) = model.defs.get(*id) else {
                     return Err(format!("definition {id} does not exist"));
                 };
@@ -452,6 +467,26 @@ impl Evaluator<'_, '_> {
             }
             TExpr::Empty(Type::Set) => Dense::Set(BitSet::new(m)),
             TExpr::Empty(Type::Rel) => Dense::Rel(BitRel::new(m)),
+            TExpr::DifferentValues(r) => {
+                let r = self.rel(r)?;
+                let x = self.x;
+                let value = |i: usize| {
+                    x.executed
+                        .get(i)
+                        .and_then(|&e| x.values.get(e).copied().flatten())
+                };
+                let mut out = BitRel::new(m);
+                for i in 0..m {
+                    for j in r.successors(i) {
+                        if let (Some(a), Some(b)) = (value(i), value(j)) {
+                            if a != b {
+                                out.set(i, j);
+                            }
+                        }
+                    }
+                }
+                Dense::Rel(out)
+            }
             TExpr::Domain(r) => {
                 let r = self.rel(r)?;
                 let mut s = BitSet::new(m);
@@ -528,6 +563,54 @@ impl Evaluator<'_, '_> {
                 }
             }
         })
+    }
+
+    /// The least fixed point of a `let rec` group: herd's iteration from the empty values
+    /// until a round changes nothing, on the explicit execution. A group whose iteration
+    /// has not settled after every round the encoding could need has none: an error.
+    fn fixpoint(&mut self, group: &RecGroup) -> Result<(), String> {
+        let m = self.x.m();
+        let model = self.model;
+        let mut current: Vec<Dense> = group
+            .members
+            .iter()
+            .map(|&d| match model.defs.get(d).and_then(|d| d.2) {
+                Some(Type::Set) => Dense::Set(BitSet::new(m)),
+                _ => Dense::Rel(BitRel::new(m)),
+            })
+            .collect();
+        let k = group.members.len();
+        let limit = (k * m * m + 1) * (k + 1);
+        for _ in 0..=limit {
+            for (&d, v) in group.members.iter().zip(&current) {
+                self.defs[d] = Some(v.clone());
+            }
+            for i in group.inner.clone() {
+                if let Some(d) = self.defs.get_mut(i) {
+                    *d = None;
+                }
+            }
+            let mut next = Vec::with_capacity(k);
+            for &d in &group.members {
+                let Some((_, body, _)) = model.defs.get(d) else {
+                    return Err(format!("definition {d} does not exist"));
+                };
+                next.push(self.eval(body)?);
+            }
+            if next == current {
+                return Ok(());
+            }
+            current = next;
+        }
+        let names: Vec<&str> = group
+            .members
+            .iter()
+            .filter_map(|&d| model.defs.get(d).map(|d| d.0.as_str()))
+            .collect();
+        Err(format!(
+            "`let rec {}` does not converge",
+            names.join(" and ")
+        ))
     }
 
     fn rel(&mut self, e: &TExpr) -> Result<BitRel, String> {

@@ -291,7 +291,8 @@ impl Speller<'_, '_> {
                 let Some((name, body, _)) = model.defs.get(*id) else {
                     return Err(format!("definition {id} does not exist"));
                 };
-                if DRAWN_DEFINITIONS.contains(&name.as_str()) {
+                // A recursive definition is one step: its body names itself.
+                if DRAWN_DEFINITIONS.contains(&name.as_str()) || model.rec_group(*id).is_some() {
                     step(name)
                 } else {
                     self.steps(body, a, b, name)?
@@ -305,7 +306,9 @@ impl Speller<'_, '_> {
                 }
             }
             // The pair is in the first operand; the second only restricts it.
-            TExpr::Binary(BinOp::Inter | BinOp::Diff, x, _) => self.steps(x, a, b, context)?,
+            TExpr::Binary(BinOp::Inter | BinOp::Diff, x, _) | TExpr::DifferentValues(x) => {
+                self.steps(x, a, b, context)?
+            }
             TExpr::Binary(BinOp::Seq, x, y) => {
                 let (first, second) = (self.evaluator.eval(x)?, self.evaluator.eval(y)?);
                 let explicit = self.explicit;
@@ -407,6 +410,9 @@ fn base_name(base: Base) -> Option<&'static str> {
         | Base::AcqRel
         | Base::Sc
         | Base::Na
-        | Base::A => return None,
+        | Base::A
+        | Base::Lkr
+        | Base::Lkw
+        | Base::Ul => return None,
     })
 }

@@ -24,6 +24,7 @@ mod instance_size;
 mod json_schema;
 mod litmus_expected;
 mod lkmm_events;
+mod lkmm_model;
 mod model_errors;
 mod model_semantics;
 mod models;

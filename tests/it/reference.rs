@@ -56,6 +56,9 @@ pub struct Reference {
     pub deadlock: bool,
     /// Complete traces explored (for sizing tests).
     pub traces: u64,
+    /// The search stopped at its budget of states (`explore_within`): the sets above are
+    /// then incomplete and must not be compared.
+    pub gave_up: bool,
 }
 
 /// The IR with loops unrolled into nested branches and compare-exchanges split into their
@@ -332,6 +335,8 @@ enum Next<'a> {
 struct Explorer<'p> {
     program: &'p Program,
     result: Reference,
+    /// States the search may still visit.
+    budget: u64,
 }
 
 /// Explore every SC trace of `program`, loops unrolled `unroll` times.
@@ -343,6 +348,12 @@ pub fn explore(program: &Program, unroll: u32) -> Reference {
 /// bound: an iteration that ends where it started (registers and memory) is not run again
 /// until memory changes, so the search ends.
 pub fn explore_with_spins(program: &Program, unroll: u32, spins: &[Span]) -> Reference {
+    explore_within(program, unroll, spins, u64::MAX)
+}
+
+/// `explore_with_spins` visiting at most `budget` states; a random test whose program is
+/// too large for brute force is then discarded (`Reference::gave_up`), not waited for.
+pub fn explore_within(program: &Program, unroll: u32, spins: &[Span], budget: u64) -> Reference {
     let bodies: Vec<Vec<Step>> = program
         .threads
         .iter()
@@ -383,6 +394,7 @@ pub fn explore_with_spins(program: &Program, unroll: u32, spins: &[Span]) -> Ref
     let mut explorer = Explorer {
         program,
         result: Reference::default(),
+        budget,
     };
     explorer.dfs(state);
     explorer.result
@@ -390,6 +402,11 @@ pub fn explore_with_spins(program: &Program, unroll: u32, spins: &[Span]) -> Ref
 
 impl<'p> Explorer<'p> {
     fn dfs<'a>(&mut self, mut state: State<'a>) {
+        if self.budget == 0 {
+            self.result.gave_up = true;
+            return;
+        }
+        self.budget -= 1;
         let n = state.threads.len();
         let mut next = Vec::with_capacity(n);
         let mut stuck = false;
