@@ -216,13 +216,14 @@ impl Flattener<'_> {
         let mut names: Vec<String> = self.definitions.keys().cloned().collect();
         names.sort();
         for name in names {
-            self.layout(&name, &mut Vec::new());
+            self.layout(&name, &mut Vec::new(), None);
         }
     }
 
     /// Lays out struct `name` (and the structs it holds by value), once. `open` holds the
     /// structs being laid out: meeting one again is a struct that contains itself.
-    fn layout(&mut self, name: &str, open: &mut Vec<String>) -> Option<u32> {
+    /// `by`: the field that holds it by value, where a cycle is reported.
+    fn layout(&mut self, name: &str, open: &mut Vec<String>, by: Option<Span>) -> Option<u32> {
         if let Some(layout) = self.layouts.get(name) {
             return Some(layout.size);
         }
@@ -231,8 +232,9 @@ impl Flattener<'_> {
             self.error(
                 Diagnostic::new(
                     format!("struct `{name}` contains itself"),
-                    def.name.span,
+                    by.unwrap_or(def.name.span),
                 )
+                .with_label("held by value here")
                 .with_help("a struct can hold a pointer to its own kind (`struct node *next;`), not itself"),
             );
             return None;
@@ -258,7 +260,7 @@ impl Flattener<'_> {
                         ok = false;
                         continue;
                     }
-                    match self.layout(inner, open) {
+                    match self.layout(inner, open, Some(field.span)) {
                         Some(s) => u64::from(s),
                         None => {
                             ok = false;
