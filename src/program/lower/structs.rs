@@ -789,7 +789,7 @@ impl Flattener<'_> {
                             format!("a `struct {s}` indexed like an array"),
                             base.span,
                         ));
-                        Typed::Value(int(0, span), CType::Scalar)
+                        invalid(span)
                     }
                     Typed::Value(b, t) => {
                         let elem = t.pointee();
@@ -909,13 +909,8 @@ impl Flattener<'_> {
             _ => None,
         };
         let place = match (typed, pointee, arrow) {
-            (Typed::Value(p, _), Some(s), true) => Place {
-                base: p,
-                offset: int(0, span),
-                shape: Shape::Struct(s),
-            },
-            // `n.val` of a struct location `n`, whose name is its address here.
-            (Typed::Value(p, _), Some(s), false) if self.is_location(base) => Place {
+            // `p->val`, and `n.val` of a struct location `n`, whose name is its address here.
+            (Typed::Value(p, _), Some(s), arrow) if arrow || self.is_location(base) => Place {
                 base: p,
                 offset: int(0, span),
                 shape: Shape::Struct(s),
@@ -926,14 +921,14 @@ impl Flattener<'_> {
                     Diagnostic::new(format!("`->` on `{written}`, which is a struct"), span)
                         .with_help(format!("write `{written}.{}`", field.name)),
                 );
-                return Typed::Value(int(0, span), CType::Scalar);
+                return invalid(span);
             }
             (Typed::Value(..), Some(_), false) => {
                 self.error(
                     Diagnostic::new(format!("`.` on `{written}`, which is a pointer"), span)
                         .with_help(format!("write `{written}->{}`", field.name)),
                 );
-                return Typed::Value(int(0, span), CType::Scalar);
+                return invalid(span);
             }
             _ => {
                 let op = if arrow { "->" } else { "." };
@@ -945,14 +940,14 @@ impl Flattener<'_> {
                     .with_label("its type is not a struct or a pointer to one")
                     .with_help("declare the register that holds it with its type, e.g. `struct node *p = ...;`"),
                 );
-                return Typed::Value(int(0, span), CType::Scalar);
+                return invalid(span);
             }
         };
         let Shape::Struct(s) = &place.shape else {
-            return Typed::Value(int(0, span), CType::Scalar);
+            return invalid(span);
         };
         let Some(f) = self.field(&CType::Struct(s.clone()), field, &written) else {
-            return Typed::Value(int(0, span), CType::Scalar);
+            return invalid(span);
         };
         let offset = add(place.offset, int(i64::from(f.offset), span), span);
         match f.len {
@@ -974,6 +969,11 @@ impl Flattener<'_> {
             _ => false,
         }
     }
+}
+
+/// What an expression that was reported as an error stands for, so that flattening goes on.
+fn invalid(span: Span) -> Typed {
+    Typed::Value(int(0, span), CType::Scalar)
 }
 
 fn int(v: i64, span: Span) -> ast::Expr {
