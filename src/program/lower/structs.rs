@@ -458,7 +458,7 @@ impl Flattener<'_> {
         }
         let mut path: Vec<Member> = index.iter().map(|&i| Member::Index(i, name.span)).collect();
         path.append(members);
-        let Some(cell) = self.cell_of_path(name, &elem, &path, true) else {
+        let Some((cell, _)) = self.cell_of_path(name, &elem, &path, true) else {
             return;
         };
         *index = Some(cell);
@@ -472,27 +472,30 @@ impl Flattener<'_> {
         if !matches!(elem, CType::Struct(_)) {
             return;
         }
-        let size = i64::from(self.size_of(&elem));
         if address.members.is_empty() {
-            address.offset *= size;
+            address.offset *= i64::from(self.size_of(&elem));
             return;
         }
         let path = std::mem::take(&mut address.members);
-        // A path that ends on a whole struct is its first cell, as `&pool[1]` is.
-        if let Some(cell) = self.cell_of_path(&address.name, &elem, &path, false) {
+        // A path that ends on a whole struct is its first cell, as `&pool[1]` is, and `+ k`
+        // steps over whole structs from there.
+        if let Some((cell, step)) = self.cell_of_path(&address.name, &elem, &path, false) {
             address.members = vec![Member::Index(cell, address.span)];
+            address.offset *= i64::from(step);
         }
     }
 
-    /// The cell a constant path reaches in an object whose elements have type `elem`.
-    /// `to_cell`: the path must end on a cell (a state variable), not on a struct.
+    /// The cell a constant path reaches in an object whose elements have type `elem`, and
+    /// the cells of what it reaches (a struct's size, an array field's whole length): one
+    /// step of pointer arithmetic from it. `to_cell`: the path must end on a cell (a state
+    /// variable), not on a struct.
     fn cell_of_path(
         &mut self,
         name: &ast::Ident,
         elem: &CType,
         path: &[Member],
         to_cell: bool,
-    ) -> Option<u32> {
+    ) -> Option<(u32, u32)> {
         let mut offset: u64 = 0;
         let mut ty = elem.clone();
         // The object itself may be indexed once (an array of structs); a field that is an
@@ -549,7 +552,8 @@ impl Flattener<'_> {
             );
             return None;
         }
-        u32::try_from(offset).ok()
+        let step = self.size_of(&ty) * array_len.unwrap_or(1);
+        Some((u32::try_from(offset).ok()?, step))
     }
 
     /// Field `field` of a value of type `ty`, which must be a struct.
