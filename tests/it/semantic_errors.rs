@@ -244,3 +244,13 @@ semantic_error!(
     struct_dot_on_a_pointer_register,
     &format!("C t\n{NODE}P0 (struct node *pool) {{\n  struct node *p = pool;\n  int r0 = p.val;\n}}\nexists (0:r0=1)\n")
 );
+
+semantic_error!(
+    struct_field_of_a_plain_location_in_the_init_block,
+    "C t\n{ x = 0; y.f = 1; }\nP0 (int *x) {\n  *x = 1;\n}\nexists (x=1)\n"
+);
+
+semantic_error!(
+    array_cell_indexed_twice_in_the_condition,
+    "C t\n{ int d[2]; }\nP0 (int *d) {\n  d[1] = 1;\n}\nexists (d[1][0]=1)\n"
+);

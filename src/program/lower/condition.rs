@@ -84,11 +84,7 @@ impl Lowerer {
                 index,
                 members,
             } => {
-                if let Some(ast::Member::Field(field)) = members.first() {
-                    self.error(Diagnostic::new(
-                        format!("`{}` is not a struct", name.name),
-                        field.span,
-                    ));
+                if !self.no_steps_left(name, members) {
                     return None;
                 }
                 let cell = match index {

@@ -22,21 +22,34 @@ impl Lowerer {
         Some(self.locations[loc].address)
     }
 
-    /// A constant address: `x`, `&a[1]`, `a + 1` (structs are flattened by now, so the
-    /// steps after the name are at most one index).
-    pub(super) fn constant_address(&mut self, address: &ast::AddressOf) -> Option<i32> {
-        let mut index: i64 = 0;
-        for member in &address.members {
-            match member {
-                ast::Member::Index(i, _) => index += i64::from(*i),
-                ast::Member::Field(field) => {
-                    self.error(Diagnostic::new(
-                        format!("`{}` is not a struct", address.name.name),
-                        field.span,
-                    ));
-                    return None;
-                }
+    /// Steps after a location's name (and its one index) that lowering cannot take:
+    /// struct paths are flattened by now, so any left name a location that is not a struct
+    /// or index a cell. Reported; false when there are some.
+    pub(super) fn no_steps_left(&mut self, name: &ast::Ident, steps: &[ast::Member]) -> bool {
+        let Some(step) = steps.first() else {
+            return true;
+        };
+        let diagnostic = match step {
+            ast::Member::Field(field) => {
+                Diagnostic::new(format!("`{}` is not a struct", name.name), field.span)
             }
+            ast::Member::Index(_, span) => {
+                Diagnostic::new(format!("`{}` is indexed twice", name.name), *span)
+                    .with_label("its cells are integers")
+            }
+        };
+        self.error(diagnostic);
+        false
+    }
+
+    /// A constant address: `x`, `&a[1]`, `a + 1`.
+    pub(super) fn constant_address(&mut self, address: &ast::AddressOf) -> Option<i32> {
+        let (index, rest) = match address.members.split_first() {
+            Some((ast::Member::Index(i, _), rest)) => (i64::from(*i), rest),
+            _ => (0, &address.members[..]),
+        };
+        if !self.no_steps_left(&address.name, rest) {
+            return None;
         }
         let moved = index + address.offset;
         if address.name.name == "NULL" && moved != 0 {
@@ -105,7 +118,14 @@ impl Lowerer {
                         item.span,
                     )),
                 },
-                ast::StateVar::Location { name, index, .. } => {
+                ast::StateVar::Location {
+                    name,
+                    index,
+                    members,
+                } => {
+                    if !self.no_steps_left(name, members) {
+                        continue;
+                    }
                     let values: Vec<i64> = match &item.value {
                         None => vec![],
                         Some(ast::InitValue::Int(v)) | Some(ast::InitValue::AtomicInit(v)) => {
