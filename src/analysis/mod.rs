@@ -13,6 +13,7 @@ pub mod infer;
 pub mod model_races;
 pub mod query;
 pub mod races;
+pub mod spec;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -110,6 +111,8 @@ pub enum AnalysisError {
     InvalidWitness { what: String },
     #[error("internal error: evaluating the model on a witness: {0}; this is a bug in nemos, please report it with the test file")]
     Evaluation(String),
+    #[error("test {test} has no `spec {{ }}` block: write the sequential version of its methods there (README.md, \"Specifications\")")]
+    NoSpecification { test: String },
     #[error("unknown check `{name}` for model {model}: its checks are {known}")]
     UnknownCheck {
         name: String,

@@ -13,6 +13,7 @@ use super::explain::Explanation;
 use super::graph::Overlay;
 use super::infer::{self, InferError, Inference, Property, Search};
 use super::races::RaceResult;
+use super::spec::SpecResult;
 use super::{observation_of, AnalysisError, AnalysisOptions, CheckResult, FinalState, Session};
 use crate::cat::Model;
 use crate::encode::acyclic::AcyclicStrategy;
@@ -37,6 +38,8 @@ pub enum Query {
     Explain,
     /// The weakest memory orders under which the program is correct.
     Infer,
+    /// Whether every execution is linearizable with respect to the `spec { }` block.
+    Spec,
 }
 
 impl Query {
@@ -57,6 +60,10 @@ impl Query {
             Query::Atomicity(_) => "atomicity, the first solve: some candidate violation occurs",
             Query::Explain => "explain, the first solve: the condition under every check in force",
             Query::Infer => "infer, which solves one instance per assignment of orders",
+            Query::Spec => {
+                "spec, the linearizability query: some execution in which no history of the \
+                 method calls respects real time and matches the specification"
+            }
         }
     }
 }
@@ -188,6 +195,7 @@ pub enum Finding {
     Atomicity(AtomicityResult),
     Explain(Explanation),
     Infer(Box<Inference>),
+    Spec(SpecResult),
 }
 
 /// A query's answer, with the picture and the exported instance when asked for.
@@ -228,6 +236,7 @@ impl Answer {
             Finding::Atomicity(a) => (a.violated(), a.bound_hit),
             Finding::Explain(_) => (false, false),
             Finding::Infer(i) => (i.written_failure.is_some(), i.bound_hit),
+            Finding::Spec(s) => (s.violation.is_some(), s.bound_hit),
         };
         if defect {
             Severity::Defect
@@ -285,6 +294,11 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
             instance: None,
         });
     }
+    if query == Query::Spec && program.spec.is_none() {
+        return Err(AnalysisError::NoSpecification {
+            test: program.name.clone(),
+        });
+    }
     let mut session = Session::new(program, events, &analysis)?;
     // The solve whose instance is exported: the query's first, except for `outcomes`,
     // whose enumeration starts after the condition's two solves.
@@ -335,6 +349,7 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
             }
             Finding::Explain(explanation)
         }
+        Query::Spec => Finding::Spec(session.linearizability()?),
         // Answered above, before a session for the written program is opened.
         Query::Infer => infer_finding(test, &analysis, options)?,
     };

@@ -125,6 +125,15 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = ModeArg::Window)]
         mode: ModeArg,
     },
+    /// Check the test's functions against its `spec { }` block: every SC execution is
+    /// linearizable (exit 1 on one that is not).
+    #[command(after_help = EXIT_CODES)]
+    Spec {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        common: AnalysisArgs,
+    },
     /// For an outcome the model forbids (the test's condition unreachable): the smallest
     /// set of the model's named checks that forbid it, and the sets whose removal allows it.
     #[command(after_help = EXIT_CODES)]

@@ -58,6 +58,7 @@ fn printed(command: &Command) -> Option<(Printed, Format)> {
         | Command::Outcomes { common, .. }
         | Command::Races { common, .. }
         | Command::Atomicity { common, .. }
+        | Command::Spec { common, .. }
         | Command::Explain { common, .. }
         | Command::Infer { common, .. } => (Printed::Answer(query_of(command)?), common.format),
         Command::Models { .. } | Command::Completions { .. } => return None,
@@ -90,6 +91,7 @@ fn query_of(command: &Command) -> Option<Query> {
         Command::Atomicity { mode, .. } => Query::Atomicity(mode.mode()),
         Command::Explain { .. } => Query::Explain,
         Command::Infer { .. } => Query::Infer,
+        Command::Spec { .. } => Query::Spec,
         Command::Parse { .. }
         | Command::Events { .. }
         | Command::Models { .. }
@@ -106,6 +108,7 @@ fn resolve_model(command: &mut Command) {
         | Command::Outcomes { common, .. }
         | Command::Races { common, .. }
         | Command::Atomicity { common, .. }
+        | Command::Spec { common, .. }
         | Command::Explain { common, .. } => (common, "sc"),
         Command::Parse { .. }
         | Command::Events { .. }
@@ -177,9 +180,9 @@ fn run(mut command: Command) -> Status {
             common,
             graphs,
         } => analyse_drawing(&paths, common, graphs, query, Shown::default()),
-        Command::Races { paths, common } | Command::Atomicity { paths, common, .. } => {
-            analyse(&paths, common, query, Shown::default())
-        }
+        Command::Races { paths, common }
+        | Command::Atomicity { paths, common, .. }
+        | Command::Spec { paths, common } => analyse(&paths, common, query, Shown::default()),
         Command::Infer {
             paths,
             mut common,

@@ -10,6 +10,7 @@
 //! and, for each term, the finite set of values it may take when that set is small.
 
 pub mod bounds;
+pub mod spec;
 mod unroll;
 
 pub use unroll::{unroll, TooManyEvents, UnrollError, UnrollOptions};
@@ -249,6 +250,8 @@ pub struct Events {
     /// (the access itself says which cell it reached, or that it was invalid).
     pub address_controls: std::collections::BTreeSet<EventId>,
     pub unroll: u32,
+    /// The histories of the method calls, when the program has a specification.
+    pub spec: Option<spec::SpecRuns>,
     pub bounds: bounds::Bounds,
 }
 

@@ -43,6 +43,35 @@ pub struct Program {
     /// What a final state reports, in herd's order: registers by thread then name, then
     /// memory locations by name. The union of the `locations` clause and the condition.
     pub observed: Vec<Observable>,
+    /// The `spec { }` block, lowered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spec: Option<Box<Spec>>,
+}
+
+/// The sequential specification of a test's functions (`spec { }`), lowered as a program of
+/// its own: its locations are the object's state, and its thread `methods[i].thread` makes
+/// one call of the sequential version of method `methods[i].name`, with the arguments in
+/// the registers `arguments` and the value in `result`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Spec {
+    pub program: Program,
+    pub methods: Vec<SpecMethod>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SpecMethod {
+    pub name: String,
+    pub thread: usize,
+    pub arguments: Vec<RegId>,
+    pub result: Option<RegId>,
+    /// The sequential version's name in the `spec` block.
+    pub span: Span,
+}
+
+impl Spec {
+    pub fn method(&self, name: &str) -> Option<&SpecMethod> {
+        self.methods.iter().find(|m| m.name == name)
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -43,6 +43,11 @@ impl Tally {
                 bound_hit: inference.bound_hit,
                 ..Tally::default()
             },
+            Finding::Spec(result) => Tally {
+                violated: result.violation.is_some(),
+                bound_hit: result.bound_hit,
+                ..Tally::default()
+            },
             Finding::Limit(_) | Finding::Explain(_) => Tally::default(),
         }
     }

@@ -15,6 +15,7 @@ pub mod herd_log;
 pub mod infer;
 pub mod namer;
 pub mod races;
+pub mod spec;
 pub mod witness;
 
 use anstyle::{AnsiColor, Style};
@@ -93,9 +94,9 @@ impl Printed {
             // herd7 has no counterpart of these: it flags races only as a check's flag.
             Printed::Parse
             | Printed::Events
-            | Printed::Answer(Query::Races | Query::Atomicity(_) | Query::Explain | Query::Infer) => {
-                &[Format::Text, Format::Json]
-            }
+            | Printed::Answer(
+                Query::Races | Query::Atomicity(_) | Query::Explain | Query::Infer | Query::Spec,
+            ) => &[Format::Text, Format::Json],
         }
     }
 
@@ -152,6 +153,13 @@ pub fn answer_report<'a>(
             inference,
             unroll: events.unroll,
         }),
+        Finding::Spec(result) => Box::new(spec::SpecReport {
+            file: &program.source,
+            program,
+            events,
+            model,
+            result,
+        }),
     })
 }
 
@@ -166,7 +174,11 @@ pub fn answer_dot(test: &Test, answer: &Answer, model: &str) -> Option<String> {
         Finding::Explain(explanation) => {
             Some(explain_report(test, explanation, model).dot(execution, overlay))
         }
-        Finding::Limit(_) | Finding::Races(_) | Finding::Atomicity(_) | Finding::Infer(_) => None,
+        Finding::Limit(_)
+        | Finding::Races(_)
+        | Finding::Atomicity(_)
+        | Finding::Infer(_)
+        | Finding::Spec(_) => None,
     }
 }
 

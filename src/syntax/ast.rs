@@ -34,6 +34,8 @@ pub struct LitmusTest {
     /// Function definitions between the init block and the threads.
     pub functions: Vec<Function>,
     pub threads: Vec<Thread>,
+    /// `spec { ... }`: the sequential specification of the functions the threads call.
+    pub spec: Option<SpecBlock>,
     /// The `locations [...]` clause: extra state to report in outcomes.
     pub locations: Vec<StateVar>,
     pub filter: Option<Prop>,
@@ -165,6 +167,17 @@ pub struct Function {
     pub name: Ident,
     pub params: Vec<Param>,
     pub body: Vec<Stmt>,
+    pub span: Span,
+}
+
+/// `spec { int size = 0; void push(int *s, int v) { ... } }`: the sequential object the
+/// functions of the test are checked against. `state` is its memory, declared as in the
+/// init block; each function of the same name as one of the test's is that method's
+/// sequential version, run on `state` one call at a time.
+#[derive(Clone, Debug, Serialize)]
+pub struct SpecBlock {
+    pub state: Vec<InitItem>,
+    pub functions: Vec<Function>,
     pub span: Span,
 }
 

@@ -136,6 +136,7 @@ pub enum Tok<'a> {
     Inline,
     /// `struct`, in a type (`struct node *p`) and a definition (`struct node { ... };`).
     Struct,
+    Spec,
     /// `atomic {`: `atomic` is only a keyword right before a block.
     #[regex(r"atomic[ \t\r\n]*\{")]
     AtomicBlock,
@@ -356,6 +357,7 @@ fn classify(tok: Tok<'_>) -> Tok<'_> {
         "_Atomic" => Tok::Atomic,
         "static" => Tok::Static,
         "struct" => Tok::Struct,
+        "spec" => Tok::Spec,
         "inline" | "__inline" | "__inline__" => Tok::Inline,
         w if is_type_word(w) => Tok::TypeWord(w),
         w => Tok::Ident(w),
@@ -375,6 +377,8 @@ pub fn tokenize(text: &str, start: usize) -> Vec<Result<Spanned<'_>, Diagnostic>
     // nothing and the `{1, 2}` of an array initialiser is nested.
     let mut depth = 0usize;
     let mut previous_was_rparen = false;
+    // The `spec { }` block holds functions: code, like a thread body.
+    let mut previous_was_spec = false;
     while let Some(result) = lexer.next() {
         let range = lexer.span();
         let span = Span::new(start + range.start, start + range.end);
@@ -387,7 +391,7 @@ pub fn tokenize(text: &str, start: usize) -> Vec<Result<Spanned<'_>, Diagnostic>
         };
         match tok {
             Tok::LBrace | Tok::AtomicBlock => {
-                if depth == 0 && previous_was_rparen {
+                if depth == 0 && (previous_was_rparen || previous_was_spec) {
                     lexer.extras = true;
                 }
                 depth += 1;
@@ -401,6 +405,7 @@ pub fn tokenize(text: &str, start: usize) -> Vec<Result<Spanned<'_>, Diagnostic>
             _ => {}
         }
         previous_was_rparen = tok == Tok::RParen;
+        previous_was_spec = tok == Tok::Spec;
         if tok == Tok::ParenStar {
             out.push(Ok((span.start, Tok::LParen, span.start + 1)));
             out.push(Ok((span.start + 1, Tok::Star, span.end)));

@@ -31,6 +31,13 @@ fn parse_text(text: &str) -> Result<LitmusTest, Diagnostic> {
     let body = litmus::BodyParser::new()
         .parse(tokens)
         .map_err(|e| syntax_error(e, text, &ok_tokens))?;
+    let mut specs = body.specs.into_iter();
+    let spec = specs.next();
+    if let Some(second) = specs.next() {
+        return Err(Diagnostic::new("a test has one `spec` block", second.span)
+            .with_label("second `spec` block")
+            .with_help("put every method's sequential version in the first one"));
+    }
     let mut metadata = header.metadata;
     if let Some((regions, _)) = body.regions {
         metadata.push(("regions".to_string(), regions));
@@ -44,6 +51,7 @@ fn parse_text(text: &str) -> Result<LitmusTest, Diagnostic> {
         structs: body.structs,
         functions: body.functions,
         threads: body.threads,
+        spec,
         locations: body.locations,
         filter: body.filter,
         condition: body.condition,
@@ -232,6 +240,7 @@ pub(crate) struct Body {
     pub structs: Vec<StructDef>,
     pub functions: Vec<Function>,
     pub threads: Vec<Thread>,
+    pub specs: Vec<SpecBlock>,
     pub regions: Option<(String, Span)>,
     pub locations: Vec<StateVar>,
     pub filter: Option<Prop>,
@@ -248,6 +257,7 @@ pub(crate) enum InitEntry {
 pub(crate) enum TopItem {
     Struct(StructDef),
     Function(Function),
+    Spec(SpecBlock),
 }
 
 impl Body {
@@ -265,6 +275,7 @@ impl Body {
             structs: Vec::new(),
             functions: Vec::new(),
             threads,
+            specs: Vec::new(),
             regions,
             locations,
             filter,
@@ -280,6 +291,7 @@ impl Body {
             match item {
                 TopItem::Struct(def) => body.structs.push(def),
                 TopItem::Function(function) => body.functions.push(function),
+                TopItem::Spec(spec) => body.specs.push(spec),
             }
         }
         body

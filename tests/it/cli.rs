@@ -185,6 +185,31 @@ fn atomicity_text_and_json_exit_1() {
 }
 
 #[test]
+fn spec_text_and_json_exit_1() {
+    let text = run(&["spec", "specs/pair-snapshot.litmus"]);
+    assert_eq!(
+        text.code, 1,
+        "a non-linearizable execution is a defect: {}",
+        text.stderr
+    );
+    insta::assert_snapshot!("spec_text", text.stdout);
+    let out = run(&["spec", "--format", "json", "specs/pair-snapshot.litmus"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    insta::assert_snapshot!("spec_json", out.stdout);
+    let clean = run(&["spec", "specs/pair-snapshot-locked.litmus"]);
+    assert_eq!(clean.code, 0, "{}", clean.stdout);
+    assert!(clean.stdout.contains("linearizable in every execution"));
+    // A test without a `spec` block is bad input for this command.
+    let none = run(&["spec", "litmus/SB.litmus"]);
+    assert_eq!(none.code, 2, "{}", none.stdout);
+    assert!(
+        none.stderr.contains("has no `spec { }` block"),
+        "{}",
+        none.stderr
+    );
+}
+
+#[test]
 fn explain_text_and_json() {
     let text = run(&["explain", "litmus/SB.litmus"]);
     assert_eq!(text.code, 0, "{}", text.stderr);
@@ -630,7 +655,7 @@ fn one_bad_test_in_json_prints_its_entry() {
 /// print text instead.
 #[test]
 fn a_format_a_command_cannot_print_is_refused() {
-    for command in ["parse", "events", "races", "atomicity", "explain"] {
+    for command in ["parse", "events", "races", "atomicity", "explain", "spec"] {
         let r = run(&[command, "--format", "herd", "litmus/SB.litmus"]);
         assert_eq!(r.code, 2, "{command}: {}", r.stderr);
         assert!(r.stdout.is_empty(), "{command}: {}", r.stdout);

@@ -61,6 +61,7 @@ fn assert_valid(validator: &jsonschema::Validator, what: &str, document: &serde_
         "atomicity",
         "explain",
         "infer",
+        "spec",
         "events",
         "batch",
         "entry",
@@ -117,6 +118,25 @@ fn every_json_document_matches_the_schema() {
         }
     }
     assert!(checked >= 9 * tests.len(), "{checked} documents checked");
+}
+
+#[test]
+fn spec_documents_match_the_schema() {
+    let validator = validator();
+    let batch = json_of(&["spec", "specs"]);
+    assert_eq!(batch.len(), 1, "nemos spec specs: one batch document");
+    assert_valid(&validator, "nemos spec specs", &batch[0]);
+    let specs = common::litmus_files(&common::manifest_dir().join("specs"));
+    assert!(specs.len() >= 5, "{} specs", specs.len());
+    for test in &specs {
+        if test.to_string_lossy().contains("tagged") {
+            continue; // its retry loops need --unroll 4: seconds, and nothing new here
+        }
+        let path = test.display().to_string();
+        for document in json_of(&["spec", &path]) {
+            assert_valid(&validator, &format!("nemos spec {path}"), &document);
+        }
+    }
 }
 
 #[test]

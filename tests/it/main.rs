@@ -33,3 +33,4 @@ mod parse_errors;
 mod parse_robustness;
 mod readme;
 mod semantic_errors;
+mod spec;

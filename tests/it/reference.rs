@@ -32,7 +32,10 @@ use std::collections::BTreeSet;
 use nemos::analysis::races::Statement;
 use nemos::diagnostics::Span;
 use nemos::program::arith::{eval_binary, eval_unary};
-use nemos::program::{Address, Expected, Expr, Instr, LocId, MemOrder, Observable, Program, RmwOp};
+use nemos::program::{
+    Address, CallArg, Expected, Expr, Instr, LocId, MemOrder, Observable, Program, RmwOp, Spec,
+    SpecMethod,
+};
 
 /// What every complete trace of a program shows, collected over all of them.
 #[derive(Debug, Default)]
@@ -54,6 +57,11 @@ pub struct Reference {
     /// Some trace (within the bound) ends with unfinished threads none of which can move:
     /// each waits for a held lock or spins in a loop whose iterations change nothing.
     pub deadlock: bool,
+    /// Some complete trace (within the bound) is not linearizable with respect to the
+    /// program's `spec { }` block: no order of its completed method calls that keeps
+    /// program order and real time (a call that ended before another began comes first)
+    /// gives, run on the sequential versions, the values the calls returned.
+    pub non_linearizable: bool,
     /// Complete traces explored (for sizing tests).
     pub traces: u64,
     /// The search stopped at its budget of states (`explore_within`): the sets above are
@@ -115,9 +123,8 @@ fn expand<'a>(instrs: &'a [Instr], unroll: u32, spins: &[Span]) -> Vec<Step<'a>>
             Instr::Assign { .. }
             | Instr::Assert { .. }
             | Instr::Assume { .. }
-            | Instr::CallEnter { .. } => out.push(Step::Local(instr)),
-            // A call's body is inlined between its markers; its end does nothing.
-            Instr::CallExit { .. } => {}
+            | Instr::CallEnter { .. }
+            | Instr::CallExit { .. } => out.push(Step::Local(instr)),
             Instr::CompareExchange { expected, span, .. } => {
                 if let Expected::Location(e) = expected {
                     out.push(Step::CasExpected {
@@ -293,6 +300,22 @@ struct ThreadState<'a> {
     failed: bool,
     /// An `assume` of this thread was false: the trace does not exist.
     vanished: bool,
+    /// Calls of functions the `spec` block describes, made by the thread itself.
+    methods: Vec<MethodCall>,
+    /// How many calls are open (the thread's own, and those they make).
+    depth: usize,
+}
+
+/// A method call of a trace: its arguments, its value when it returned, and the steps
+/// (of the whole trace) of its first and last memory access.
+#[derive(Clone, Debug)]
+struct MethodCall {
+    function: String,
+    args: Vec<i32>,
+    value: Option<i32>,
+    done: bool,
+    first: Option<u64>,
+    last: Option<u64>,
 }
 
 /// One data access of a trace so far, for race detection.
@@ -320,6 +343,8 @@ struct State<'a> {
     races: BTreeSet<(Statement, Statement)>,
     interruptions: BTreeSet<(Statement, Statement)>,
     window: BTreeSet<(Statement, Statement)>,
+    /// Shared steps run so far.
+    steps: u64,
 }
 
 /// What running a thread's local steps found.
@@ -379,6 +404,8 @@ pub fn explore_within(program: &Program, unroll: u32, spins: &[Span], budget: u6
             hit: false,
             failed: false,
             vanished: false,
+            methods: Vec::new(),
+            depth: 0,
         })
         .collect();
     let state = State {
@@ -390,6 +417,7 @@ pub fn explore_within(program: &Program, unroll: u32, spins: &[Span], budget: u6
         races: BTreeSet::new(),
         interruptions: BTreeSet::new(),
         window: BTreeSet::new(),
+        steps: 0,
     };
     let mut explorer = Explorer {
         program,
@@ -549,12 +577,48 @@ impl<'p> Explorer<'p> {
                             th.frames.clear();
                             return Next::Done;
                         }
-                        Instr::CallEnter { bind, .. } => {
+                        Instr::CallEnter { bind, call, .. } => {
                             // All at once: every value is computed before any is assigned.
                             let values: Vec<i32> =
                                 bind.iter().map(|(_, e)| eval(e, &th.regs)).collect();
                             for ((dst, _), v) in bind.iter().zip(values) {
                                 th.regs[*dst] = v;
+                            }
+                            th.depth += 1;
+                            let site = &self.program.threads[thread_index].calls[*call];
+                            let specified = self
+                                .program
+                                .spec
+                                .as_ref()
+                                .is_some_and(|s| s.method(&site.function).is_some());
+                            if th.depth == 1 && specified {
+                                // A pointer reaches the sequential version as 0.
+                                let args = site
+                                    .args
+                                    .iter()
+                                    .map(|a| match a {
+                                        CallArg::Value { reg, .. } => th.regs[*reg],
+                                        CallArg::Pointer { .. } => 0,
+                                    })
+                                    .collect();
+                                th.methods.push(MethodCall {
+                                    function: site.function.clone(),
+                                    args,
+                                    value: None,
+                                    done: false,
+                                    first: None,
+                                    last: None,
+                                });
+                            }
+                        }
+                        Instr::CallExit { call, .. } => {
+                            th.depth -= 1;
+                            if th.depth == 0 {
+                                let site = &self.program.threads[thread_index].calls[*call];
+                                if let Some(m) = th.methods.last_mut().filter(|m| !m.done) {
+                                    m.value = site.ret.map(|r| th.regs[r]);
+                                    m.done = true;
+                                }
                             }
                         }
                         _ => {}
@@ -626,10 +690,18 @@ impl<'p> Explorer<'p> {
     fn run<'a>(&self, state: &mut State<'a>, t: usize, step: &'a Step<'a>) {
         let program = self.program;
         {
+            state.steps += 1;
+            let now = state.steps;
             let th = &mut state.threads[t];
             th.clock[t] += 1;
             if let Some(frame) = th.frames.last_mut() {
                 frame.pc += 1;
+            }
+            // A fence is no memory access: it does not place a call in real time.
+            let fence = matches!(step, Step::Shared(Instr::Fence { .. }));
+            if let Some(m) = th.methods.last_mut().filter(|m| !m.done && !fence) {
+                m.first.get_or_insert(now);
+                m.last = Some(now);
             }
         }
         // (location, writes, order) of each data access the step makes.
@@ -848,7 +920,114 @@ impl<'p> Explorer<'p> {
             .interruptions
             .extend(state.interruptions.iter().copied());
         self.result.window.extend(state.window.iter().copied());
+        if let Some(spec) = &program.spec {
+            let calls: Vec<Vec<MethodCall>> = state
+                .threads
+                .iter()
+                .map(|t| t.methods.iter().filter(|m| m.done).cloned().collect())
+                .collect();
+            let memory = spec.program.locations.iter().map(|l| l.initial).collect();
+            let mut next = vec![0; calls.len()];
+            if !linearize(spec, &calls, &mut next, memory) {
+                self.result.non_linearizable = true;
+            }
+        }
     }
+}
+
+/// Some order of the calls not yet placed (`next[t]` is thread `t`'s first) keeps program
+/// order and real time and, run on the sequential versions from `memory`, gives each call
+/// its value.
+fn linearize(spec: &Spec, calls: &[Vec<MethodCall>], next: &mut [usize], memory: Vec<i32>) -> bool {
+    if (0..calls.len()).all(|t| next[t] == calls[t].len()) {
+        return true;
+    }
+    for t in 0..calls.len() {
+        let Some(call) = calls[t].get(next[t]) else {
+            continue;
+        };
+        // A call of another thread, not placed yet, that ended before this one began must
+        // come first.
+        let overtakes = (0..calls.len()).filter(|&u| u != t).any(|u| {
+            calls[u][next[u]..]
+                .iter()
+                .any(|d| match (d.last, call.first) {
+                    (Some(end), Some(begin)) => end < begin,
+                    _ => false,
+                })
+        });
+        if overtakes {
+            continue;
+        }
+        let Some(method) = spec.method(&call.function) else {
+            continue;
+        };
+        let mut after = memory.clone();
+        let value = run_sequential(&spec.program, method, &call.args, &mut after);
+        if value.is_some() && call.value.is_some() && value != call.value {
+            continue;
+        }
+        next[t] += 1;
+        let fits = linearize(spec, calls, next, after);
+        next[t] -= 1;
+        if fits {
+            return true;
+        }
+    }
+    false
+}
+
+/// One call of a sequential version, concretely, on `memory`; its value.
+fn run_sequential(
+    program: &Program,
+    method: &SpecMethod,
+    args: &[i32],
+    memory: &mut [i32],
+) -> Option<i32> {
+    let thread = &program.threads[method.thread];
+    let mut regs: Vec<i32> = thread.registers.iter().map(|r| r.initial).collect();
+    for (&reg, &v) in method.arguments.iter().zip(args) {
+        regs[reg] = v;
+    }
+    fn block(program: &Program, body: &[Instr], regs: &mut [i32], memory: &mut [i32]) {
+        for instr in body {
+            match instr {
+                Instr::Assign { dst, value, .. } => regs[*dst] = eval(value, regs),
+                // An address that denotes no cell reads 0 and writes nothing.
+                Instr::Load { dst, loc, .. } => {
+                    regs[*dst] = cell(program, loc, regs).map_or(0, |c| memory[c])
+                }
+                Instr::Store { loc, value, .. } => {
+                    if let Some(c) = cell(program, loc, regs) {
+                        memory[c] = eval(value, regs);
+                    }
+                }
+                Instr::If {
+                    cond,
+                    then_branch,
+                    else_branch,
+                    ..
+                } => {
+                    let taken = if eval(cond, regs) != 0 {
+                        then_branch
+                    } else {
+                        else_branch
+                    };
+                    block(program, taken, regs, memory);
+                }
+                Instr::CallEnter { bind, .. } => {
+                    let values: Vec<i32> = bind.iter().map(|(_, e)| eval(e, regs)).collect();
+                    for ((dst, _), v) in bind.iter().zip(values) {
+                        regs[*dst] = v;
+                    }
+                }
+                Instr::AtomicBlock { body, .. } => block(program, body, regs, memory),
+                _ => {}
+            }
+        }
+    }
+    block(program, &thread.body, &mut regs, memory);
+    method.result.map(|r| regs[r])
 }
 
 /// The cell of an access `settle` let run: its index is in bounds.

@@ -254,3 +254,36 @@ semantic_error!(
     array_cell_indexed_twice_in_the_condition,
     "C t\n{ int d[2]; }\nP0 (int *d) {\n  d[1] = 1;\n}\nexists (d[1][0]=1)\n"
 );
+
+const SPEC_HEAD: &str =
+    "C t\n{ x = 0; }\nvoid set(int *x, int v) { *x = v; }\nint get(int *x) { return *x; }\n";
+
+semantic_error!(
+    spec_method_with_other_parameters,
+    &format!("{SPEC_HEAD}spec {{ int val = 0; void set(int v) {{ val = v; }} }}\nP0 (int *x) {{ set(x, 1); }}\n")
+);
+
+semantic_error!(
+    spec_method_without_its_value,
+    &format!("{SPEC_HEAD}spec {{ int val = 0; void get(int *x) {{ val = 0; }} }}\nP0 (int *x) {{ int r = get(x); }}\n")
+);
+
+semantic_error!(
+    spec_with_a_loop,
+    &format!("{SPEC_HEAD}spec {{ int val = 0; void set(int *x, int v) {{ while (val < v) val = val + 1; }} }}\nP0 (int *x) {{ set(x, 1); }}\n")
+);
+
+semantic_error!(
+    spec_naming_no_function_of_the_test,
+    &format!("{SPEC_HEAD}spec {{ int val = 0; void put(int *x, int v) {{ val = v; }} }}\nP0 (int *x) {{ set(x, 1); }}\n")
+);
+
+semantic_error!(
+    spec_local_shadowing_its_state,
+    &format!("{SPEC_HEAD}spec {{ int val = 0; int get(int *x) {{ int val = 1; return val; }} }}\nP0 (int *x) {{ int r = get(x); }}\n")
+);
+
+semantic_error!(
+    two_spec_blocks,
+    &format!("{SPEC_HEAD}spec {{ int val = 0; int get(int *x) {{ return val; }} }}\nspec {{ int w = 0; }}\nP0 (int *x) {{ int r = get(x); }}\n")
+);

@@ -18,6 +18,7 @@ mod condition;
 mod control;
 mod functions;
 mod init;
+mod spec;
 mod structs;
 
 use condition::sort_observed;
@@ -25,6 +26,7 @@ use condition::sort_observed;
 /// Lower a parsed test into the program IR, reporting every semantic error found.
 pub fn lower(test: &ast::LitmusTest, file: &SourceFile) -> Result<Program, InputError> {
     let mut lowerer = Lowerer::default();
+    let original = test;
     let (flat, struct_cells) = structs::flatten(test, file, &mut lowerer);
     let test = &flat;
     lowerer.declare_init(test);
@@ -93,10 +95,14 @@ pub fn lower(test: &ast::LitmusTest, file: &SourceFile) -> Result<Program, Input
         condition,
         filter,
         observed,
+        spec: None,
     };
     let errors = super::points_to::resolve(&mut program);
     if !errors.is_empty() {
         return Err(InputError::new(file, errors));
+    }
+    if let Some(block) = &original.spec {
+        program.spec = Some(Box::new(spec::lower_spec(original, block, file)?));
     }
     Ok(program)
 }

@@ -1,0 +1,372 @@
+//! The `spec { }` block: the sequential object the test's functions are checked against.
+//!
+//! It is lowered as a test of its own, reusing all of lowering: the block's declarations are
+//! the init block (the object's state) and each of its functions gets a thread that makes one
+//! call, with the arguments in registers `spec#arg0, spec#arg1, ...` and the value in
+//! `spec#result`. The checker (`events::spec`) runs those threads one call at a time on a
+//! symbolic state. Inside the block the state is C's globals: `size = size + 1` reads and
+//! writes `size`, which the threads of a litmus test would spell `*size`; lowering rewrites
+//! the names into dereferences first.
+
+use std::collections::{HashMap, HashSet};
+
+use super::super::{Instr, Program, Spec, SpecMethod};
+use crate::diagnostics::{Diagnostic, InputError, SourceFile, Span};
+use crate::syntax::ast::{self, ExprKind, StmtKind, UnaryOp};
+
+pub(super) const ARG_PREFIX: &str = "spec#arg";
+const RESULT: &str = "spec#result";
+
+pub(super) fn lower_spec(
+    test: &ast::LitmusTest,
+    block: &ast::SpecBlock,
+    file: &SourceFile,
+) -> Result<Spec, InputError> {
+    let mut errors = Vec::new();
+    let scalars: HashSet<String> = block
+        .state
+        .iter()
+        .filter(|item| item.array_len.is_none())
+        .filter_map(|item| match &item.target {
+            ast::StateVar::Location {
+                name,
+                index: None,
+                members,
+            } if members.is_empty() => Some(name.name.clone()),
+            _ => None,
+        })
+        .collect();
+    for item in &block.state {
+        if let ast::StateVar::Register { name, .. } = &item.target {
+            errors.push(
+                Diagnostic::new("a specification's state has no registers", name.span)
+                    .with_help("declare the object's state as in C: `int size = 0;`"),
+            );
+        }
+    }
+    let tested: HashMap<&str, &ast::Function> = test
+        .functions
+        .iter()
+        .map(|f| (f.name.name.as_str(), f))
+        .collect();
+    let mut functions = block.functions.clone();
+    for function in &mut functions {
+        check_method(function, &tested, &mut errors);
+        check_no_shadowing(function, &scalars, &mut errors);
+        let mut rewrite = |e: &mut ast::Expr| globals_by_value(e, &scalars);
+        for stmt in &mut function.body {
+            each_expr_mut(stmt, &mut rewrite);
+        }
+    }
+    if !block
+        .functions
+        .iter()
+        .any(|f| tested.contains_key(f.name.name.as_str()))
+    {
+        errors.push(
+            Diagnostic::new(
+                "the specification names no function of the test",
+                Span::new(block.span.start, block.span.start + 4),
+            )
+            .with_help("give each method's sequential version the name of the test's function"),
+        );
+    }
+    if !errors.is_empty() {
+        return Err(InputError::new(file, errors));
+    }
+    let threads = functions
+        .iter()
+        .enumerate()
+        .map(|(i, f)| caller_thread(i, f))
+        .collect();
+    let synthetic = ast::LitmusTest {
+        arch: test.arch.clone(),
+        name: test.name.clone(),
+        doc: None,
+        metadata: Vec::new(),
+        init: block.state.clone(),
+        structs: test.structs.clone(),
+        functions,
+        threads,
+        spec: None,
+        locations: Vec::new(),
+        filter: None,
+        condition: None,
+    };
+    let program = super::lower(&synthetic, file)?;
+    let mut errors = Vec::new();
+    let mut methods = Vec::new();
+    for (thread_index, (function, thread)) in
+        block.functions.iter().zip(&program.threads).enumerate()
+    {
+        unsupported_in_spec(&thread.body, &mut errors);
+        if !tested.contains_key(function.name.name.as_str()) {
+            continue;
+        }
+        methods.push(SpecMethod {
+            name: function.name.name.clone(),
+            thread: thread_index,
+            arguments: (0..function.params.len())
+                .filter_map(|i| register(&program, thread_index, &format!("{ARG_PREFIX}{i}")))
+                .collect(),
+            result: register(&program, thread_index, RESULT),
+            span: function.name.span,
+        });
+    }
+    if !errors.is_empty() {
+        return Err(InputError::new(file, errors));
+    }
+    Ok(Spec { program, methods })
+}
+
+fn register(program: &Program, thread: usize, name: &str) -> Option<usize> {
+    program.threads[thread]
+        .registers
+        .iter()
+        .position(|r| r.name == name)
+}
+
+/// A method's sequential version has the test function's parameters and kind of result.
+fn check_method(
+    function: &ast::Function,
+    tested: &HashMap<&str, &ast::Function>,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let Some(original) = tested.get(function.name.name.as_str()) else {
+        return;
+    };
+    if original.params.len() != function.params.len() {
+        errors.push(
+            Diagnostic::new(
+                format!(
+                    "`{}` takes {} parameters in the test and {} in the specification",
+                    function.name.name,
+                    original.params.len(),
+                    function.params.len()
+                ),
+                function.name.span,
+            )
+            .with_help("a call's arguments are passed to the sequential version in order"),
+        );
+    }
+    let void = |f: &ast::Function| f.return_type.base == "void" && f.return_type.pointer_depth == 0;
+    if void(original) != void(function) {
+        errors.push(
+            Diagnostic::new(
+                format!(
+                    "`{}` returns a value in {} only",
+                    function.name.name,
+                    if void(original) {
+                        "the specification"
+                    } else {
+                        "the test"
+                    }
+                ),
+                function.return_type.span,
+            )
+            .with_help("the sequential version returns what the method returns"),
+        );
+    }
+}
+
+/// A parameter or local named like a state variable would make `size` mean two things.
+fn check_no_shadowing(
+    function: &ast::Function,
+    scalars: &HashSet<String>,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let mut names: Vec<&ast::Ident> = function.params.iter().map(|p| &p.name).collect();
+    fn decls<'a>(stmts: &'a [ast::Stmt], out: &mut Vec<&'a ast::Ident>) {
+        for stmt in stmts {
+            match &stmt.kind {
+                StmtKind::Decl { name, .. } => out.push(name),
+                StmtKind::If {
+                    then_branch,
+                    else_branch,
+                    ..
+                } => {
+                    decls(then_branch, out);
+                    decls(else_branch.as_deref().unwrap_or_default(), out);
+                }
+                StmtKind::While { body, .. }
+                | StmtKind::DoWhile { body, .. }
+                | StmtKind::Block(body)
+                | StmtKind::Atomic(body) => decls(body, out),
+                StmtKind::For { init, body, .. } => {
+                    decls(
+                        init.as_deref().map(std::slice::from_ref).unwrap_or(&[]),
+                        out,
+                    );
+                    decls(body, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    decls(&function.body, &mut names);
+    for name in names {
+        if scalars.contains(&name.name) {
+            errors.push(
+                Diagnostic::new(
+                    format!("`{}` is the specification's state", name.name),
+                    name.span,
+                )
+                .with_label("declared again here")
+                .with_help("give the parameter or local another name"),
+            );
+        }
+    }
+}
+
+/// `size` of the state, read or written by name, is `*size` in the test's language.
+fn globals_by_value(e: &mut ast::Expr, scalars: &HashSet<String>) {
+    match &mut e.kind {
+        ExprKind::Name(name) if scalars.contains(&name.name) => {
+            let inner = e.clone();
+            e.kind = ExprKind::Unary(UnaryOp::Deref, Box::new(inner));
+        }
+        // `&size` stays the address.
+        ExprKind::Unary(UnaryOp::AddrOf, inner) if matches!(&inner.kind, ExprKind::Name(_)) => {}
+        ExprKind::Name(_) | ExprKind::Int(_) => {}
+        ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => globals_by_value(a, scalars),
+        ExprKind::Member(a, _, _) => globals_by_value(a, scalars),
+        ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
+            globals_by_value(a, scalars);
+            globals_by_value(b, scalars);
+        }
+        ExprKind::Conditional(c, a, b) => {
+            globals_by_value(c, scalars);
+            globals_by_value(a, scalars);
+            globals_by_value(b, scalars);
+        }
+        ExprKind::Call(_, args) => args.iter_mut().for_each(|a| globals_by_value(a, scalars)),
+    }
+}
+
+/// Every expression a statement holds, nested statements included.
+fn each_expr_mut(stmt: &mut ast::Stmt, f: &mut impl FnMut(&mut ast::Expr)) {
+    match &mut stmt.kind {
+        StmtKind::Decl { init, .. } => init.iter_mut().for_each(f),
+        StmtKind::Assign { lhs, rhs } => {
+            f(lhs);
+            f(rhs);
+        }
+        StmtKind::Expr(e) => f(e),
+        StmtKind::Return(e) => e.iter_mut().for_each(f),
+        StmtKind::If {
+            cond,
+            then_branch,
+            else_branch,
+        } => {
+            f(cond);
+            then_branch.iter_mut().for_each(|s| each_expr_mut(s, f));
+            for s in else_branch.iter_mut().flatten() {
+                each_expr_mut(s, f);
+            }
+        }
+        StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
+            f(cond);
+            body.iter_mut().for_each(|s| each_expr_mut(s, f));
+        }
+        StmtKind::For {
+            init,
+            cond,
+            step,
+            body,
+        } => {
+            init.iter_mut().for_each(|s| each_expr_mut(s, f));
+            cond.iter_mut().for_each(&mut *f);
+            step.iter_mut().for_each(|s| each_expr_mut(s, f));
+            body.iter_mut().for_each(|s| each_expr_mut(s, f));
+        }
+        StmtKind::Block(body) | StmtKind::Atomic(body) => {
+            body.iter_mut().for_each(|s| each_expr_mut(s, f))
+        }
+        StmtKind::Break | StmtKind::Continue | StmtKind::Empty => {}
+    }
+}
+
+/// `P<i>() { int spec#arg0; ...; int spec#result = f(spec#arg0, ...); }`, located at the
+/// function, so that an error in it points there.
+fn caller_thread(index: usize, function: &ast::Function) -> ast::Thread {
+    let span = function.name.span;
+    let ident = |name: String| ast::Ident { name, span };
+    let int = ast::Type {
+        base: "int".to_string(),
+        atomic: false,
+        volatile: false,
+        constant: false,
+        pointer_depth: 0,
+        span,
+    };
+    let expr = |kind| ast::Expr { kind, span };
+    let mut body: Vec<ast::Stmt> = (0..function.params.len())
+        .map(|i| ast::Stmt {
+            kind: StmtKind::Decl {
+                ty: int.clone(),
+                name: ident(format!("{ARG_PREFIX}{i}")),
+                // No value: the checker gives the arguments theirs before the call.
+                init: None,
+            },
+            span,
+        })
+        .collect();
+    let call = expr(ExprKind::Call(
+        function.name.clone(),
+        (0..function.params.len())
+            .map(|i| expr(ExprKind::Name(ident(format!("{ARG_PREFIX}{i}")))))
+            .collect(),
+    ));
+    let returns = !(function.return_type.base == "void" && function.return_type.pointer_depth == 0);
+    body.push(ast::Stmt {
+        kind: if returns {
+            StmtKind::Decl {
+                ty: int,
+                name: ident(RESULT.to_string()),
+                init: Some(call),
+            }
+        } else {
+            StmtKind::Expr(call)
+        },
+        span,
+    });
+    ast::Thread {
+        index: index as u32,
+        name: ident(format!("P{index}")),
+        params: Vec::new(),
+        body,
+        span: function.span,
+    }
+}
+
+/// The sequential run is a computation on values: no loops (it would need a bound of its
+/// own), no assertions or assumptions.
+fn unsupported_in_spec(body: &[Instr], errors: &mut Vec<Diagnostic>) {
+    for instr in body {
+        let what = match instr {
+            Instr::While { .. } => Some("a loop"),
+            Instr::Assert { .. } => Some("`assert`"),
+            Instr::Assume { .. } => Some("`assume`"),
+            _ => None,
+        };
+        if let (Some(what), Some(span)) = (what, instr_span(instr)) {
+            errors.push(
+                Diagnostic::new(format!("{what} in a specification"), span)
+                    .with_help("a method's sequential version is straight-line code with `if`s"),
+            );
+            continue;
+        }
+        for block in instr.nested() {
+            unsupported_in_spec(block, errors);
+        }
+    }
+}
+
+fn instr_span(instr: &Instr) -> Option<Span> {
+    match instr {
+        Instr::While { span, .. } | Instr::Assert { span, .. } | Instr::Assume { span, .. } => {
+            Some(*span)
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,338 @@
+//! `nemos spec` (linearizability under SC) against the brute-force reference, which runs
+//! every interleaving, records each method call's arguments, value and real-time interval,
+//! and searches the histories of every complete trace explicitly with a concrete run of the
+//! sequential versions (`reference::linearize`): the two share only the program IR.
+//!
+//! The objects are small (a register, a counter, a two-slot queue), each in a correct
+//! version (a lock, or a single access) and a broken one, under every client of two threads
+//! making one or two calls from a small alphabet.
+
+use crate::common;
+use crate::reference;
+
+use nemos::analysis::query::{ask, Finding, Query, QueryOptions};
+
+struct Object {
+    name: &'static str,
+    /// The init block, the functions and the `spec` block.
+    text: &'static str,
+    /// The thread parameters.
+    params: &'static str,
+    /// Calls a client makes, as written in a thread.
+    calls: &'static [&'static str],
+}
+
+const REGISTER: &str = r#"{ x = 0; }
+void set(int *x, int v) { *x = v; }
+int get(int *x) { return *x; }
+spec {
+  int val = 0;
+  void set(int *x, int v) { val = v; }
+  int get(int *x) { return val; }
+}
+"#;
+
+/// `set` passes through a value no call wrote.
+const REGISTER_TORN: &str = r#"{ x = 0; }
+void set(int *x, int v) { *x = v + 4; *x = v; }
+int get(int *x) { return *x; }
+spec {
+  int val = 0;
+  void set(int *x, int v) { val = v; }
+  int get(int *x) { return val; }
+}
+"#;
+
+const COUNTER_LOCKED: &str = r#"{ c = 0; }
+int inc(int *c, int *l) { lock(l); int a = *c; *c = a + 1; unlock(l); return a; }
+int get(int *c, int *l) { return *c; }
+spec {
+  int n = 0;
+  int inc(int *c, int *l) { int old = n; n = n + 1; return old; }
+  int get(int *c, int *l) { return n; }
+}
+"#;
+
+/// Lost updates: two increments can read the same value.
+const COUNTER_RACY: &str = r#"{ c = 0; }
+int inc(int *c, int *l) { int a = *c; *c = a + 1; return a; }
+int get(int *c, int *l) { return *c; }
+spec {
+  int n = 0;
+  int inc(int *c, int *l) { int old = n; n = n + 1; return old; }
+  int get(int *c, int *l) { return n; }
+}
+"#;
+
+/// A lost update is visible only through a later `get`: whether a history fits depends on
+/// which calls ended before it began (real time).
+const ADDER_RACY: &str = r#"{ c = 0; }
+void add(int *c, int *l) { int a = *c; *c = a + 1; }
+int get(int *c, int *l) { return *c; }
+spec {
+  int n = 0;
+  void add(int *c, int *l) { n = n + 1; }
+  int get(int *c, int *l) { return n; }
+}
+"#;
+
+const ADDER_ATOMIC: &str = r#"{ c = 0; }
+void add(int *c, int *l) { atomic_fetch_add(c, 1); }
+int get(int *c, int *l) { return atomic_load(c); }
+spec {
+  int n = 0;
+  void add(int *c, int *l) { n = n + 1; }
+  int get(int *c, int *l) { return n; }
+}
+"#;
+
+const QUEUE_LOCKED: &str = r#"{ int q[2]; h = 0; t = 0; }
+int enq(int *q, int *h, int *t, int *l, int v) {
+  lock(l);
+  int tt = *t;
+  int ok = tt - *h < 2;
+  if (ok) { q[tt % 2] = v; *t = tt + 1; }
+  unlock(l);
+  return ok;
+}
+int deq(int *q, int *h, int *t, int *l) {
+  lock(l);
+  int hh = *h;
+  int v = -1;
+  if (hh != *t) { v = q[hh % 2]; *h = hh + 1; }
+  unlock(l);
+  return v;
+}
+spec {
+  int s[2]; int sh = 0; int st = 0;
+  int enq(int *q, int *h, int *t, int *l, int v) {
+    int ok = st - sh < 2;
+    if (ok) { s[st % 2] = v; st = st + 1; }
+    return ok;
+  }
+  int deq(int *q, int *h, int *t, int *l) {
+    int v = -1;
+    if (sh != st) { v = s[sh % 2]; sh = sh + 1; }
+    return v;
+  }
+}
+"#;
+
+/// The tail is published before the slot is written, and nothing excludes two enqueuers.
+const QUEUE_RACY: &str = r#"{ int q[2]; h = 0; t = 0; }
+int enq(int *q, int *h, int *t, int *l, int v) {
+  int tt = *t;
+  int ok = tt - *h < 2;
+  if (ok) { *t = tt + 1; q[tt % 2] = v; }
+  return ok;
+}
+int deq(int *q, int *h, int *t, int *l) {
+  lock(l);
+  int hh = *h;
+  int v = -1;
+  if (hh != *t) { v = q[hh % 2]; *h = hh + 1; }
+  unlock(l);
+  return v;
+}
+spec {
+  int s[2]; int sh = 0; int st = 0;
+  int enq(int *q, int *h, int *t, int *l, int v) {
+    int ok = st - sh < 2;
+    if (ok) { s[st % 2] = v; st = st + 1; }
+    return ok;
+  }
+  int deq(int *q, int *h, int *t, int *l) {
+    int v = -1;
+    if (sh != st) { v = s[sh % 2]; sh = sh + 1; }
+    return v;
+  }
+}
+"#;
+
+fn objects() -> Vec<(Object, bool)> {
+    const REGISTER_CALLS: &[&str] = &["set(x, 1);", "set(x, 2);", "r = get(x);"];
+    const COUNTER_CALLS: &[&str] = &["r = inc(c, l);", "r = get(c, l);"];
+    const ADDER_CALLS: &[&str] = &["add(c, l);", "r = get(c, l);"];
+    const QUEUE_CALLS: &[&str] = &[
+        "r = enq(q, h, t, l, 1);",
+        "r = enq(q, h, t, l, 2);",
+        "r = deq(q, h, t, l);",
+    ];
+    let (register, counter, queue) = (REGISTER_CALLS, COUNTER_CALLS, QUEUE_CALLS);
+    let object = |name, text, params, calls| Object {
+        name,
+        text,
+        params,
+        calls,
+    };
+    vec![
+        (object("register", REGISTER, "int *x", register), true),
+        (
+            object("register-torn", REGISTER_TORN, "int *x", register),
+            false,
+        ),
+        (
+            object("counter", COUNTER_LOCKED, "int *c, int *l", counter),
+            true,
+        ),
+        (
+            object("counter-racy", COUNTER_RACY, "int *c, int *l", counter),
+            false,
+        ),
+        (
+            object("adder", ADDER_ATOMIC, "int *c, int *l", ADDER_CALLS),
+            true,
+        ),
+        (
+            object("adder-racy", ADDER_RACY, "int *c, int *l", ADDER_CALLS),
+            false,
+        ),
+        (
+            object(
+                "queue",
+                QUEUE_LOCKED,
+                "int *q, int *h, int *t, int *l",
+                queue,
+            ),
+            true,
+        ),
+        (
+            object(
+                "queue-racy",
+                QUEUE_RACY,
+                "int *q, int *h, int *t, int *l",
+                queue,
+            ),
+            false,
+        ),
+    ]
+}
+
+/// Every sequence of one or two calls from the alphabet.
+fn sequences(calls: &[&str]) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = calls.iter().map(|c| vec![c.to_string()]).collect();
+    for a in calls {
+        for b in calls {
+            out.push(vec![a.to_string(), b.replace("r = ", "s = ")]);
+        }
+    }
+    out
+}
+
+fn client(object: &Object, threads: &[Vec<String>]) -> String {
+    let mut text = format!("C {}\n{}", object.name, object.text);
+    for (i, calls) in threads.iter().enumerate() {
+        let body: Vec<String> = calls
+            .iter()
+            .map(|c| {
+                if c.starts_with("r = ") || c.starts_with("s = ") {
+                    format!("int {c}")
+                } else {
+                    c.clone()
+                }
+            })
+            .collect();
+        text.push_str(&format!(
+            "P{i} ({}) {{ {} }}\n",
+            object.params,
+            body.join(" ")
+        ));
+    }
+    text
+}
+
+/// nemos's verdict: linearizable.
+fn product(test: &nemos::Test, text: &str) -> bool {
+    let options = QueryOptions::new(common::under("sc").model, "sc");
+    let answer = ask(test, Query::Spec, &options).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    match answer.finding {
+        Finding::Spec(result) => {
+            assert!(!result.bound_hit, "{text}");
+            result.violation.is_none()
+        }
+        _ => unreachable!("a spec query answers with a spec finding"),
+    }
+}
+
+#[test]
+fn linearizability_matches_the_reference_on_small_objects() {
+    let mut verdicts = [0usize; 2];
+    for (object, correct) in objects() {
+        let clients = sequences(object.calls);
+        for (i, first) in clients.iter().enumerate() {
+            // Swapping the two threads gives the same client.
+            for second in &clients[i..] {
+                let text = client(&object, &[first.clone(), second.clone()]);
+                let test = common::load("client", &text);
+                let expected = !reference::explore(&test.program, 2).non_linearizable;
+                let got = product(&test, &text);
+                assert_eq!(got, expected, "nemos and the reference disagree:\n{text}");
+                if correct {
+                    assert!(got, "the correct {} is linearizable:\n{text}", object.name);
+                }
+                verdicts[got as usize] += 1;
+            }
+        }
+    }
+    // Both verdicts occur: the comparison is not vacuous.
+    assert!(verdicts[0] >= 100 && verdicts[1] >= 200, "{verdicts:?}");
+}
+
+/// The rows of `specs/README.md`: file stem, `--unroll`, linearizable.
+fn spec_table() -> Vec<(String, String, bool)> {
+    let readme = std::fs::read_to_string(common::manifest_dir().join("specs/README.md"))
+        .expect("specs/README.md");
+    readme
+        .lines()
+        .filter(|l| l.starts_with("| ["))
+        .map(|line| {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            let name = cells[1]
+                .trim_start_matches('[')
+                .split(']')
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            let linearizable = match cells[4] {
+                "linearizable" => true,
+                "not linearizable" => false,
+                other => panic!("specs/README.md: unknown verdict `{other}` in\n{line}"),
+            };
+            (name, cells[3].to_string(), linearizable)
+        })
+        .collect()
+}
+
+#[test]
+fn specs_give_the_verdicts_of_their_readme_table() {
+    let rows = spec_table();
+    let mut files: Vec<String> = common::litmus_files(&common::manifest_dir().join("specs"))
+        .iter()
+        .filter_map(|p| Some(p.file_stem()?.to_str()?.to_string()))
+        .collect();
+    files.sort();
+    let mut named: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
+    named.sort();
+    assert_eq!(
+        files, named,
+        "specs/*.litmus and the rows of specs/README.md"
+    );
+    for (name, unroll, linearizable) in rows {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_nemos"))
+            .current_dir(common::manifest_dir())
+            .args(["spec", "--unroll", &unroll, &format!("specs/{name}.litmus")])
+            .output()
+            .expect("nemos runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let want = if linearizable { 0 } else { 1 };
+        assert_eq!(
+            out.status.code(),
+            Some(want),
+            "specs/{name}.litmus:\n{stdout}"
+        );
+        assert!(
+            !stdout.contains("warning"),
+            "specs/{name}.litmus:\n{stdout}"
+        );
+    }
+}
