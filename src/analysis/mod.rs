@@ -302,16 +302,21 @@ impl<'a> Session<'a> {
     /// the first call adds `po | rf | co | fr` to an order as hard constraints: from then on
     /// this session only finds executions with an SC interleaving, whatever the model.
     pub fn order_before(&mut self, a: EventId, b: EventId) -> Bool {
+        self.interleavings_only();
+        match self.order.as_mut() {
+            Some(order) => order.before(&mut self.solver, a, b),
+            None => Bool::FALSE,
+        }
+    }
+
+    /// From now on, only executions with an SC interleaving (see [`Session::order_before`]).
+    pub fn interleavings_only(&mut self) {
         if self.order.is_none() {
             self.order = Some(sc::interleaving_order(
                 &mut self.solver,
                 &self.encoding,
                 self.strategy,
             ));
-        }
-        match self.order.as_mut() {
-            Some(order) => order.before(&mut self.solver, a, b),
-            None => Bool::FALSE,
         }
     }
 

@@ -13,7 +13,7 @@ use super::explain::Explanation;
 use super::graph::Overlay;
 use super::infer::{self, InferError, Inference, Property, Search};
 use super::races::RaceResult;
-use super::spec::SpecResult;
+use super::spec::{SpecMode, SpecResult};
 use super::{observation_of, AnalysisError, AnalysisOptions, CheckResult, FinalState, Session};
 use crate::cat::Model;
 use crate::encode::acyclic::AcyclicStrategy;
@@ -38,8 +38,8 @@ pub enum Query {
     Explain,
     /// The weakest memory orders under which the program is correct.
     Infer,
-    /// Whether every execution is linearizable with respect to the `spec { }` block.
-    Spec,
+    /// Whether every execution is correct with respect to the `spec { }` block.
+    Spec(SpecMode),
 }
 
 impl Query {
@@ -60,9 +60,13 @@ impl Query {
             Query::Atomicity(_) => "atomicity, the first solve: some candidate violation occurs",
             Query::Explain => "explain, the first solve: the condition under every check in force",
             Query::Infer => "infer, which solves one instance per assignment of orders",
-            Query::Spec => {
-                "spec, the linearizability query: some execution in which no history of the \
-                 method calls respects real time and matches the specification"
+            Query::Spec(SpecMode::Strict) => {
+                "spec --mode strict: some execution in which some history of the method calls \
+                 consistent with the ordering points does not match the specification"
+            }
+            Query::Spec(_) => {
+                "spec: some execution in which no history of the method calls respects real \
+                 time (or the ordering points) and matches the specification"
             }
         }
     }
@@ -294,7 +298,7 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
             instance: None,
         });
     }
-    if query == Query::Spec && program.spec.is_none() {
+    if matches!(query, Query::Spec(_)) && program.spec.is_none() {
         return Err(AnalysisError::NoSpecification {
             test: program.name.clone(),
         });
@@ -349,7 +353,7 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
             }
             Finding::Explain(explanation)
         }
-        Query::Spec => Finding::Spec(session.linearizability()?),
+        Query::Spec(mode) => Finding::Spec(session.spec(mode)?),
         // Answered above, before a session for the written program is opened.
         Query::Infer => infer_finding(test, &analysis, options)?,
     };

@@ -1,6 +1,7 @@
-//! Linearizability against the `spec { }` block, under SC (seed 003's and CDSSpec's question:
-//! is the object correct against its sequential specification?).
+//! Correctness against the `spec { }` block (seed 003's and CDSSpec's question: is the
+//! object correct against its sequential specification?), in three modes.
 //!
+//! `Linearizable`, under SC:
 //! An execution is linearizable when some history of its method calls (an order of the
 //! calls that keeps each thread's program order, see [`crate::events::spec`]) respects its
 //! real-time order and matches: run in that order, the sequential versions return what every
@@ -9,6 +10,15 @@
 //! ([`Session::order_before`]); calls that overlap may be ordered either way. A call that
 //! executes no memory access has no place of its own in the interleaving and is ordered
 //! only with its own thread's calls.
+//!
+//! `Loose` and `Strict` are CDSSpec's C11 correctness (seed 000), over every execution the
+//! model allows: the calls are ordered by their ordering points (`ordering_point(e)` after
+//! an access) instead of real time. Two ordering points X, Y of one location are ordered,
+//! X `opo` Y, by CDSSpec's five rules: `rf`, `mo`, `rf^-1; mo`, `mo; rf` and
+//! `rf^-1; mo; rf`; a call with an ordering point `opo` before one of another call's comes
+//! first in every history consistent with them. Loosely exhaustive: some consistent
+//! history matches; strictly exhaustive: every one does. Calls without ordering points are
+//! ordered only by their threads' program order.
 //!
 //! One SAT instance asks for a violation over all executions at once: an execution (with
 //! its interleaving) in which every history breaks real time or does not match. The
@@ -24,11 +34,12 @@ use super::{AnalysisError, Session};
 use crate::encode::cnf::{Bool, Gates};
 use crate::encode::value;
 use crate::events::spec::{History, SpecRuns};
-use crate::events::{CallId, EventId, Events};
+use crate::events::{CallId, EventId, Events, OrderingPoint};
 use crate::witness::Execution;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct SpecResult {
+    pub mode: SpecMode,
     /// The method calls the threads make (each unrolled call once).
     pub calls: usize,
     /// The histories of those calls that keep program order.
@@ -38,20 +49,35 @@ pub struct SpecResult {
     pub bound_hit: bool,
 }
 
-/// A non-linearizable execution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SpecMode {
+    /// Linearizability under SC: histories respect real time.
+    #[default]
+    Linearizable,
+    /// CDSSpec's loosely exhaustive mode: some history consistent with the ordering points
+    /// matches.
+    Loose,
+    /// CDSSpec's strictly exhaustive mode: every history consistent with the ordering points
+    /// matches.
+    Strict,
+}
+
+/// An execution that breaks the specification.
 #[derive(Clone, Debug, Serialize)]
 pub struct SpecViolation {
     pub witness: Execution,
     /// The completed method calls, in the order they begin in the interleaving.
     pub calls: Vec<CallView>,
-    /// `(a, b)`: call `a` ended before call `b` began (indices into `calls`), for calls of
-    /// different threads.
-    pub real_time: Vec<(usize, usize)>,
-    /// The histories that respect program order and real time, each with the first call
-    /// whose value the specification contradicts.
+    /// `(a, b)`: call `a` must come before call `b` (indices into `calls`), for calls of
+    /// different threads: `a` ended before `b` began (linearizability), or an ordering
+    /// point of `a` is `opo` before one of `b` (the ordering-point modes).
+    pub ordered: Vec<(usize, usize)>,
+    /// The histories that respect program order and `ordered`, each with the first call
+    /// whose value the specification contradicts (in strict mode, only those that fail).
     pub candidates: Vec<Mismatch>,
-    /// Histories ruled out by real time alone.
-    pub out_of_real_time: usize,
+    /// Histories ruled out by `ordered` alone.
+    pub out_of_order: usize,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -75,11 +101,12 @@ pub struct Mismatch {
 }
 
 impl Session<'_> {
-    /// Is every execution linearizable with respect to the test's specification?
-    pub fn linearizability(&mut self) -> Result<SpecResult, AnalysisError> {
+    /// Is every execution correct with respect to the test's specification, in `mode`?
+    pub fn spec(&mut self, mode: SpecMode) -> Result<SpecResult, AnalysisError> {
         let events = self.encoding.events;
         let Some(runs) = events.spec.as_ref() else {
             return Ok(SpecResult {
+                mode,
                 calls: 0,
                 histories: 0,
                 violation: None,
@@ -92,15 +119,16 @@ impl Session<'_> {
             .map(|&c| call_accesses(events, c))
             .collect();
         let index_of = |c: CallId| runs.calls.iter().position(|&k| k == c);
-        // precedes[i][j]: call i ends before call j begins, both completed, of different
-        // threads. Built on demand: a pair no history inverts is never asked.
+        let points = ordering_points(events, runs);
+        // precedes[i][j]: call i must come before call j (calls of different threads).
+        // Built on demand: a pair no history inverts is never asked.
         let n = runs.calls.len();
         let mut precedes: Vec<Vec<Option<Bool>>> = vec![vec![None; n]; n];
         let violation = self.solver.new_lit();
+        let mut failing = Vec::new();
         for history in &runs.histories {
             let mut broken = Vec::new();
             let fits = self.truth_of(history.matches);
-            broken.push(!fits);
             for (later_pos, &later) in history.order.iter().enumerate() {
                 for &earlier in &history.order[..later_pos] {
                     let (i, j) = (index_of(later), index_of(earlier));
@@ -112,7 +140,12 @@ impl Session<'_> {
                     let lit = match precedes[i][j] {
                         Some(lit) => lit,
                         None => {
-                            let lit = self.real_time(runs, &memory, i, j);
+                            let lit = match mode {
+                                SpecMode::Linearizable => self.real_time(runs, &memory, i, j),
+                                SpecMode::Loose | SpecMode::Strict => {
+                                    self.point_order(&points[i], &points[j])
+                                }
+                            };
                             precedes[i][j] = Some(lit);
                             lit
                         }
@@ -120,9 +153,30 @@ impl Session<'_> {
                     broken.push(lit);
                 }
             }
+            match mode {
+                // Every history breaks the order or does not match.
+                SpecMode::Linearizable | SpecMode::Loose => {
+                    let mut clause = vec![!Bool::from(violation), !fits];
+                    clause.extend(broken);
+                    self.solver.clause(&clause);
+                }
+                // Some history keeps the order and does not match.
+                SpecMode::Strict => {
+                    let mut parts: Vec<Bool> = broken.iter().map(|&b| !b).collect();
+                    parts.push(!fits);
+                    failing.push(self.solver.and(&parts));
+                }
+            }
+        }
+        if mode == SpecMode::Strict {
             let mut clause = vec![!Bool::from(violation)];
-            clause.extend(broken);
+            clause.extend(failing);
             self.solver.clause(&clause);
+        }
+        if mode == SpecMode::Linearizable {
+            // Executions without an interleaving are no SC executions: the order over
+            // events exists even when no history inverts a pair.
+            self.interleavings_only();
         }
         let found = self.find(&[self.within_bound, Bool::from(violation)])?;
         let violation = match found {
@@ -131,10 +185,13 @@ impl Session<'_> {
                 if let Some(priority) = self.order_priority() {
                     witness.reinterleave(events, &priority);
                 }
-                Some(Box::new(explain_violation(events, runs, &memory, witness)?))
+                Some(Box::new(explain_violation(
+                    events, runs, mode, &memory, &points, witness,
+                )?))
             }
         };
         Ok(SpecResult {
+            mode,
             calls: n,
             histories: runs.histories.len(),
             violation,
@@ -173,6 +230,81 @@ impl Session<'_> {
         }
         self.solver.and(&parts)
     }
+
+    /// Some ordering point of `a` is `opo` before some ordering point of `b` (CDSSpec's five
+    /// rules, over `rf` and `co` of one location), both active.
+    fn point_order(&mut self, a: &[&OrderingPoint], b: &[&OrderingPoint]) -> Bool {
+        let events = self.encoding.events;
+        let mut any = Vec::new();
+        for x in a {
+            for y in b {
+                let (ex, ey) = (&events.events[x.access], &events.events[y.access]);
+                if ex.location.is_none() || ex.location != ey.location {
+                    continue;
+                }
+                let (loc, rf, co) = (ex.location, &self.encoding.rf, &self.encoding.co);
+                let writes: Vec<EventId> = events
+                    .writes()
+                    .filter(|w| w.location == loc)
+                    .map(|w| w.id)
+                    .collect();
+                // The writes whose place in `co` an access takes: a write its own, a read
+                // the write it reads from.
+                let place = |e: EventId| -> Vec<(EventId, Bool)> {
+                    if events.events[e].is_write() {
+                        vec![(e, Bool::TRUE)]
+                    } else {
+                        writes.iter().map(|&w| (w, rf.get(w, e))).collect()
+                    }
+                };
+                let mut cases = Vec::new();
+                for (wx, px) in place(x.access) {
+                    for (wy, py) in place(y.access) {
+                        // Same write: only a write before a read of it (`rf`).
+                        let ordered = if wx == wy {
+                            Bool::from(ex.is_write() && !ey.is_write())
+                        } else {
+                            co.get(wx, wy)
+                        };
+                        cases.push(self.solver.and(&[px, py, ordered]));
+                    }
+                }
+                let ordered = self.solver.or(&cases);
+                let active_x = self.point_active(x);
+                let active_y = self.point_active(y);
+                any.push(self.solver.and(&[active_x, active_y, ordered]));
+            }
+        }
+        self.solver.or(&any)
+    }
+
+    fn point_active(&mut self, point: &OrderingPoint) -> Bool {
+        let when = self.truth_of(point.when);
+        let access = self.encoding.feasible[point.access];
+        let marker = self.encoding.feasible[point.marker];
+        self.solver.and(&[when, access, marker])
+    }
+}
+
+/// Per method call of `runs`, its ordering points (those of the calls it makes included).
+fn ordering_points<'e>(events: &'e Events, runs: &SpecRuns) -> Vec<Vec<&'e OrderingPoint>> {
+    let top = |e: EventId| {
+        let mut call = events.events[e].call?;
+        while let Some(parent) = events.calls[call].parent {
+            call = parent;
+        }
+        Some(call)
+    };
+    runs.calls
+        .iter()
+        .map(|&c| {
+            events
+                .ordering_points
+                .iter()
+                .filter(|p| top(p.access) == Some(c))
+                .collect()
+        })
+        .collect()
 }
 
 /// The memory accesses of a call and of the calls it makes.
@@ -194,16 +326,18 @@ fn call_accesses(events: &Events, call: CallId) -> Vec<EventId> {
         .collect()
 }
 
-/// The calls of the witness, its real-time order and why each history fails; an error
-/// when some history fits after all (the encoding and the explicit check disagree).
+/// The calls of the witness, the order they must keep and why each history fails; an
+/// error when the witness is no violation after all (the encoding and this explicit check
+/// disagree).
 fn explain_violation(
     events: &Events,
     runs: &SpecRuns,
+    mode: SpecMode,
     memory: &[Vec<EventId>],
+    points: &[Vec<&OrderingPoint>],
     witness: Execution,
 ) -> Result<SpecViolation, AnalysisError> {
-    let read = |e: EventId| witness.values.get(e).copied().flatten().unwrap_or(0);
-    let eval = |t| events.terms.eval(t, &read);
+    let eval = |t| witness.term_value(events, t);
     let position: std::collections::HashMap<EventId, usize> = witness
         .interleaving
         .iter()
@@ -226,6 +360,48 @@ fn explain_violation(
             Some((*places.iter().min()?, *places.iter().max()?))
         })
         .collect();
+    // Per active ordering point, its place in its location's coherence order: a write's
+    // own, a read's the write it read from (after it), as CDSSpec's five rules order them.
+    let read_from: std::collections::HashMap<EventId, EventId> =
+        witness.rf.iter().map(|&(w, r)| (r, w)).collect();
+    let co_place = |w: EventId| {
+        witness
+            .co
+            .iter()
+            .find_map(|order| order.iter().position(|&x| x == w))
+    };
+    let key = |p: &OrderingPoint| -> Option<(Option<usize>, usize, bool)> {
+        let active = witness.feasible[p.access] && witness.feasible[p.marker] && eval(p.when) != 0;
+        if !active {
+            return None;
+        }
+        let e = &events.events[p.access];
+        let write = if e.is_write() {
+            p.access
+        } else {
+            *read_from.get(&p.access)?
+        };
+        Some((e.location, co_place(write)?, !e.is_write()))
+    };
+    let keys: Vec<Vec<(Option<usize>, usize, bool)>> = points
+        .iter()
+        .map(|ps| ps.iter().filter_map(|p| key(p)).collect())
+        .collect();
+    let precedes = |i: usize, j: usize| {
+        if events.calls[runs.calls[i]].thread == events.calls[runs.calls[j]].thread {
+            return false;
+        }
+        match mode {
+            SpecMode::Linearizable => {
+                matches!((intervals[i], intervals[j]), (Some(a), Some(b)) if a.1 < b.0)
+            }
+            SpecMode::Loose | SpecMode::Strict => keys[i].iter().any(|x| {
+                keys[j]
+                    .iter()
+                    .any(|y| x.0 == y.0 && (x.1, x.2) < (y.1, y.2))
+            }),
+        }
+    };
     // Shown calls: the completed ones, by where they begin.
     let mut shown: Vec<usize> = (0..runs.calls.len()).filter(|&i| completed[i]).collect();
     shown.sort_by_key(|&i| (intervals[i].map_or(usize::MAX, |x| x.0), i));
@@ -251,22 +427,18 @@ fn explain_violation(
             }
         })
         .collect();
-    let precedes = |i: usize, j: usize| {
-        events.calls[runs.calls[i]].thread != events.calls[runs.calls[j]].thread
-            && matches!((intervals[i], intervals[j]), (Some(a), Some(b)) if a.1 < b.0)
-    };
-    let mut real_time = BTreeSet::new();
+    let mut ordered = BTreeSet::new();
     for &i in &shown {
         for &j in &shown {
             if precedes(i, j) {
                 if let (Some(a), Some(b)) = (view_index(i), view_index(j)) {
-                    real_time.insert((a, b));
+                    ordered.insert((a, b));
                 }
             }
         }
     }
     let mut candidates = Vec::new();
-    let mut out_of_real_time = 0;
+    let mut out_of_order = 0;
     let mut seen = BTreeSet::new();
     for history in &runs.histories {
         let order: Vec<usize> = history
@@ -280,14 +452,16 @@ fn explain_violation(
             .enumerate()
             .all(|(p, &j)| kept[p + 1..].iter().all(|&i| !precedes(i, j)));
         if !respects {
-            out_of_real_time += 1;
+            out_of_order += 1;
             continue;
         }
         let Some((at, expected)) = first_mismatch(events, history, &order, &completed, &eval)
         else {
+            if mode == SpecMode::Strict {
+                continue;
+            }
             return Err(AnalysisError::InvalidWitness {
-                what: "linearizability: a history of the witness fits the specification"
-                    .to_string(),
+                what: "the specification: a history of the witness fits".to_string(),
             });
         };
         let shown_order: Vec<usize> = kept.iter().filter_map(|&i| view_index(i)).collect();
@@ -305,12 +479,17 @@ fn explain_violation(
             });
         }
     }
+    if mode == SpecMode::Strict && candidates.is_empty() {
+        return Err(AnalysisError::InvalidWitness {
+            what: "the specification: every history of the witness fits".to_string(),
+        });
+    }
     Ok(SpecViolation {
         witness,
         calls,
-        real_time: real_time.into_iter().collect(),
+        ordered: ordered.into_iter().collect(),
         candidates,
-        out_of_real_time,
+        out_of_order,
     })
 }
 

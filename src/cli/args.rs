@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use nemos::analysis::atomicity::AtomicityMode;
 use nemos::analysis::query::InferSettings;
+use nemos::analysis::spec::SpecMode;
 use nemos::encode::acyclic::AcyclicStrategy;
 use nemos::report;
 use nemos::solver::{Backend, EmitFormat};
@@ -133,6 +134,12 @@ pub enum Command {
         paths: Vec<PathBuf>,
         #[command(flatten)]
         common: AnalysisArgs,
+        /// linearizable: every SC execution has a history that respects real time and
+        /// matches; loose / strict: CDSSpec's loosely / strictly exhaustive modes, some /
+        /// every history consistent with the ordering points (`ordering_point(e)`) matches,
+        /// in every execution of the model.
+        #[arg(long, value_enum, default_value_t = SpecModeArg::Linearizable)]
+        mode: SpecModeArg,
     },
     /// For an outcome the model forbids (the test's condition unreachable): the smallest
     /// set of the model's named checks that forbid it, and the sets whose removal allows it.
@@ -372,6 +379,23 @@ impl ModeArg {
             ModeArg::Strict => AtomicityMode::Strict,
             ModeArg::Window => AtomicityMode::Window,
             ModeArg::Serial => AtomicityMode::Serial,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SpecModeArg {
+    Linearizable,
+    Loose,
+    Strict,
+}
+
+impl SpecModeArg {
+    pub fn mode(self) -> SpecMode {
+        match self {
+            SpecModeArg::Linearizable => SpecMode::Linearizable,
+            SpecModeArg::Loose => SpecMode::Loose,
+            SpecModeArg::Strict => SpecMode::Strict,
         }
     }
 }

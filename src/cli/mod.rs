@@ -91,7 +91,7 @@ fn query_of(command: &Command) -> Option<Query> {
         Command::Atomicity { mode, .. } => Query::Atomicity(mode.mode()),
         Command::Explain { .. } => Query::Explain,
         Command::Infer { .. } => Query::Infer,
-        Command::Spec { .. } => Query::Spec,
+        Command::Spec { mode, .. } => Query::Spec(mode.mode()),
         Command::Parse { .. }
         | Command::Events { .. }
         | Command::Models { .. }
@@ -182,7 +182,7 @@ fn run(mut command: Command) -> Status {
         } => analyse_drawing(&paths, common, graphs, query, Shown::default()),
         Command::Races { paths, common }
         | Command::Atomicity { paths, common, .. }
-        | Command::Spec { paths, common } => analyse(&paths, common, query, Shown::default()),
+        | Command::Spec { paths, common, .. } => analyse(&paths, common, query, Shown::default()),
         Command::Infer {
             paths,
             mut common,

@@ -217,6 +217,16 @@ pub enum CallArgValue {
     },
 }
 
+/// `ordering_point(e)` after a memory access: the access orders its method call (CDSSpec's
+/// ordering point) in an execution where the `marker` (the assignment of `e`) and the
+/// access execute and `when` is non-zero.
+#[derive(Clone, Debug, Serialize)]
+pub struct OrderingPoint {
+    pub access: EventId,
+    pub marker: EventId,
+    pub when: TermId,
+}
+
 /// An implicit assertion that an access's address is valid (see `unroll::Builder::at`).
 #[derive(Clone, Debug, Serialize)]
 pub struct AccessCheck {
@@ -249,6 +259,8 @@ pub struct Events {
     /// reach and to stop the thread at an invalid one: a witness's text need not show them
     /// (the access itself says which cell it reached, or that it was invalid).
     pub address_controls: std::collections::BTreeSet<EventId>,
+    /// The ordering points of method calls (`ordering_point(e)`), in unrolling order.
+    pub ordering_points: Vec<OrderingPoint>,
     pub unroll: u32,
     /// The histories of the method calls, when the program has a specification.
     pub spec: Option<spec::SpecRuns>,

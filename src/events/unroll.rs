@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use super::{
     bounds, AccessCheck, BoundHit, Call, CallArgValue, CallId, Control, ControlId, Event, EventId,
-    EventKind, Events, Guard, TermId, Terms, WaitOn, WaitPoint,
+    EventKind, Events, Guard, OrderingPoint, TermId, Terms, WaitOn, WaitPoint,
 };
 use crate::diagnostics::Span;
 use crate::diagnostics::{Diagnostic, InputError};
@@ -80,6 +80,7 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Unrol
         addresses: program.locations.iter().map(|l| l.address).collect(),
         access_checks: BTreeMap::new(),
         address_controls: Default::default(),
+        ordering_points: Vec::new(),
     };
     let mut init = Vec::new();
     for (loc, location) in program.locations.iter().enumerate() {
@@ -132,6 +133,7 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Unrol
         calls: builder.calls,
         access_checks: builder.access_checks,
         address_controls: builder.address_controls,
+        ordering_points: builder.ordering_points,
         unroll: options.unroll,
         spec: None,
         bounds: bounds::Bounds::default(),
@@ -210,6 +212,7 @@ struct Builder {
     addresses: Vec<i32>,
     access_checks: BTreeMap<EventId, AccessCheck>,
     address_controls: std::collections::BTreeSet<EventId>,
+    ordering_points: Vec<OrderingPoint>,
 }
 
 /// The state of one thread while unrolling it.
@@ -231,6 +234,8 @@ struct ThreadState {
     open_calls: Vec<CallId>,
     /// Per function, its calls unrolled so far in this thread.
     call_counts: HashMap<String, usize>,
+    /// The registers of the thread's `ordering_point(e)` calls.
+    ordering_point_registers: Vec<RegId>,
 }
 
 impl Builder {
@@ -261,6 +266,7 @@ impl Builder {
             sites: thread.calls.clone(),
             open_calls: Vec::new(),
             call_counts: HashMap::new(),
+            ordering_point_registers: thread.ordering_points.clone(),
         };
         self.block(&thread.body, &mut state);
         // A thread that stopped keeps the registers it had there: later assignments are
@@ -467,7 +473,13 @@ impl Builder {
             }
             Instr::Assign { dst, value, span } => {
                 let value = self.term(value, state);
-                self.emit(
+                let previous_access = state
+                    .events
+                    .iter()
+                    .rev()
+                    .copied()
+                    .find(|&e| self.events[e].is_memory());
+                let marker = self.emit(
                     state,
                     Event {
                         kind: EventKind::Computation,
@@ -477,6 +489,19 @@ impl Builder {
                     },
                 );
                 state.registers[*dst] = value;
+                if state.ordering_point_registers.contains(dst) {
+                    match previous_access {
+                        Some(access) => self.ordering_points.push(OrderingPoint {
+                            access,
+                            marker,
+                            when: value,
+                        }),
+                        None => self.errors.push(
+                            Diagnostic::new("no memory access comes before this ordering point", *span)
+                                .with_help("call `ordering_point(1)` right after the access that orders the method call"),
+                        ),
+                    }
+                }
             }
             Instr::If {
                 cond,

@@ -34,6 +34,9 @@ pub enum Primitive {
     Assume,
     /// `await(e)`: `while (!e) ;`, a spin loop (reduced as every side-effect-free spin).
     Await,
+    /// `ordering_point(e)`: the memory access before it is an ordering point of its
+    /// method call when `e` holds (CDSSpec's ordering points, for `nemos spec`).
+    OrderingPoint,
 }
 
 impl Primitive {
@@ -58,6 +61,7 @@ impl Primitive {
             Primitive::Assert => "an assertion",
             Primitive::Assume => "an assumption",
             Primitive::Await => "a wait",
+            Primitive::OrderingPoint => "an ordering point",
         }
     }
 }
@@ -323,6 +327,13 @@ pub static LIBRARY: &[LibraryCall] = &[
         None,
     ),
     call(
+        "ordering_point",
+        Family::Assertions,
+        Primitive::OrderingPoint,
+        &["cond"],
+        None,
+    ),
+    call(
         "await",
         Family::Assertions,
         Primitive::Await,
@@ -385,6 +396,9 @@ mod tests {
         assert!(c11.contains(&"atomic_load[_explicit]".to_string()));
         assert!(c11.contains(&"atomic_thread_fence".to_string()));
         assert!(!c11.iter().any(|n| n.ends_with("_explicit")));
-        assert_eq!(names(Family::Assertions), ["assert", "assume", "await"]);
+        assert_eq!(
+            names(Family::Assertions),
+            ["assert", "assume", "ordering_point", "await"]
+        );
     }
 }

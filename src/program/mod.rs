@@ -115,6 +115,9 @@ pub struct ThreadProgram {
     /// The function calls inlined into `body`, in the order lowering met them; the body of
     /// call `i` lies between `Instr::CallEnter { call: i }` and `Instr::CallExit { call: i }`.
     pub calls: Vec<CallSite>,
+    /// The registers `ordering_point(e)` calls assign `e` to: the memory access before each
+    /// such assignment is an ordering point of its method call when the value is non-zero.
+    pub ordering_points: Vec<RegId>,
     pub span: Span,
 }
 

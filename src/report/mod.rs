@@ -95,7 +95,7 @@ impl Printed {
             Printed::Parse
             | Printed::Events
             | Printed::Answer(
-                Query::Races | Query::Atomicity(_) | Query::Explain | Query::Infer | Query::Spec,
+                Query::Races | Query::Atomicity(_) | Query::Explain | Query::Infer | Query::Spec(_),
             ) => &[Format::Text, Format::Json],
         }
     }

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use super::namer::Namer;
 use super::witness::{executed_calls, witness_text, ExecutedCall};
 use super::{bound_warning, Palette, Report};
-use crate::analysis::spec::{SpecResult, SpecViolation};
+use crate::analysis::spec::{SpecMode, SpecResult, SpecViolation};
 use crate::diagnostics::SourceFile;
 use crate::events::Events;
 use crate::program::Program;
@@ -49,21 +49,35 @@ impl SpecReport<'_> {
                 .unwrap_or_default();
             let _ = writeln!(out, "    {:<4}{text}{returns}", label(i));
         }
-        if v.real_time.is_empty() {
-            let _ = writeln!(out, "  real time: the calls of different threads overlap");
+        let linearizable = self.result.mode == SpecMode::Linearizable;
+        let (order, none) = if linearizable {
+            ("real time", "the calls of different threads overlap")
+        } else {
+            (
+                "ordering points",
+                "they order no calls of different threads",
+            )
+        };
+        if v.ordered.is_empty() {
+            let _ = writeln!(out, "  {order}: {none}");
         } else {
             let pairs: Vec<String> = v
-                .real_time
+                .ordered
                 .iter()
                 .map(|&(a, b)| format!("{} before {}", label(a), label(b)))
                 .collect();
-            let _ = writeln!(out, "  real time: {}", pairs.join(", "));
+            let _ = writeln!(out, "  {order}: {}", pairs.join(", "));
         }
         let _ = writeln!(
             out,
-            "  no history fits ({} respect program order and real time; {} break real time):",
+            "  {} ({} respect program order and {order}; {} break {order}):",
+            if self.result.mode == SpecMode::Strict {
+                "histories that do not fit"
+            } else {
+                "no history fits"
+            },
             v.candidates.len(),
-            v.out_of_real_time
+            v.out_of_order
         );
         for m in &v.candidates {
             let order: Vec<String> = m.order.iter().map(|&i| label(i)).collect();
@@ -93,15 +107,33 @@ impl Report for SpecReport<'_> {
         let r = self.result;
         let _ = write!(
             out,
-            "Test {} ({}, model {}): ",
-            self.program.name, self.file.name, self.model
+            "Test {} ({}, model {}{}): ",
+            self.program.name,
+            self.file.name,
+            self.model,
+            match r.mode {
+                SpecMode::Linearizable => "",
+                SpecMode::Loose => ", mode loose",
+                SpecMode::Strict => ", mode strict",
+            }
         );
+        let (good, bad) = match r.mode {
+            SpecMode::Linearizable => ("linearizable in every execution", "not linearizable"),
+            SpecMode::Loose => (
+                "in every execution some history consistent with the ordering points fits",
+                "no history consistent with the ordering points fits",
+            ),
+            SpecMode::Strict => (
+                "in every execution every history consistent with the ordering points fits",
+                "a history consistent with the ordering points does not fit",
+            ),
+        };
         match &r.violation {
             None => {
                 let _ = writeln!(
                     out,
                     "{} ({} method calls, {} histories)",
-                    palette.good("linearizable in every execution"),
+                    palette.good(good),
                     r.calls,
                     r.histories
                 );
@@ -110,7 +142,7 @@ impl Report for SpecReport<'_> {
                 let _ = writeln!(
                     out,
                     "{} ({} method calls, {} histories)",
-                    palette.bad("not linearizable"),
+                    palette.bad(bad),
                     r.calls,
                     r.histories
                 );
@@ -142,13 +174,13 @@ impl Report for SpecReport<'_> {
                         "value": c.value,
                     })
                 }).collect::<Vec<_>>(),
-                "real_time": v.real_time,
+                "ordered": v.ordered,
                 "histories": v.candidates.iter().map(|m| serde_json::json!({
                     "order": m.order,
                     "fails_at": m.at,
                     "expected": m.expected,
                 })).collect::<Vec<_>>(),
-                "histories_breaking_real_time": v.out_of_real_time,
+                "histories_out_of_order": v.out_of_order,
                 "interleaving": namer.labels(&v.witness.interleaving),
             })
         });
@@ -156,7 +188,8 @@ impl Report for SpecReport<'_> {
             "test": self.program.name,
             "file": self.file.name,
             "model": self.model,
-            "linearizable": r.violation.is_none(),
+            "mode": r.mode,
+            "correct": r.violation.is_none(),
             "calls": r.calls,
             "histories": r.histories,
             "bound_hit": r.bound_hit,

@@ -62,6 +62,13 @@ pub struct Reference {
     /// program order and real time (a call that ended before another began comes first)
     /// gives, run on the sequential versions, the values the calls returned.
     pub non_linearizable: bool,
+    /// Some complete trace has no history consistent with its ordering points (CDSSpec's
+    /// `opo` between the calls' `ordering_point` accesses) that matches (loosely
+    /// exhaustive mode fails).
+    pub loose_failure: bool,
+    /// Some complete trace has a history consistent with its ordering points that does not
+    /// match (strictly exhaustive mode fails).
+    pub strict_failure: bool,
     /// Complete traces explored (for sizing tests).
     pub traces: u64,
     /// The search stopped at its budget of states (`explore_within`): the sets above are
@@ -304,6 +311,10 @@ struct ThreadState<'a> {
     methods: Vec<MethodCall>,
     /// How many calls are open (the thread's own, and those they make).
     depth: usize,
+    /// The thread's last memory access (location, coherence place, read), `None` after a
+    /// compare-exchange that failed (its write, the access an ordering point after it
+    /// names, did not happen).
+    last_access: Option<(LocId, u32, bool)>,
 }
 
 /// A method call of a trace: its arguments, its value when it returned, and the steps
@@ -316,6 +327,9 @@ struct MethodCall {
     done: bool,
     first: Option<u64>,
     last: Option<u64>,
+    /// Its active ordering points: (location, place in the location's coherence order of
+    /// the write it is or reads from, it is a read).
+    points: Vec<(LocId, u32, bool)>,
 }
 
 /// One data access of a trace so far, for race detection.
@@ -345,6 +359,8 @@ struct State<'a> {
     window: BTreeSet<(Statement, Statement)>,
     /// Shared steps run so far.
     steps: u64,
+    /// Per location, the writes so far (the initial one is place 0).
+    writes: Vec<u32>,
 }
 
 /// What running a thread's local steps found.
@@ -406,6 +422,7 @@ pub fn explore_within(program: &Program, unroll: u32, spins: &[Span], budget: u6
             vanished: false,
             methods: Vec::new(),
             depth: 0,
+            last_access: None,
         })
         .collect();
     let state = State {
@@ -418,6 +435,7 @@ pub fn explore_within(program: &Program, unroll: u32, spins: &[Span], budget: u6
         interruptions: BTreeSet::new(),
         window: BTreeSet::new(),
         steps: 0,
+        writes: vec![0; program.locations.len()],
     };
     let mut explorer = Explorer {
         program,
@@ -569,7 +587,20 @@ impl<'p> Explorer<'p> {
                 Step::Local(instr) => {
                     frame.pc += 1;
                     match instr {
-                        Instr::Assign { dst, value, .. } => th.regs[*dst] = eval(value, &th.regs),
+                        Instr::Assign { dst, value, .. } => {
+                            th.regs[*dst] = eval(value, &th.regs);
+                            let point = self.program.threads[thread_index]
+                                .ordering_points
+                                .contains(dst);
+                            if point && th.regs[*dst] != 0 {
+                                let access = th.last_access;
+                                if let (Some(m), Some(access)) =
+                                    (th.methods.last_mut().filter(|m| !m.done), access)
+                                {
+                                    m.points.push(access);
+                                }
+                            }
+                        }
                         Instr::Assert { cond, .. } => th.failed |= eval(cond, &th.regs) == 0,
                         // The trace does not exist: it leaves nothing behind.
                         Instr::Assume { cond, .. } if eval(cond, &th.regs) == 0 => {
@@ -608,6 +639,7 @@ impl<'p> Explorer<'p> {
                                     done: false,
                                     first: None,
                                     last: None,
+                                    points: Vec::new(),
                                 });
                             }
                         }
@@ -818,6 +850,18 @@ impl<'p> Explorer<'p> {
                 _ => unreachable!("not a shared step: {step:?}"),
             }
         }
+        {
+            let th = &mut state.threads[t];
+            for &(loc, write, _) in &accesses {
+                if write {
+                    state.writes[loc] += 1;
+                }
+                th.last_access = Some((loc, state.writes[loc], !write));
+            }
+            if matches!(step, Step::Cas(_)) && !accesses.iter().any(|a| a.1) {
+                th.last_access = None;
+            }
+        }
         // Under SC every atomic access synchronises: an atomic read joins the clock of the
         // release it reads from (the location's last write), in the order of the step's
         // accesses (an RMW reads, then writes).
@@ -926,21 +970,58 @@ impl<'p> Explorer<'p> {
                 .iter()
                 .map(|t| t.methods.iter().filter(|m| m.done).cloned().collect())
                 .collect();
-            let memory = spec.program.locations.iter().map(|l| l.initial).collect();
+            let memory: Vec<i32> = spec.program.locations.iter().map(|l| l.initial).collect();
             let mut next = vec![0; calls.len()];
-            if !linearize(spec, &calls, &mut next, memory) {
+            let by_time = |a: &MethodCall, b: &MethodCall| match (a.last, b.first) {
+                (Some(end), Some(begin)) => end < begin,
+                _ => false,
+            };
+            if !linearize(spec, &calls, &mut next, memory.clone(), &by_time, false) {
                 self.result.non_linearizable = true;
+            }
+            let by_points = |a: &MethodCall, b: &MethodCall| {
+                a.points.iter().any(|x| {
+                    b.points
+                        .iter()
+                        .any(|y| x.0 == y.0 && (x.1, x.2) < (y.1, y.2))
+                })
+            };
+            if !linearize(spec, &calls, &mut next, memory.clone(), &by_points, false) {
+                self.result.loose_failure = true;
+            }
+            if linearize(spec, &calls, &mut next, memory, &by_points, true) {
+                self.result.strict_failure = true;
             }
         }
     }
 }
 
 /// Some order of the calls not yet placed (`next[t]` is thread `t`'s first) keeps program
-/// order and real time and, run on the sequential versions from `memory`, gives each call
-/// its value.
-fn linearize(spec: &Spec, calls: &[Vec<MethodCall>], next: &mut [usize], memory: Vec<i32>) -> bool {
+/// order and `before` (a call of another thread for which `before(d, c)` holds comes
+/// before `c`) and, run on the sequential versions from `memory`, gives each call its value.
+/// With `failing`: some such complete order does not give some call its value.
+fn linearize(
+    spec: &Spec,
+    calls: &[Vec<MethodCall>],
+    next: &mut [usize],
+    memory: Vec<i32>,
+    before: &dyn Fn(&MethodCall, &MethodCall) -> bool,
+    failing: bool,
+) -> bool {
+    search(spec, calls, next, memory, before, failing, false)
+}
+
+fn search(
+    spec: &Spec,
+    calls: &[Vec<MethodCall>],
+    next: &mut [usize],
+    memory: Vec<i32>,
+    before: &dyn Fn(&MethodCall, &MethodCall) -> bool,
+    failing: bool,
+    mismatched: bool,
+) -> bool {
     if (0..calls.len()).all(|t| next[t] == calls[t].len()) {
-        return true;
+        return mismatched == failing;
     }
     for t in 0..calls.len() {
         let Some(call) = calls[t].get(next[t]) else {
@@ -948,14 +1029,9 @@ fn linearize(spec: &Spec, calls: &[Vec<MethodCall>], next: &mut [usize], memory:
         };
         // A call of another thread, not placed yet, that ended before this one began must
         // come first.
-        let overtakes = (0..calls.len()).filter(|&u| u != t).any(|u| {
-            calls[u][next[u]..]
-                .iter()
-                .any(|d| match (d.last, call.first) {
-                    (Some(end), Some(begin)) => end < begin,
-                    _ => false,
-                })
-        });
+        let overtakes = (0..calls.len())
+            .filter(|&u| u != t)
+            .any(|u| calls[u][next[u]..].iter().any(|d| before(d, call)));
         if overtakes {
             continue;
         }
@@ -964,11 +1040,20 @@ fn linearize(spec: &Spec, calls: &[Vec<MethodCall>], next: &mut [usize], memory:
         };
         let mut after = memory.clone();
         let value = run_sequential(&spec.program, method, &call.args, &mut after);
-        if value.is_some() && call.value.is_some() && value != call.value {
+        let wrong = value.is_some() && call.value.is_some() && value != call.value;
+        if wrong && !failing {
             continue;
         }
         next[t] += 1;
-        let fits = linearize(spec, calls, next, after);
+        let fits = search(
+            spec,
+            calls,
+            next,
+            after,
+            before,
+            failing,
+            mismatched || wrong,
+        );
         next[t] -= 1;
         if fits {
             return true;

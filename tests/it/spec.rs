@@ -11,6 +11,7 @@ use crate::common;
 use crate::reference;
 
 use nemos::analysis::query::{ask, Finding, Query, QueryOptions};
+use nemos::analysis::spec::SpecMode;
 
 struct Object {
     name: &'static str,
@@ -86,6 +87,49 @@ spec {
 }
 "#;
 
+/// Ordering points after every access that orders a call: CDSSpec's modes.
+const REGISTER_POINTS: &str = r#"{ x = 0; }
+void set(int *x, int v) { *x = v; ordering_point(1); }
+int get(int *x) { int v = *x; ordering_point(1); return v; }
+spec {
+  int val = 0;
+  void set(int *x, int v) { val = v; }
+  int get(int *x) { return val; }
+}
+"#;
+
+/// `get` has an ordering point only when it reads a non-zero value: a `get` of 0 is not
+/// ordered with the `set`s (strictly exhaustive mode fails, loosely does not).
+const REGISTER_SOME_POINTS: &str = r#"{ x = 0; }
+void set(int *x, int v) { *x = v; ordering_point(1); }
+int get(int *x) { int v = *x; ordering_point(v != 0); return v; }
+spec {
+  int val = 0;
+  void set(int *x, int v) { val = v; }
+  int get(int *x) { return val; }
+}
+"#;
+
+const COUNTER_RACY_POINTS: &str = r#"{ c = 0; }
+int inc(int *c, int *l) { int a = *c; *c = a + 1; ordering_point(1); return a; }
+int get(int *c, int *l) { int v = *c; ordering_point(1); return v; }
+spec {
+  int n = 0;
+  int inc(int *c, int *l) { int old = n; n = n + 1; return old; }
+  int get(int *c, int *l) { return n; }
+}
+"#;
+
+const ADDER_POINTS: &str = r#"{ c = 0; }
+void add(int *c, int *l) { atomic_fetch_add(c, 1); ordering_point(1); }
+int get(int *c, int *l) { int v = atomic_load(c); ordering_point(v > 0); return v; }
+spec {
+  int n = 0;
+  void add(int *c, int *l) { n = n + 1; }
+  int get(int *c, int *l) { return n; }
+}
+"#;
+
 const QUEUE_LOCKED: &str = r#"{ int q[2]; h = 0; t = 0; }
 int enq(int *q, int *h, int *t, int *l, int v) {
   lock(l);
@@ -149,7 +193,8 @@ spec {
 }
 "#;
 
-fn objects() -> Vec<(Object, bool)> {
+/// The objects, with whether they are linearizable and whether they have ordering points.
+fn objects() -> Vec<(Object, bool, bool)> {
     const REGISTER_CALLS: &[&str] = &["set(x, 1);", "set(x, 2);", "r = get(x);"];
     const COUNTER_CALLS: &[&str] = &["r = inc(c, l);", "r = get(c, l);"];
     const ADDER_CALLS: &[&str] = &["add(c, l);", "r = get(c, l);"];
@@ -166,26 +211,65 @@ fn objects() -> Vec<(Object, bool)> {
         calls,
     };
     vec![
-        (object("register", REGISTER, "int *x", register), true),
+        (
+            object("register", REGISTER, "int *x", register),
+            true,
+            false,
+        ),
         (
             object("register-torn", REGISTER_TORN, "int *x", register),
             false,
+            false,
+        ),
+        (
+            object("register-points", REGISTER_POINTS, "int *x", register),
+            true,
+            true,
+        ),
+        (
+            object(
+                "register-some-points",
+                REGISTER_SOME_POINTS,
+                "int *x",
+                register,
+            ),
+            true,
+            true,
         ),
         (
             object("counter", COUNTER_LOCKED, "int *c, int *l", counter),
             true,
+            false,
         ),
         (
             object("counter-racy", COUNTER_RACY, "int *c, int *l", counter),
             false,
+            false,
+        ),
+        (
+            object(
+                "counter-racy-points",
+                COUNTER_RACY_POINTS,
+                "int *c, int *l",
+                counter,
+            ),
+            false,
+            true,
         ),
         (
             object("adder", ADDER_ATOMIC, "int *c, int *l", ADDER_CALLS),
             true,
+            false,
         ),
         (
             object("adder-racy", ADDER_RACY, "int *c, int *l", ADDER_CALLS),
             false,
+            false,
+        ),
+        (
+            object("adder-points", ADDER_POINTS, "int *c, int *l", ADDER_CALLS),
+            true,
+            true,
         ),
         (
             object(
@@ -195,6 +279,7 @@ fn objects() -> Vec<(Object, bool)> {
                 queue,
             ),
             true,
+            false,
         ),
         (
             object(
@@ -203,6 +288,7 @@ fn objects() -> Vec<(Object, bool)> {
                 "int *q, int *h, int *t, int *l",
                 queue,
             ),
+            false,
             false,
         ),
     ]
@@ -241,10 +327,10 @@ fn client(object: &Object, threads: &[Vec<String>]) -> String {
     text
 }
 
-/// nemos's verdict: linearizable.
-fn product(test: &nemos::Test, text: &str) -> bool {
+/// nemos's verdict: correct in `mode`.
+fn product(test: &nemos::Test, text: &str, mode: SpecMode) -> bool {
     let options = QueryOptions::new(common::under("sc").model, "sc");
-    let answer = ask(test, Query::Spec, &options).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let answer = ask(test, Query::Spec(mode), &options).unwrap_or_else(|e| panic!("{e}\n{text}"));
     match answer.finding {
         Finding::Spec(result) => {
             assert!(!result.bound_hit, "{text}");
@@ -255,17 +341,28 @@ fn product(test: &nemos::Test, text: &str) -> bool {
 }
 
 #[test]
-fn linearizability_matches_the_reference_on_small_objects() {
+fn spec_modes_match_the_reference_on_small_objects() {
     let mut verdicts = [0usize; 2];
-    for (object, correct) in objects() {
+    // Loose and strict verdicts: (loose holds, strict holds) counts.
+    let mut point_verdicts = [[0usize; 2]; 2];
+    for (object, correct, points) in objects() {
         let clients = sequences(object.calls);
         for (i, first) in clients.iter().enumerate() {
             // Swapping the two threads gives the same client.
             for second in &clients[i..] {
                 let text = client(&object, &[first.clone(), second.clone()]);
                 let test = common::load("client", &text);
-                let expected = !reference::explore(&test.program, 2).non_linearizable;
-                let got = product(&test, &text);
+                let reference = reference::explore(&test.program, 2);
+                let expected = !reference.non_linearizable;
+                let got = product(&test, &text, SpecMode::Linearizable);
+                if points {
+                    let loose = product(&test, &text, SpecMode::Loose);
+                    let strict = product(&test, &text, SpecMode::Strict);
+                    assert_eq!(loose, !reference.loose_failure, "loose mode:\n{text}");
+                    assert_eq!(strict, !reference.strict_failure, "strict mode:\n{text}");
+                    point_verdicts[0][loose as usize] += 1;
+                    point_verdicts[1][strict as usize] += 1;
+                }
                 assert_eq!(got, expected, "nemos and the reference disagree:\n{text}");
                 if correct {
                     assert!(got, "the correct {} is linearizable:\n{text}", object.name);
@@ -276,10 +373,22 @@ fn linearizability_matches_the_reference_on_small_objects() {
     }
     // Both verdicts occur: the comparison is not vacuous.
     assert!(verdicts[0] >= 100 && verdicts[1] >= 200, "{verdicts:?}");
+    assert!(
+        point_verdicts.iter().flatten().all(|&n| n >= 5),
+        "loose and strict each pass and fail: {point_verdicts:?}"
+    );
 }
 
-/// The rows of `specs/README.md`: file stem, `--unroll`, linearizable.
-fn spec_table() -> Vec<(String, String, bool)> {
+/// A row of `specs/README.md`.
+struct SpecRow {
+    name: String,
+    model: String,
+    mode: String,
+    unroll: String,
+    holds: bool,
+}
+
+fn spec_table() -> Vec<SpecRow> {
     let readme = std::fs::read_to_string(common::manifest_dir().join("specs/README.md"))
         .expect("specs/README.md");
     readme
@@ -293,12 +402,18 @@ fn spec_table() -> Vec<(String, String, bool)> {
                 .next()
                 .unwrap_or_default()
                 .to_string();
-            let linearizable = match cells[4] {
-                "linearizable" => true,
-                "not linearizable" => false,
+            let holds = match cells[6] {
+                "holds" => true,
+                "fails" => false,
                 other => panic!("specs/README.md: unknown verdict `{other}` in\n{line}"),
             };
-            (name, cells[3].to_string(), linearizable)
+            SpecRow {
+                name,
+                model: cells[3].to_string(),
+                mode: cells[4].to_string(),
+                unroll: cells[5].to_string(),
+                holds,
+            }
         })
         .collect()
 }
@@ -306,33 +421,28 @@ fn spec_table() -> Vec<(String, String, bool)> {
 #[test]
 fn specs_give_the_verdicts_of_their_readme_table() {
     let rows = spec_table();
-    let mut files: Vec<String> = common::litmus_files(&common::manifest_dir().join("specs"))
-        .iter()
-        .filter_map(|p| Some(p.file_stem()?.to_str()?.to_string()))
-        .collect();
-    files.sort();
-    let mut named: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
-    named.sort();
+    let files: std::collections::BTreeSet<String> =
+        common::litmus_files(&common::manifest_dir().join("specs"))
+            .iter()
+            .filter_map(|p| Some(p.file_stem()?.to_str()?.to_string()))
+            .collect();
+    let named: std::collections::BTreeSet<String> = rows.iter().map(|r| r.name.clone()).collect();
     assert_eq!(
         files, named,
         "specs/*.litmus and the rows of specs/README.md"
     );
-    for (name, unroll, linearizable) in rows {
+    for row in rows {
+        let file = format!("specs/{}.litmus", row.name);
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_nemos"))
             .current_dir(common::manifest_dir())
-            .args(["spec", "--unroll", &unroll, &format!("specs/{name}.litmus")])
+            .args(["spec", "--model", &row.model, "--mode", &row.mode])
+            .args(["--unroll", &row.unroll, &file])
             .output()
             .expect("nemos runs");
         let stdout = String::from_utf8_lossy(&out.stdout);
-        let want = if linearizable { 0 } else { 1 };
-        assert_eq!(
-            out.status.code(),
-            Some(want),
-            "specs/{name}.litmus:\n{stdout}"
-        );
-        assert!(
-            !stdout.contains("warning"),
-            "specs/{name}.litmus:\n{stdout}"
-        );
+        let want = if row.holds { 0 } else { 1 };
+        let what = format!("{file} --model {} --mode {}", row.model, row.mode);
+        assert_eq!(out.status.code(), Some(want), "{what}:\n{stdout}");
+        assert!(!stdout.contains("warning"), "{what}:\n{stdout}");
     }
 }

@@ -254,6 +254,13 @@ impl Lowerer {
                 let cond = self.lower_expr(&args[0], scope, out)?;
                 out.push(Instr::Assume { cond, span });
             }
+            Primitive::OrderingPoint => {
+                // A register of its own, assigned the condition where the call stands:
+                // the unroller marks the access before it (`ThreadProgram::ordering_points`).
+                let value = self.lower_expr(&args[0], scope, out)?;
+                let dst = scope.ordering_point();
+                out.push(Instr::Assign { dst, value, span });
+            }
             Primitive::Await => {
                 // `while (!cond) ;`: the condition's accesses are read again at each test.
                 let mut cond_prelude = Vec::new();

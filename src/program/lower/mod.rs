@@ -250,6 +250,7 @@ impl Lowerer {
             registers: scope.registers,
             body,
             calls: scope.calls,
+            ordering_points: scope.ordering_points,
             span: thread.span,
         })
     }
@@ -616,6 +617,7 @@ struct ThreadScope {
     /// Per function, how many times it was inlined into this thread so far.
     inlined: HashMap<String, usize>,
     calls: Vec<CallSite>,
+    ordering_points: Vec<RegId>,
 }
 
 /// The caller's names, put aside while a callee's body is lowered.
@@ -681,6 +683,18 @@ impl ThreadScope {
 
     fn lookup(&self, name: &str) -> Option<RegId> {
         self.by_name.get(name).copied()
+    }
+
+    /// The register of an `ordering_point(e)` call.
+    fn ordering_point(&mut self) -> RegId {
+        let id = self.registers.len();
+        self.registers.push(Register {
+            name: format!("op#{}", self.ordering_points.len() + 1),
+            initial: 0,
+            temporary: true,
+        });
+        self.ordering_points.push(id);
+        id
     }
 
     fn temporary(&mut self) -> RegId {
