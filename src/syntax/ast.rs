@@ -251,6 +251,30 @@ pub struct Expr {
     pub span: Span,
 }
 
+impl Expr {
+    /// The expressions directly inside this one, left to right.
+    pub fn children(&self) -> Vec<&Expr> {
+        match &self.kind {
+            ExprKind::Int(_) | ExprKind::Name(_) => Vec::new(),
+            ExprKind::Unary(_, a) | ExprKind::Cast(_, a) | ExprKind::Member(a, _, _) => vec![a],
+            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => vec![a, b],
+            ExprKind::Conditional(c, a, b) => vec![c, a, b],
+            ExprKind::Call(_, args) => args.iter().collect(),
+        }
+    }
+
+    /// [`Expr::children`], to rewrite.
+    pub fn children_mut(&mut self) -> Vec<&mut Expr> {
+        match &mut self.kind {
+            ExprKind::Int(_) | ExprKind::Name(_) => Vec::new(),
+            ExprKind::Unary(_, a) | ExprKind::Cast(_, a) | ExprKind::Member(a, _, _) => vec![a],
+            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => vec![a, b],
+            ExprKind::Conditional(c, a, b) => vec![c, a, b],
+            ExprKind::Call(_, args) => args.iter_mut().collect(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub enum ExprKind {
     Int(i64),

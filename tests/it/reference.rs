@@ -976,7 +976,15 @@ impl<'p> Explorer<'p> {
                 (Some(end), Some(begin)) => end < begin,
                 _ => false,
             };
-            if !linearize(spec, &calls, &mut next, memory.clone(), &by_time, false) {
+            if !linearize(
+                spec,
+                &calls,
+                &mut next,
+                memory.clone(),
+                &by_time,
+                false,
+                false,
+            ) {
                 self.result.non_linearizable = true;
             }
             let by_points = |a: &MethodCall, b: &MethodCall| {
@@ -986,10 +994,18 @@ impl<'p> Explorer<'p> {
                         .any(|y| x.0 == y.0 && (x.1, x.2) < (y.1, y.2))
                 })
             };
-            if !linearize(spec, &calls, &mut next, memory.clone(), &by_points, false) {
+            if !linearize(
+                spec,
+                &calls,
+                &mut next,
+                memory.clone(),
+                &by_points,
+                false,
+                false,
+            ) {
                 self.result.loose_failure = true;
             }
-            if linearize(spec, &calls, &mut next, memory, &by_points, true) {
+            if linearize(spec, &calls, &mut next, memory, &by_points, true, false) {
                 self.result.strict_failure = true;
             }
         }
@@ -999,19 +1015,9 @@ impl<'p> Explorer<'p> {
 /// Some order of the calls not yet placed (`next[t]` is thread `t`'s first) keeps program
 /// order and `before` (a call of another thread for which `before(d, c)` holds comes
 /// before `c`) and, run on the sequential versions from `memory`, gives each call its value.
-/// With `failing`: some such complete order does not give some call its value.
+/// With `failing`: some such complete order does not give some call its value (`mismatched`:
+/// the calls placed so far already include one).
 fn linearize(
-    spec: &Spec,
-    calls: &[Vec<MethodCall>],
-    next: &mut [usize],
-    memory: Vec<i32>,
-    before: &dyn Fn(&MethodCall, &MethodCall) -> bool,
-    failing: bool,
-) -> bool {
-    search(spec, calls, next, memory, before, failing, false)
-}
-
-fn search(
     spec: &Spec,
     calls: &[Vec<MethodCall>],
     next: &mut [usize],
@@ -1045,7 +1051,7 @@ fn search(
             continue;
         }
         next[t] += 1;
-        let fits = search(
+        let fits = linearize(
             spec,
             calls,
             next,

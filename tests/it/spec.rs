@@ -15,54 +15,73 @@ use nemos::analysis::spec::SpecMode;
 
 struct Object {
     name: &'static str,
-    /// The init block, the functions and the `spec` block.
+    /// The init block and the functions.
     text: &'static str,
+    /// The `spec` block.
+    spec: &'static str,
     /// The thread parameters.
     params: &'static str,
     /// Calls a client makes, as written in a thread.
     calls: &'static [&'static str],
 }
 
-const REGISTER: &str = r#"{ x = 0; }
-void set(int *x, int v) { *x = v; }
-int get(int *x) { return *x; }
-spec {
+/// The sequential versions, shared by the implementations below.
+const REGISTER_SPEC: &str = r#"spec {
   int val = 0;
   void set(int *x, int v) { val = v; }
   int get(int *x) { return val; }
 }
+"#;
+
+const COUNTER_SPEC: &str = r#"spec {
+  int n = 0;
+  int inc(int *c, int *l) { int old = n; n = n + 1; return old; }
+  int get(int *c, int *l) { return n; }
+}
+"#;
+
+const ADDER_SPEC: &str = r#"spec {
+  int n = 0;
+  void add(int *c, int *l) { n = n + 1; }
+  int get(int *c, int *l) { return n; }
+}
+"#;
+
+const QUEUE_SPEC: &str = r#"spec {
+  int s[2]; int sh = 0; int st = 0;
+  int enq(int *q, int *h, int *t, int *l, int v) {
+    int ok = st - sh < 2;
+    if (ok) { s[st % 2] = v; st = st + 1; }
+    return ok;
+  }
+  int deq(int *q, int *h, int *t, int *l) {
+    int v = -1;
+    if (sh != st) { v = s[sh % 2]; sh = sh + 1; }
+    return v;
+  }
+}
+"#;
+
+const REGISTER: &str = r#"{ x = 0; }
+void set(int *x, int v) { *x = v; }
+int get(int *x) { return *x; }
 "#;
 
 /// `set` passes through a value no call wrote.
 const REGISTER_TORN: &str = r#"{ x = 0; }
 void set(int *x, int v) { *x = v + 4; *x = v; }
 int get(int *x) { return *x; }
-spec {
-  int val = 0;
-  void set(int *x, int v) { val = v; }
-  int get(int *x) { return val; }
-}
 "#;
 
 const COUNTER_LOCKED: &str = r#"{ c = 0; }
 int inc(int *c, int *l) { lock(l); int a = *c; *c = a + 1; unlock(l); return a; }
 int get(int *c, int *l) { return *c; }
-spec {
-  int n = 0;
-  int inc(int *c, int *l) { int old = n; n = n + 1; return old; }
-  int get(int *c, int *l) { return n; }
-}
 "#;
 
 /// Lost updates: two increments can read the same value.
 const COUNTER_RACY: &str = r#"{ c = 0; }
 int inc(int *c, int *l) { int a = *c; *c = a + 1; return a; }
 int get(int *c, int *l) { return *c; }
-spec {
-  int n = 0;
-  int inc(int *c, int *l) { int old = n; n = n + 1; return old; }
-  int get(int *c, int *l) { return n; }
-}
 "#;
 
 /// A lost update is visible only through a later `get`: whether a history fits depends on
@@ -70,32 +89,17 @@ spec {
 const ADDER_RACY: &str = r#"{ c = 0; }
 void add(int *c, int *l) { int a = *c; *c = a + 1; }
 int get(int *c, int *l) { return *c; }
-spec {
-  int n = 0;
-  void add(int *c, int *l) { n = n + 1; }
-  int get(int *c, int *l) { return n; }
-}
 "#;
 
 const ADDER_ATOMIC: &str = r#"{ c = 0; }
 void add(int *c, int *l) { atomic_fetch_add(c, 1); }
 int get(int *c, int *l) { return atomic_load(c); }
-spec {
-  int n = 0;
-  void add(int *c, int *l) { n = n + 1; }
-  int get(int *c, int *l) { return n; }
-}
 "#;
 
 /// Ordering points after every access that orders a call: CDSSpec's modes.
 const REGISTER_POINTS: &str = r#"{ x = 0; }
 void set(int *x, int v) { *x = v; ordering_point(1); }
 int get(int *x) { int v = *x; ordering_point(1); return v; }
-spec {
-  int val = 0;
-  void set(int *x, int v) { val = v; }
-  int get(int *x) { return val; }
-}
 "#;
 
 /// `get` has an ordering point only when it reads a non-zero value: a `get` of 0 is not
@@ -103,31 +107,16 @@ spec {
 const REGISTER_SOME_POINTS: &str = r#"{ x = 0; }
 void set(int *x, int v) { *x = v; ordering_point(1); }
 int get(int *x) { int v = *x; ordering_point(v != 0); return v; }
-spec {
-  int val = 0;
-  void set(int *x, int v) { val = v; }
-  int get(int *x) { return val; }
-}
 "#;
 
 const COUNTER_RACY_POINTS: &str = r#"{ c = 0; }
 int inc(int *c, int *l) { int a = *c; *c = a + 1; ordering_point(1); return a; }
 int get(int *c, int *l) { int v = *c; ordering_point(1); return v; }
-spec {
-  int n = 0;
-  int inc(int *c, int *l) { int old = n; n = n + 1; return old; }
-  int get(int *c, int *l) { return n; }
-}
 "#;
 
 const ADDER_POINTS: &str = r#"{ c = 0; }
 void add(int *c, int *l) { atomic_fetch_add(c, 1); ordering_point(1); }
 int get(int *c, int *l) { int v = atomic_load(c); ordering_point(v > 0); return v; }
-spec {
-  int n = 0;
-  void add(int *c, int *l) { n = n + 1; }
-  int get(int *c, int *l) { return n; }
-}
 "#;
 
 const QUEUE_LOCKED: &str = r#"{ int q[2]; h = 0; t = 0; }
@@ -147,19 +136,6 @@ int deq(int *q, int *h, int *t, int *l) {
   unlock(l);
   return v;
 }
-spec {
-  int s[2]; int sh = 0; int st = 0;
-  int enq(int *q, int *h, int *t, int *l, int v) {
-    int ok = st - sh < 2;
-    if (ok) { s[st % 2] = v; st = st + 1; }
-    return ok;
-  }
-  int deq(int *q, int *h, int *t, int *l) {
-    int v = -1;
-    if (sh != st) { v = s[sh % 2]; sh = sh + 1; }
-    return v;
-  }
-}
 "#;
 
 /// The tail is published before the slot is written, and nothing excludes two enqueuers.
@@ -178,19 +154,6 @@ int deq(int *q, int *h, int *t, int *l) {
   unlock(l);
   return v;
 }
-spec {
-  int s[2]; int sh = 0; int st = 0;
-  int enq(int *q, int *h, int *t, int *l, int v) {
-    int ok = st - sh < 2;
-    if (ok) { s[st % 2] = v; st = st + 1; }
-    return ok;
-  }
-  int deq(int *q, int *h, int *t, int *l) {
-    int v = -1;
-    if (sh != st) { v = s[sh % 2]; sh = sh + 1; }
-    return v;
-  }
-}
 "#;
 
 /// The objects, with whether they are linearizable and whether they have ordering points.
@@ -204,9 +167,19 @@ fn objects() -> Vec<(Object, bool, bool)> {
         "r = deq(q, h, t, l);",
     ];
     let (register, counter, queue) = (REGISTER_CALLS, COUNTER_CALLS, QUEUE_CALLS);
-    let object = |name, text, params, calls| Object {
+    // Each alphabet belongs to one kind of object, with its sequential version.
+    let object = |name, text, params, calls: &'static [&'static str]| Object {
         name,
         text,
+        spec: if calls == register {
+            REGISTER_SPEC
+        } else if calls == counter {
+            COUNTER_SPEC
+        } else if calls == ADDER_CALLS {
+            ADDER_SPEC
+        } else {
+            QUEUE_SPEC
+        },
         params,
         calls,
     };
@@ -306,7 +279,7 @@ fn sequences(calls: &[&str]) -> Vec<Vec<String>> {
 }
 
 fn client(object: &Object, threads: &[Vec<String>]) -> String {
-    let mut text = format!("C {}\n{}", object.name, object.text);
+    let mut text = format!("C {}\n{}{}", object.name, object.text, object.spec);
     for (i, calls) in threads.iter().enumerate() {
         let body: Vec<String> = calls
             .iter()

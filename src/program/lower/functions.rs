@@ -684,23 +684,10 @@ fn calls_in_stmts<'a>(stmts: &'a [ast::Stmt], out: &mut Vec<(&'a str, Span)>) {
 }
 
 fn calls_in_expr<'a>(e: &'a ast::Expr, out: &mut Vec<(&'a str, Span)>) {
-    match &e.kind {
-        ExprKind::Int(_) | ExprKind::Name(_) => {}
-        ExprKind::Unary(_, a) | ExprKind::Cast(_, a) | ExprKind::Member(a, _, _) => {
-            calls_in_expr(a, out)
-        }
-        ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
-            calls_in_expr(a, out);
-            calls_in_expr(b, out);
-        }
-        ExprKind::Conditional(c, a, b) => {
-            calls_in_expr(c, out);
-            calls_in_expr(a, out);
-            calls_in_expr(b, out);
-        }
-        ExprKind::Call(name, args) => {
-            out.push((&name.name, e.span));
-            args.iter().for_each(|a| calls_in_expr(a, out));
-        }
+    if let ExprKind::Call(name, _) = &e.kind {
+        out.push((&name.name, e.span));
+    }
+    for child in e.children() {
+        calls_in_expr(child, out);
     }
 }

@@ -220,26 +220,17 @@ fn check_no_shadowing(
 
 /// `size` of the state, read or written by name, is `*size` in the test's language.
 fn globals_by_value(e: &mut ast::Expr, scalars: &HashSet<String>) {
-    match &mut e.kind {
+    match &e.kind {
         ExprKind::Name(name) if scalars.contains(&name.name) => {
             let inner = e.clone();
             e.kind = ExprKind::Unary(UnaryOp::Deref, Box::new(inner));
         }
         // `&size` stays the address.
         ExprKind::Unary(UnaryOp::AddrOf, inner) if matches!(&inner.kind, ExprKind::Name(_)) => {}
-        ExprKind::Name(_) | ExprKind::Int(_) => {}
-        ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => globals_by_value(a, scalars),
-        ExprKind::Member(a, _, _) => globals_by_value(a, scalars),
-        ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
-            globals_by_value(a, scalars);
-            globals_by_value(b, scalars);
-        }
-        ExprKind::Conditional(c, a, b) => {
-            globals_by_value(c, scalars);
-            globals_by_value(a, scalars);
-            globals_by_value(b, scalars);
-        }
-        ExprKind::Call(_, args) => args.iter_mut().for_each(|a| globals_by_value(a, scalars)),
+        _ => e
+            .children_mut()
+            .into_iter()
+            .for_each(|child| globals_by_value(child, scalars)),
     }
 }
 
