@@ -77,6 +77,10 @@ pub enum Base {
     Lkr,
     Lkw,
     Ul,
+    /// herd's syntactic dependencies (see `events::Dependencies`).
+    Addr,
+    Data,
+    Ctrl,
 }
 
 /// Every name of the base vocabulary, aliases included.
@@ -118,6 +122,9 @@ pub const BASE_NAMES: &[(&str, Base)] = &[
     ("LKR", Base::Lkr),
     ("LKW", Base::Lkw),
     ("UL", Base::Ul),
+    ("addr", Base::Addr),
+    ("data", Base::Data),
+    ("ctrl", Base::Ctrl),
     // herd's set of the events of read-modify-write instructions.
     ("RMW", Base::X),
 ];
@@ -174,9 +181,8 @@ pub struct Model {
     /// The groups of `let rec .. and ..`: their value is the least fixed point, computed
     /// by iteration from the empty set or relation (see `encode::model`).
     pub rec_groups: Vec<RecGroup>,
-    /// What the model names that nemos does not compute yet and reads as empty (the
-    /// dependencies `addr`, `data`, `ctrl`, tags nemos cannot derive from its events): the
-    /// CLI says so when it loads the model.
+    /// What the model names that nemos does not compute yet and reads as empty (tags nemos
+    /// cannot derive from its events): the CLI says so when it loads the model.
     pub placeholders: Vec<String>,
 }
 
@@ -828,11 +834,6 @@ impl Checker<'_> {
                     TExpr::Binary(BinOp::Inter, set(Base::Loc), Box::new(pairs)),
                     Some(Type::Rel),
                 ));
-            }
-            // PROVISIONAL: nemos's events have no dependency relations yet.
-            "addr" | "data" | "ctrl" => {
-                self.placeholder(format!("the dependency `{n}`"));
-                return Ok((TExpr::Empty(Type::Rel), Some(Type::Rel)));
             }
             _ => {}
         }

@@ -34,7 +34,7 @@ use super::relation::Relation;
 use super::Encoding;
 use crate::cat::ast::{BinOp, CheckKind, UnOp};
 use crate::cat::{Base, Model, TExpr, Type};
-use crate::events::{EventId, EventKind};
+use crate::events::{Dependency, EventId, EventKind};
 use crate::program::MemOrder;
 
 /// The literals the queries need from a compiled model.
@@ -1254,7 +1254,29 @@ impl Compiler<'_, '_> {
                 }
                 Val::Rel(out)
             }
+            Base::Addr => self.dependency(sink, &events.dependencies.addr),
+            Base::Data => self.dependency(sink, &events.dependencies.data),
+            Base::Ctrl => self.dependency(sink, &events.dependencies.ctrl),
         }
+    }
+
+    /// A dependency relation: a pair holds when both events run and its condition does.
+    fn dependency<S: ClauseSink>(&mut self, sink: &mut S, list: &[Dependency]) -> Val {
+        let enc = self.enc;
+        let fb = &enc.feasible;
+        let mut out = Relation::new();
+        for d in list {
+            let when = match enc.events.terms.constant_value(d.when) {
+                Some(0) => Bool::FALSE,
+                Some(_) => Bool::TRUE,
+                None => enc.dependency_conditions[&d.when],
+            };
+            let holds = sink.and(&[fb[d.from], fb[d.to], when]);
+            let before = out.get(d.from, d.to);
+            let holds = sink.or(&[before, holds]);
+            out.set(d.from, d.to, holds);
+        }
+        Val::Rel(out)
     }
 }
 

@@ -248,8 +248,36 @@ pub struct Events {
     /// reach and to stop the thread at an invalid one: a witness's text need not show them
     /// (the access itself says which cell it reached, or that it was invalid).
     pub address_controls: std::collections::BTreeSet<EventId>,
+    /// herd's syntactic dependencies `addr`, `data` and `ctrl`, through registers.
+    pub dependencies: Dependencies,
     pub unroll: u32,
     pub bounds: bounds::Bounds,
+}
+
+/// A dependency of event `to` on the read `from`: it holds in an execution in which both
+/// run and `when` is non-zero. `when` is the constant 1 unless the register that carries
+/// the dependency was assigned in branches that did not all depend on the read (`if (c)
+/// r2 = r1; else r2 = 0;`): registers merge at a join, and so do their dependencies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Dependency {
+    pub from: EventId,
+    pub to: EventId,
+    pub when: TermId,
+}
+
+/// herd's dependencies, syntactic as herd computes them for C: through register
+/// assignments, whatever the values (`r1 - r1` depends on `r1`'s read), never through
+/// memory.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Dependencies {
+    /// From a read to an access whose address (an index, a pointer) uses its value.
+    pub addr: Vec<Dependency>,
+    /// From a read to a write whose value uses it.
+    pub data: Vec<Dependency>,
+    /// From a read to every access and fence inside the branches of an `if` (or the
+    /// iterations of a loop) whose condition uses it; not to the events after the join,
+    /// as in herd's C semantics.
+    pub ctrl: Vec<Dependency>,
 }
 
 impl Events {

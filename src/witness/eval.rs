@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use crate::cat::ast::{BinOp, CheckKind, UnOp};
 use crate::cat::{Base, Check, Model, RecGroup, TExpr, Type};
-use crate::events::{EventId, EventKind, Events};
+use crate::events::{Dependency, EventId, EventKind, Events, TermId};
 use crate::program::MemOrder;
 
 use super::Execution;
@@ -422,7 +422,38 @@ impl<'a> Explicit<'a> {
             Base::Int => Dense::Rel(self.rel(|a, b| !ext(a, b))),
             Base::Ext => Dense::Rel(self.rel(ext)),
             Base::Rmw => Dense::Rel(self.rel(|a, b| ev[a].is_read() && ev[a].rmw == Some(b))),
+            Base::Addr => Dense::Rel(self.dependency(&events.dependencies.addr)),
+            Base::Data => Dense::Rel(self.dependency(&events.dependencies.data)),
+            Base::Ctrl => Dense::Rel(self.dependency(&events.dependencies.ctrl)),
         }
+    }
+
+    /// The dependencies between executed events whose condition holds on the values read
+    /// (a read that did not run counts as 0: a condition names one only on a side of a
+    /// join the execution did not take). An execution given without its values
+    /// (`Explicit::new`) needs [`Explicit::with_values`] for conditions that are not
+    /// constants.
+    fn dependency(&self, list: &[Dependency]) -> BitRel {
+        let terms = &self.events.terms;
+        let value = |e: EventId| self.values.get(e).copied().flatten().unwrap_or(0);
+        let holds = |t: TermId| terms.eval(t, &value) != 0;
+        let mut out = BitRel::new(self.m());
+        for d in list {
+            let row = |e: EventId| self.index.get(e).copied().flatten();
+            if let (Some(i), Some(j)) = (row(d.from), row(d.to)) {
+                if holds(d.when) {
+                    out.set(i, j);
+                }
+            }
+        }
+        out
+    }
+
+    /// The same execution with the values of its events (per event, when known), which
+    /// the conditions of dependencies are evaluated on.
+    pub fn with_values(mut self, values: Vec<Option<i32>>) -> Self {
+        self.values = values;
+        self
     }
 }
 
