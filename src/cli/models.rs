@@ -7,16 +7,25 @@ use std::sync::Arc;
 
 use nemos::cat::Model;
 use nemos::diagnostics::SourceFile;
+use nemos::syntax::def::Macros;
 
 use super::batch::Status;
 use super::output::{colors, eprint_error, Stdout};
 
+/// A model as the command line loaded it: the model, and the macros of the `.def` file
+/// beside it when there is one (herd's `-macros`), with which the tests are read.
+#[derive(Clone)]
+pub struct Loaded {
+    pub model: Arc<Model>,
+    pub macros: Option<Arc<Macros>>,
+}
+
 /// A shipped model by name, or a model file by path (its includes relative to it, then
 /// among the shipped files). Loaded once per run, so that a bad model file is reported
 /// once, not once per litmus file.
-pub fn load_model(spec: &str) -> Result<Arc<Model>, Status> {
-    type Loaded = std::collections::HashMap<String, Result<Arc<Model>, Status>>;
-    static MODELS: std::sync::OnceLock<std::sync::Mutex<Loaded>> = std::sync::OnceLock::new();
+pub fn load_model(spec: &str) -> Result<Loaded, Status> {
+    type Cache = std::collections::HashMap<String, Result<Loaded, Status>>;
+    static MODELS: std::sync::OnceLock<std::sync::Mutex<Cache>> = std::sync::OnceLock::new();
     let cache = MODELS.get_or_init(Default::default);
     if let Some(known) = cache.lock().ok().and_then(|c| c.get(spec).cloned()) {
         return known;
@@ -28,11 +37,14 @@ pub fn load_model(spec: &str) -> Result<Arc<Model>, Status> {
     loaded
 }
 
-fn load_model_uncached(spec: &str) -> Result<Arc<Model>, Status> {
+fn load_model_uncached(spec: &str) -> Result<Loaded, Status> {
     let is_path = spec.ends_with(".cat") || spec.contains('/') || spec.contains('\\');
     if !is_path || nemos::cat::shipped(spec).is_some() && !Path::new(spec).exists() {
         return match nemos::cat::load_shipped(spec) {
-            Some(Ok(model)) => Ok(Arc::new(model)),
+            Some(Ok(model)) => Ok(Loaded {
+                model: Arc::new(model),
+                macros: None,
+            }),
             Some(Err(e)) => {
                 eprint!("{}", e.render(colors().stderr));
                 Err(Status::BadInput)
@@ -76,9 +88,11 @@ fn load_model_uncached(spec: &str) -> Result<Arc<Model>, Status> {
             return Err(Status::BadInput);
         }
     };
+    let macros = macros_beside(path)?;
     let options = nemos::cat::Options {
         bell,
         variants: Vec::new(),
+        tags_from_events: macros.is_some(),
     };
     nemos::cat::load_with(&file, &name, &mut resolve, &options)
         .map(|model| {
@@ -90,12 +104,32 @@ fn load_model_uncached(spec: &str) -> Result<Arc<Model>, Status> {
                     model.placeholders.join(", ")
                 );
             }
-            Arc::new(model)
+            Loaded {
+                model: Arc::new(model),
+                macros: macros.clone(),
+            }
         })
         .map_err(|e| {
             eprint!("{}", e.render(colors().stderr));
             Status::BadInput
         })
+}
+
+/// herd's macro file beside a model (`linux-kernel.def` for `linux-kernel.cat`), read:
+/// the tests' calls expand with its macros, and their events carry its tags.
+fn macros_beside(model: &Path) -> Result<Option<Arc<Macros>>, Status> {
+    let path = model.with_extension("def");
+    let Ok(bytes) = std::fs::read(&path) else {
+        return Ok(None);
+    };
+    let file = SourceFile::from_bytes(path.display().to_string(), bytes);
+    match nemos::syntax::def::parse(&file) {
+        Ok(macros) => Ok(Some(Arc::new(macros))),
+        Err(e) => {
+            eprint!("{}", e.render(colors().stderr));
+            Err(Status::BadInput)
+        }
+    }
 }
 
 /// herd's bell file beside a model (`linux-kernel.bell` for `linux-kernel.cat`), which
@@ -151,7 +185,7 @@ pub fn models_command(name: Option<&str>) -> Status {
             let mut out = String::new();
             for (name, file, _) in nemos::cat::SHIPPED {
                 let model = match load_model(name) {
-                    Ok(m) => m,
+                    Ok(m) => m.model,
                     Err(s) => return s,
                 };
                 let mut line = format!(

@@ -119,6 +119,29 @@ fn rec_members(model: &Model) -> HashMap<usize, usize> {
     groups
 }
 
+/// Whether an event carries a tag: a compare-exchange's read carries its success tags
+/// when its write runs and its failure tags otherwise.
+enum Tagged {
+    Never,
+    Always,
+    IfExchanged(EventId),
+    IfFailed(EventId),
+}
+
+fn tagged(e: &crate::events::Event, tag: &str) -> Tagged {
+    let has = |tags: &[String]| tags.iter().any(|t| t.eq_ignore_ascii_case(tag));
+    match (e.rmw, e.failure_tags.is_empty()) {
+        (Some(w), false) if e.is_read() => match (has(&e.tags), has(&e.failure_tags)) {
+            (true, true) => Tagged::Always,
+            (true, false) => Tagged::IfExchanged(w),
+            (false, true) => Tagged::IfFailed(w),
+            (false, false) => Tagged::Never,
+        },
+        _ if has(&e.tags) => Tagged::Always,
+        _ => Tagged::Never,
+    }
+}
+
 /// Add the model's checks to the encoding; each named check is guarded by a fresh selector.
 pub fn encode_model<S: ClauseSink>(
     sink: &mut S,
@@ -1253,6 +1276,24 @@ impl Compiler<'_, '_> {
                     }
                 }
                 Val::Rel(out)
+            }
+            Base::Tag(i) => {
+                let tag = self
+                    .model
+                    .tags
+                    .get(usize::from(i))
+                    .map_or("", String::as_str);
+                let members = events
+                    .events
+                    .iter()
+                    .map(|e| match tagged(e, tag) {
+                        Tagged::Never => Bool::FALSE,
+                        Tagged::Always => fb[e.id],
+                        Tagged::IfExchanged(w) => sink.and2(fb[e.id], fb[w]),
+                        Tagged::IfFailed(w) => sink.and2(fb[e.id], !fb[w]),
+                    })
+                    .collect();
+                Val::Set(members)
             }
             Base::Addr => self.dependency(sink, &events.dependencies.addr),
             Base::Data => self.dependency(sink, &events.dependencies.data),

@@ -120,6 +120,12 @@ pub struct Event {
     pub order: MemOrder,
     /// The order a compare-exchange's read has when the exchange fails.
     pub failure_order: Option<MemOrder>,
+    /// herd's tags (from a `.def` macro; see [`crate::program::Tags`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tags: crate::program::Tags,
+    /// The tags of a compare-exchange's read when the exchange fails.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub failure_tags: crate::program::Tags,
     /// The other half of an atomic read-modify-write.
     pub rmw: Option<EventId>,
     /// For an `Unlock`, its `Lock`; for a `Lock`, its `Unlock`.

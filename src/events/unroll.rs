@@ -161,6 +161,8 @@ fn blank_event(thread: Option<usize>, position: usize, span: Span) -> Event {
         guard: Guard::default(),
         order: MemOrder::NonAtomic,
         failure_order: None,
+        tags: Vec::new(),
+        failure_tags: Vec::new(),
         rmw: None,
         lock_match: None,
         atomic_match: None,
@@ -497,11 +499,13 @@ impl Builder {
                 dst,
                 loc,
                 order,
+                tags,
                 span,
             } => {
                 let addr = self.address_deps(loc, state);
                 self.at(state, loc, *span, &|b, s, loc| {
                     let id = b.read(s, loc, *order, *span);
+                    b.events[id].tags.clone_from(tags);
                     b.events[id].register = Some(*dst);
                     s.registers[*dst] = b.terms.read(id);
                     b.depend(DepKind::Addr, &addr, id);
@@ -512,6 +516,7 @@ impl Builder {
                 loc,
                 value,
                 order,
+                tags,
                 span,
             } => {
                 let data = self.expr_deps(value, state);
@@ -519,6 +524,7 @@ impl Builder {
                 let addr = self.address_deps(loc, state);
                 self.at(state, loc, *span, &|b, s, loc| {
                     let id = b.write(s, loc, value, *order, *span);
+                    b.events[id].tags.clone_from(tags);
                     b.depend(DepKind::Addr, &addr, id);
                     b.depend(DepKind::Data, &data, id);
                 });
@@ -529,6 +535,7 @@ impl Builder {
                 op,
                 operand,
                 order,
+                tags,
                 span,
             } => {
                 let data = self.expr_deps(operand, state);
@@ -536,6 +543,7 @@ impl Builder {
                 let addr = self.address_deps(loc, state);
                 self.at(state, loc, *span, &|b, s, loc| {
                     let read = b.read(s, loc, *order, *span);
+                    b.events[read].tags.clone_from(tags);
                     b.depend(DepKind::Addr, &addr, read);
                     b.events[read].register = *dst;
                     let old = b.terms.read(read);
@@ -544,6 +552,7 @@ impl Builder {
                         RmwOp::Fetch(op) => b.terms.binary(*op, old, operand),
                     };
                     let write = b.write(s, loc, new, *order, *span);
+                    b.events[write].tags.clone_from(tags);
                     b.link_rmw(read, write);
                     b.depend(DepKind::Addr, &addr, write);
                     b.depend(DepKind::Data, &data, write);
@@ -561,16 +570,26 @@ impl Builder {
                 success,
                 failure,
                 weak: _,
+                tags,
+                failure_tags,
                 span,
             } => self.compare_exchange(
-                state, *dst, loc, *expected, desired, *success, *failure, *span,
+                state,
+                *dst,
+                loc,
+                *expected,
+                desired,
+                (*success, *failure),
+                (tags, failure_tags),
+                *span,
             ),
-            Instr::Fence { order, span } => {
+            Instr::Fence { order, tags, span } => {
                 self.emit(
                     state,
                     Event {
                         kind: EventKind::Fence,
                         order: *order,
+                        tags: tags.clone(),
                         ..blank_event(None, 0, *span)
                     },
                 );
@@ -1120,8 +1139,8 @@ impl Builder {
         loc: &Address,
         expected: Expected,
         desired: &Expr,
-        success: MemOrder,
-        failure: MemOrder,
+        (success, failure): (MemOrder, MemOrder),
+        (tags, failure_tags): (&crate::program::Tags, &crate::program::Tags),
         span: Span,
     ) {
         let (expected_value, expected_deps) = match expected {
@@ -1137,6 +1156,8 @@ impl Builder {
         self.at(state, loc, span, &|b, s, loc| {
             let read = b.read(s, loc, success, span);
             b.events[read].failure_order = Some(failure);
+            b.events[read].tags.clone_from(tags);
+            b.events[read].failure_tags.clone_from(failure_tags);
             b.depend(DepKind::Addr, &addr, read);
             let old = b.terms.read(read);
             let succeeded = b.terms.binary(BinaryOp::Eq, old, expected_value);
@@ -1146,6 +1167,7 @@ impl Builder {
                 span,
                 |b, s| {
                     let write = b.write(s, loc, desired, success, span);
+                    b.events[write].tags.clone_from(tags);
                     b.link_rmw(read, write);
                     b.depend(DepKind::Addr, &addr, write);
                     b.depend(DepKind::Data, &data, write);

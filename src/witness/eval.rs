@@ -379,7 +379,24 @@ impl<'a> Explicit<'a> {
         })
     }
 
-    fn base(&self, b: Base) -> Dense {
+    /// The events carrying `tag`: a compare-exchange's read its failure tags when its write
+    /// did not run.
+    fn by_tag(&self, tag: &str) -> Dense {
+        let ev = &self.events.events;
+        let ran = |e: EventId| self.index.get(e).is_some_and(Option::is_some);
+        self.set(|e| {
+            let event = &ev[e];
+            let tags = match event.rmw {
+                Some(w) if event.is_read() && !event.failure_tags.is_empty() && !ran(w) => {
+                    &event.failure_tags
+                }
+                _ => &event.tags,
+            };
+            tags.iter().any(|t| t.eq_ignore_ascii_case(tag))
+        })
+    }
+
+    fn base(&self, b: Base, tags: &[String]) -> Dense {
         let events = self.events;
         let ev = &events.events;
         let same_loc = |a: EventId, b: EventId| {
@@ -422,6 +439,7 @@ impl<'a> Explicit<'a> {
             Base::Int => Dense::Rel(self.rel(|a, b| !ext(a, b))),
             Base::Ext => Dense::Rel(self.rel(ext)),
             Base::Rmw => Dense::Rel(self.rel(|a, b| ev[a].is_read() && ev[a].rmw == Some(b))),
+            Base::Tag(i) => self.by_tag(tags.get(usize::from(i)).map_or("", String::as_str)),
             Base::Addr => Dense::Rel(self.dependency(&events.dependencies.addr)),
             Base::Data => Dense::Rel(self.dependency(&events.dependencies.data)),
             Base::Ctrl => Dense::Rel(self.dependency(&events.dependencies.ctrl)),
@@ -473,7 +491,11 @@ impl Evaluator<'_, '_> {
         Ok(match e {
             TExpr::Base(b) => {
                 let x = self.x;
-                self.bases.entry(*b).or_insert_with(|| x.base(*b)).clone()
+                let tags = &self.model.tags;
+                self.bases
+                    .entry(*b)
+                    .or_insert_with(|| x.base(*b, tags))
+                    .clone()
             }
             TExpr::Def(id) => {
                 if let Some(Some(v)) = self.defs.get(*id) {

@@ -416,6 +416,7 @@ fn base_name(base: Base) -> Option<&'static str> {
         | Base::A
         | Base::Lkr
         | Base::Lkw
-        | Base::Ul => return None,
+        | Base::Ul
+        | Base::Tag(_) => return None,
     })
 }

@@ -645,6 +645,7 @@ impl<'p> Explorer<'p> {
                         loc,
                         order,
                         span: s,
+                        ..
                     } => {
                         let loc = &resolve(program, loc, &th.regs);
                         th.regs[*dst] = memory[*loc];
@@ -656,6 +657,7 @@ impl<'p> Explorer<'p> {
                         value,
                         order,
                         span: s,
+                        ..
                     } => {
                         let loc = &resolve(program, loc, &th.regs);
                         memory[*loc] = eval(value, &th.regs);
@@ -669,6 +671,7 @@ impl<'p> Explorer<'p> {
                         operand,
                         order,
                         span: s,
+                        ..
                     } => {
                         let loc = &resolve(program, loc, &th.regs);
                         let operand = eval(operand, &th.regs);
