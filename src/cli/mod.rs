@@ -114,8 +114,9 @@ fn resolve_model(command: &mut Command) {
         | Command::Completions { .. } => return,
     };
     common.model = common
-        .model_choice
+        .conf
         .clone()
+        .or_else(|| common.model_choice.clone())
         .unwrap_or_else(|| default.to_string());
 }
 

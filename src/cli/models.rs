@@ -38,6 +38,9 @@ pub fn load_model(spec: &str) -> Result<Loaded, Status> {
 }
 
 fn load_model_uncached(spec: &str) -> Result<Loaded, Status> {
+    if spec.ends_with(".cfg") {
+        return load_conf(Path::new(spec));
+    }
     let is_path = spec.ends_with(".cat") || spec.contains('/') || spec.contains('\\');
     if !is_path || nemos::cat::shipped(spec).is_some() && !Path::new(spec).exists() {
         return match nemos::cat::load_shipped(spec) {
@@ -60,15 +63,81 @@ fn load_model_uncached(spec: &str) -> Result<Loaded, Status> {
         };
     }
     let path = Path::new(spec);
+    let bell = match bell_beside(path) {
+        Ok(bell) => bell,
+        Err(message) => {
+            eprint_error(&message);
+            return Err(Status::BadInput);
+        }
+    };
+    let macros = macros_beside(path)?;
+    load_model_file(path, bell, macros, Vec::new())
+}
+
+/// herd's configuration file (`herd7 -conf linux-kernel.cfg`): its `model`, `bell`,
+/// `macros` and `variant` lines, files relative to it; herd's other settings (drawing,
+/// output) mean nothing to nemos and are passed over.
+fn load_conf(path: &Path) -> Result<Loaded, Status> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        eprint_error(&format!(
+            "cannot read configuration {}: {e}",
+            path.display()
+        ));
+        Status::BadInput
+    })?;
+    let text = nemos::diagnostics::decode(bytes);
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let (mut model, mut bell, mut macros, mut variants) = (None, None, None, Vec::new());
+    for line in text.lines().map(str::trim) {
+        let (key, value) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let value = value.trim();
+        match key {
+            "model" => model = Some(dir.join(value)),
+            "bell" => bell = Some(dir.join(value)),
+            "macros" => macros = Some(dir.join(value)),
+            "variant" => variants.extend(value.split(',').map(|v| v.trim().to_string())),
+            _ => {}
+        }
+    }
+    let Some(model) = model else {
+        eprint_error(&format!(
+            "{} has no `model` line (nemos reads herd's `model`, `bell`, `macros` and \
+             `variant` lines)",
+            path.display()
+        ));
+        return Err(Status::BadInput);
+    };
+    let bell = match bell.as_deref().map(read_bell) {
+        Some(Ok(bell)) => Some(bell),
+        Some(Err(message)) => {
+            eprint_error(&message);
+            return Err(Status::BadInput);
+        }
+        None => None,
+    };
+    let macros = match macros {
+        Some(m) => Some(read_macros(&m)?),
+        None => None,
+    };
+    load_model_file(&model, bell, macros, variants)
+}
+
+/// A model file with its bell, macros and variants.
+fn load_model_file(
+    path: &Path,
+    bell: Option<SourceFile>,
+    macros: Option<Arc<Macros>>,
+    variants: Vec<String>,
+) -> Result<Loaded, Status> {
     let bytes = std::fs::read(path).map_err(|e| {
         eprint_error(&format!("cannot read model {}: {e}", path.display()));
         Status::BadInput
     })?;
     let file = SourceFile::from_bytes(path.display().to_string(), bytes);
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let name = path
-        .file_stem()
-        .map_or(spec.to_string(), |s| s.to_string_lossy().into_owned());
+    let name = path.file_stem().map_or(path.display().to_string(), |s| {
+        s.to_string_lossy().into_owned()
+    });
     let mut resolve = |include: &str| -> Result<SourceFile, String> {
         let candidate = dir.join(include);
         match std::fs::read(&candidate) {
@@ -81,17 +150,9 @@ fn load_model_uncached(spec: &str) -> Result<Loaded, Status> {
             }
         }
     };
-    let bell = match bell_beside(path) {
-        Ok(bell) => bell,
-        Err(message) => {
-            eprint_error(&message);
-            return Err(Status::BadInput);
-        }
-    };
-    let macros = macros_beside(path)?;
     let options = nemos::cat::Options {
         bell,
-        variants: Vec::new(),
+        variants,
         tags_from_events: macros.is_some(),
     };
     nemos::cat::load_with(&file, &name, &mut resolve, &options)
@@ -119,12 +180,21 @@ fn load_model_uncached(spec: &str) -> Result<Loaded, Status> {
 /// the tests' calls expand with its macros, and their events carry its tags.
 fn macros_beside(model: &Path) -> Result<Option<Arc<Macros>>, Status> {
     let path = model.with_extension("def");
-    let Ok(bytes) = std::fs::read(&path) else {
+    if !path.exists() {
         return Ok(None);
-    };
+    }
+    read_macros(&path).map(Some)
+}
+
+/// A macro file, every line it cannot read reported at its line and column.
+fn read_macros(path: &Path) -> Result<Arc<Macros>, Status> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        eprint_error(&format!("cannot read macros {}: {e}", path.display()));
+        Status::BadInput
+    })?;
     let file = SourceFile::from_bytes(path.display().to_string(), bytes);
     match nemos::syntax::def::parse(&file) {
-        Ok(macros) => Ok(Some(Arc::new(macros))),
+        Ok(macros) => Ok(Arc::new(macros)),
         Err(e) => {
             eprint!("{}", e.render(colors().stderr));
             Err(Status::BadInput)
@@ -136,9 +206,16 @@ fn macros_beside(model: &Path) -> Result<Option<Arc<Macros>>, Status> {
 /// herd reads before the model: its `enum`s and definitions are the model's vocabulary.
 fn bell_beside(model: &Path) -> Result<Option<SourceFile>, String> {
     let path = model.with_extension("bell");
-    let Ok(bytes) = std::fs::read(&path) else {
+    if !path.exists() {
         return Ok(None);
-    };
+    }
+    read_bell(&path).map(Some)
+}
+
+/// A bell file, or the file a symbolic link saved as a file names.
+fn read_bell(path: &Path) -> Result<SourceFile, String> {
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("cannot read bell {}: {e}", path.display()))?;
     let file = SourceFile::from_bytes(path.display().to_string(), bytes);
     // A symbolic link checked out as a file (git without symlinks, herdtools7's
     // catalogue) holds only its target's path.
@@ -146,10 +223,7 @@ fn bell_beside(model: &Path) -> Result<Option<SourceFile>, String> {
     if text.ends_with(".bell") && !text.contains(char::is_whitespace) {
         let target = path.parent().unwrap_or(Path::new("")).join(text);
         return match std::fs::read(&target) {
-            Ok(bytes) => Ok(Some(SourceFile::from_bytes(
-                target.display().to_string(),
-                bytes,
-            ))),
+            Ok(bytes) => Ok(SourceFile::from_bytes(target.display().to_string(), bytes)),
             Err(e) => Err(format!(
                 "{} holds only the path `{text}` (a symbolic link saved as a file), and {} \
                  cannot be read: {e}",
@@ -158,7 +232,7 @@ fn bell_beside(model: &Path) -> Result<Option<SourceFile>, String> {
             )),
         };
     }
-    Ok(Some(file))
+    Ok(file)
 }
 
 pub fn models_command(name: Option<&str>) -> Status {

@@ -108,6 +108,21 @@ fn the_kernel_copy_parses_and_its_missing_bell_is_named() {
         stderr.contains("holds only the path `../bells/linux-kernel.bell`"),
         "{stderr}"
     );
+    // herd's way, through its configuration file (which names that bell): the same.
+    let output = Command::cargo_bin("nemos")
+        .expect("the nemos binary is built")
+        .current_dir(common::manifest_dir())
+        .args(["check", "--conf"])
+        .arg(dir.join("linux-kernel.cfg"))
+        .arg("litmus/MP.litmus")
+        .output()
+        .expect("nemos runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("holds only the path `../bells/linux-kernel.bell`"),
+        "{stderr}"
+    );
     let read = |name: &str| -> Result<SourceFile, String> {
         let path = dir.join(name);
         std::fs::read(&path)

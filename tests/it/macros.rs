@@ -193,3 +193,39 @@ fn a_call_the_macros_do_not_name_is_refused_with_their_names() {
     assert!(text.contains("unknown function `smp_wmb`"), "{text}");
     assert!(text.contains("the macros of t.def: READ_ONCE"), "{text}");
 }
+
+/// herd's configuration file names the model, its bell, its macros and its variants (files
+/// relative to it); its other lines (drawing settings) are passed over.
+#[test]
+fn a_configuration_file_names_the_model_and_its_macros() {
+    let dir = model_dir();
+    // Under another name, so that only the configuration finds it.
+    std::fs::rename(dir.path().join("tags.def"), dir.path().join("kernel.def")).unwrap();
+    let conf = dir.path().join("tags.cfg");
+    std::fs::write(
+        &conf,
+        "macros kernel.def\nmodel tags.cat\ngraph columns\nshowevents noregs\n",
+    )
+    .unwrap();
+    let test = dir.path().join("t.litmus");
+    std::fs::write(&test, sb("xchg(x, 1);", "xchg(y, 1);")).unwrap();
+    let run = |conf: &std::path::Path| {
+        Command::cargo_bin("nemos")
+            .expect("the nemos binary is built")
+            .args(["check", "--conf"])
+            .arg(conf)
+            .arg(&test)
+            .output()
+            .expect("nemos runs")
+    };
+    let output = run(&conf);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{text}");
+    assert!(text.contains("observation: Never"), "{text}");
+    // Without its `model` line, the configuration is refused, and says why.
+    std::fs::write(&conf, "macros kernel.def\n").unwrap();
+    let output = run(&conf);
+    assert_eq!(output.status.code(), Some(2));
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(error.contains("has no `model` line"), "{error}");
+}
