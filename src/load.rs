@@ -6,14 +6,16 @@
 //! its size that stopped the unrolling.
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::diagnostics::{InputError, SourceFile};
 use crate::events::{self, Events, TooManyEvents, UnrollError, UnrollOptions};
 use crate::program::{self, Program};
 use crate::syntax;
+use crate::syntax::def::Macros;
 
 /// How a text becomes events.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct LoadOptions {
     /// Loop iterations unrolled; executions needing more are reported as cut by the bound.
     pub unroll: u32,
@@ -21,6 +23,9 @@ pub struct LoadOptions {
     /// unrolling, which stops as soon as it passes the limit: a test too large to analyse
     /// costs no more than the limit to refuse.
     pub max_events: Option<usize>,
+    /// The macros of the model's `.def` file (herd's `-macros`): a call they name expands
+    /// into herd's primitives, tagged, before the library's calls are looked at.
+    pub macros: Option<Arc<Macros>>,
 }
 
 impl Default for LoadOptions {
@@ -28,6 +33,7 @@ impl Default for LoadOptions {
         LoadOptions {
             unroll: UnrollOptions::default().unroll,
             max_events: None,
+            macros: None,
         }
     }
 }
@@ -99,7 +105,8 @@ impl Test {
 
 /// Parse, lower and unroll `source`.
 pub fn load(source: &SourceFile, options: &LoadOptions) -> Result<Test, LoadError> {
-    let program = lower(source)?;
+    let ast = syntax::parse(source)?;
+    let program = program::lower_with(&ast, source, options.macros.clone())?;
     let events = events::unroll(
         &program,
         UnrollOptions {

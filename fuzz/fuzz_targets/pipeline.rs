@@ -18,6 +18,7 @@ fuzz_target!(|data: &[u8]| {
     let options = nemos::LoadOptions {
         unroll: 1,
         max_events: Some(MAX_EVENTS),
+        ..Default::default()
     };
     let test = match nemos::load(&file, &options) {
         Ok(test) => test,

@@ -77,6 +77,12 @@ pub enum Base {
     Lkr,
     Lkw,
     Ul,
+    /// herd's syntactic dependencies (see `events::Dependencies`).
+    Addr,
+    Data,
+    Ctrl,
+    /// The events carrying the tag [`Model::tags`]`[i]` (from a `.def` macro).
+    Tag(u16),
 }
 
 /// Every name of the base vocabulary, aliases included.
@@ -118,6 +124,9 @@ pub const BASE_NAMES: &[(&str, Base)] = &[
     ("LKR", Base::Lkr),
     ("LKW", Base::Lkw),
     ("UL", Base::Ul),
+    ("addr", Base::Addr),
+    ("data", Base::Data),
+    ("ctrl", Base::Ctrl),
     // herd's set of the events of read-modify-write instructions.
     ("RMW", Base::X),
 ];
@@ -127,7 +136,7 @@ impl Base {
         use Base::*;
         match self {
             All | R | W | F | M | IW | X | Rlx | Acq | Rel | AcqRel | Sc | Na | A | Lkr | Lkw
-            | Ul => Type::Set,
+            | Ul | Tag(_) => Type::Set,
             _ => Type::Rel,
         }
     }
@@ -174,10 +183,12 @@ pub struct Model {
     /// The groups of `let rec .. and ..`: their value is the least fixed point, computed
     /// by iteration from the empty set or relation (see `encode::model`).
     pub rec_groups: Vec<RecGroup>,
-    /// What the model names that nemos does not compute yet and reads as empty (the
-    /// dependencies `addr`, `data`, `ctrl`, tags nemos cannot derive from its events): the
-    /// CLI says so when it loads the model.
+    /// What the model names that nemos does not compute yet and reads as empty (tags nemos
+    /// cannot derive from its events): the CLI says so when it loads the model.
     pub placeholders: Vec<String>,
+    /// The tags the model's sets name when the events carry herd's tags
+    /// ([`Options::tags_from_events`]), lower-case: `Base::Tag(i)` is the `i`-th.
+    pub tags: Vec<String>,
 }
 
 /// The definitions of one `let rec`, and the definitions made while checking their
@@ -243,6 +254,10 @@ const MAX_APPLICATION_DEPTH: usize = 64;
 pub struct Options {
     pub bell: Option<SourceFile>,
     pub variants: Vec<String>,
+    /// The tests' events carry herd's tags, from the macros of the model's `.def` file: a
+    /// tag's set is the events carrying it. Otherwise it is derived from C11 memory orders
+    /// where it can be (`'once` the relaxed accesses, ...) and empty elsewhere.
+    pub tags_from_events: bool,
 }
 
 /// What a name stands for.
@@ -271,6 +286,7 @@ struct Checker<'r> {
     variants: Vec<String>,
     /// The tags the bell's `enum`s declare, as written.
     tags: Vec<String>,
+    tags_from_events: bool,
     /// The file whose statements are being checked.
     file: String,
     depth: usize,
@@ -292,10 +308,12 @@ pub fn check(
             checks: Vec::new(),
             rec_groups: Vec::new(),
             placeholders: Vec::new(),
+            tags: Vec::new(),
         },
         including: vec![file.name.clone()],
         variants: options.variants.clone(),
         tags: Vec::new(),
+        tags_from_events: options.tags_from_events,
         file: file.name.clone(),
         depth: 0,
     };
@@ -356,7 +374,7 @@ impl Checker<'_> {
                 Statement::Show { .. } | Statement::Instructions { .. } => {}
                 Statement::Enum { tags, .. } => {
                     for tag in tags {
-                        let (set, known) = tag_set(&tag.text);
+                        let (set, known) = self.tag_set(&tag.text);
                         if !known {
                             self.placeholder(format!("the tag '{}", tag.text));
                         }
@@ -393,6 +411,23 @@ impl Checker<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The events carrying `tag`, and whether nemos knows them.
+    fn tag_set(&mut self, tag: &str) -> (TExpr, bool) {
+        if !self.tags_from_events {
+            return c11_tag_set(tag);
+        }
+        let tag = tag.to_ascii_lowercase();
+        let index = match self.model.tags.iter().position(|t| *t == tag) {
+            Some(i) => i,
+            None => {
+                self.model.tags.push(tag);
+                self.model.tags.len() - 1
+            }
+        };
+        let index = u16::try_from(index).unwrap_or(u16::MAX);
+        (TExpr::Base(Base::Tag(index)), true)
     }
 
     fn placeholder(&mut self, what: String) {
@@ -593,7 +628,7 @@ fn capitalize(tag: &str) -> String {
 /// an acquire fence, `smp_wmb` a release fence), and this reads the tags back from them.
 /// Tags with no counterpart (`'noreturn`, `'barrier`, RCU, SRCU, the `smp_mb__*` fences)
 /// are the empty set until events carry the tags of the `.def` file.
-fn tag_set(tag: &str) -> (TExpr, bool) {
+fn c11_tag_set(tag: &str) -> (TExpr, bool) {
     let set = |b: Base| Box::new(TExpr::Base(b));
     let and = |a: Base, b: Base| TExpr::Binary(BinOp::Inter, set(a), set(b));
     let e = match tag.to_ascii_lowercase().as_str() {
@@ -829,17 +864,12 @@ impl Checker<'_> {
                     Some(Type::Rel),
                 ));
             }
-            // PROVISIONAL: nemos's events have no dependency relations yet.
-            "addr" | "data" | "ctrl" => {
-                self.placeholder(format!("the dependency `{n}`"));
-                return Ok((TExpr::Empty(Type::Rel), Some(Type::Rel)));
-            }
             _ => {}
         }
         // The kernel's `.def` writes the annotations in capitals (`__load{ONCE}`), and the
         // models name their sets so (`ONCE`, `MB`) whatever case the bell's tags have.
         if let Some(tag) = self.tags.iter().find(|t| t.to_ascii_uppercase() == n) {
-            let (set, _) = tag_set(tag);
+            let (set, _) = self.tag_set(&tag.clone());
             return Ok((set, Some(Type::Set)));
         }
         Err(unknown_name(n, span, self.scope.keys()))

@@ -265,6 +265,14 @@ pub struct AnalysisArgs {
     /// [default: sc; rc11 for infer].
     #[arg(long = "model", value_name = "MODEL")]
     pub model_choice: Option<String>,
+    /// herd's configuration file: its `model`, `bell`, `macros` and `variant` lines (files
+    /// relative to it) instead of `--model`.
+    #[arg(
+        long = "conf",
+        value_name = "FILE.cfg",
+        conflicts_with = "model_choice"
+    )]
+    pub conf: Option<String>,
     /// The model in force: `--model`, or the command's default.
     #[arg(skip)]
     pub model: String,

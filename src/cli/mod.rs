@@ -21,6 +21,7 @@ use nemos::analysis::query::{ask, Finding, InferSettings, Query, QueryOptions, S
 use nemos::diagnostics::{InputError, SourceFile};
 use nemos::report::herd_log::{self, Comparison};
 use nemos::report::{self, Printed, Rendered, Report, Shown};
+use nemos::syntax::def::Macros;
 use nemos::{LoadError, LoadOptions, Test};
 
 use args::{
@@ -116,8 +117,9 @@ fn resolve_model(command: &mut Command) {
         | Command::Completions { .. } => return,
     };
     common.model = common
-        .model_choice
+        .conf
         .clone()
+        .or_else(|| common.model_choice.clone())
         .unwrap_or_else(|| default.to_string());
 }
 
@@ -331,17 +333,19 @@ fn read(t: &mut TestRun, path: &Path) -> Result<SourceFile, Status> {
 }
 
 /// Read `path` and take it through the front end, refusing it (as a limit hit) once it has
-/// more than `max_events` events.
+/// more than `max_events` events; its calls expand with the model's `macros` first.
 fn load(
     t: &mut TestRun,
     path: &Path,
     unroll: UnrollArgs,
     max_events: Option<usize>,
+    macros: Option<Arc<Macros>>,
 ) -> Result<Test, Status> {
     let file = read(t, path)?;
     let options = LoadOptions {
         unroll: unroll.unroll,
         max_events,
+        macros,
     };
     nemos::load(&file, &options).map_err(|e| match e {
         LoadError::Input(e) => {
@@ -440,7 +444,7 @@ fn write_orders(
 }
 
 fn events_one(t: &mut TestRun, path: &Path, unroll: UnrollArgs, format: Format) -> Status {
-    let test = match load(t, path, unroll, None) {
+    let test = match load(t, path, unroll, None, None) {
         Ok(test) => test,
         Err(status) => return status,
     };
@@ -459,11 +463,11 @@ fn analyse_one(
     query: Query,
     shown: Shown,
 ) -> Status {
-    let model = match models::load_model(&args.model) {
-        Ok(model) => model,
+    let (model, macros) = match models::load_model(&args.model) {
+        Ok(loaded) => (loaded.model, loaded.macros),
         Err(status) => return status,
     };
-    let test = match load(t, path, args.unroll, args.max_events) {
+    let test = match load(t, path, args.unroll, args.max_events, macros) {
         Ok(test) => test,
         Err(status) => return status,
     };

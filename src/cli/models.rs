@@ -7,16 +7,25 @@ use std::sync::Arc;
 
 use nemos::cat::Model;
 use nemos::diagnostics::SourceFile;
+use nemos::syntax::def::Macros;
 
 use super::batch::Status;
 use super::output::{colors, eprint_error, Stdout};
 
+/// A model as the command line loaded it: the model, and the macros of the `.def` file
+/// beside it when there is one (herd's `-macros`), with which the tests are read.
+#[derive(Clone)]
+pub struct Loaded {
+    pub model: Arc<Model>,
+    pub macros: Option<Arc<Macros>>,
+}
+
 /// A shipped model by name, or a model file by path (its includes relative to it, then
 /// among the shipped files). Loaded once per run, so that a bad model file is reported
 /// once, not once per litmus file.
-pub fn load_model(spec: &str) -> Result<Arc<Model>, Status> {
-    type Loaded = std::collections::HashMap<String, Result<Arc<Model>, Status>>;
-    static MODELS: std::sync::OnceLock<std::sync::Mutex<Loaded>> = std::sync::OnceLock::new();
+pub fn load_model(spec: &str) -> Result<Loaded, Status> {
+    type Cache = std::collections::HashMap<String, Result<Loaded, Status>>;
+    static MODELS: std::sync::OnceLock<std::sync::Mutex<Cache>> = std::sync::OnceLock::new();
     let cache = MODELS.get_or_init(Default::default);
     if let Some(known) = cache.lock().ok().and_then(|c| c.get(spec).cloned()) {
         return known;
@@ -28,11 +37,17 @@ pub fn load_model(spec: &str) -> Result<Arc<Model>, Status> {
     loaded
 }
 
-fn load_model_uncached(spec: &str) -> Result<Arc<Model>, Status> {
+fn load_model_uncached(spec: &str) -> Result<Loaded, Status> {
+    if spec.ends_with(".cfg") {
+        return load_conf(Path::new(spec));
+    }
     let is_path = spec.ends_with(".cat") || spec.contains('/') || spec.contains('\\');
     if !is_path || nemos::cat::shipped(spec).is_some() && !Path::new(spec).exists() {
         return match nemos::cat::load_shipped(spec) {
-            Some(Ok(model)) => Ok(Arc::new(model)),
+            Some(Ok(model)) => Ok(Loaded {
+                model: Arc::new(model),
+                macros: None,
+            }),
             Some(Err(e)) => {
                 eprint!("{}", e.render(colors().stderr));
                 Err(Status::BadInput)
@@ -48,15 +63,81 @@ fn load_model_uncached(spec: &str) -> Result<Arc<Model>, Status> {
         };
     }
     let path = Path::new(spec);
+    let bell = match bell_beside(path) {
+        Ok(bell) => bell,
+        Err(message) => {
+            eprint_error(&message);
+            return Err(Status::BadInput);
+        }
+    };
+    let macros = macros_beside(path)?;
+    load_model_file(path, bell, macros, Vec::new())
+}
+
+/// herd's configuration file (`herd7 -conf linux-kernel.cfg`): its `model`, `bell`,
+/// `macros` and `variant` lines, files relative to it; herd's other settings (drawing,
+/// output) mean nothing to nemos and are passed over.
+fn load_conf(path: &Path) -> Result<Loaded, Status> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        eprint_error(&format!(
+            "cannot read configuration {}: {e}",
+            path.display()
+        ));
+        Status::BadInput
+    })?;
+    let text = nemos::diagnostics::decode(bytes);
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let (mut model, mut bell, mut macros, mut variants) = (None, None, None, Vec::new());
+    for line in text.lines().map(str::trim) {
+        let (key, value) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let value = value.trim();
+        match key {
+            "model" => model = Some(dir.join(value)),
+            "bell" => bell = Some(dir.join(value)),
+            "macros" => macros = Some(dir.join(value)),
+            "variant" => variants.extend(value.split(',').map(|v| v.trim().to_string())),
+            _ => {}
+        }
+    }
+    let Some(model) = model else {
+        eprint_error(&format!(
+            "{} has no `model` line (nemos reads herd's `model`, `bell`, `macros` and \
+             `variant` lines)",
+            path.display()
+        ));
+        return Err(Status::BadInput);
+    };
+    let bell = match bell.as_deref().map(read_bell) {
+        Some(Ok(bell)) => Some(bell),
+        Some(Err(message)) => {
+            eprint_error(&message);
+            return Err(Status::BadInput);
+        }
+        None => None,
+    };
+    let macros = match macros {
+        Some(m) => Some(read_macros(&m)?),
+        None => None,
+    };
+    load_model_file(&model, bell, macros, variants)
+}
+
+/// A model file with its bell, macros and variants.
+fn load_model_file(
+    path: &Path,
+    bell: Option<SourceFile>,
+    macros: Option<Arc<Macros>>,
+    variants: Vec<String>,
+) -> Result<Loaded, Status> {
     let bytes = std::fs::read(path).map_err(|e| {
         eprint_error(&format!("cannot read model {}: {e}", path.display()));
         Status::BadInput
     })?;
     let file = SourceFile::from_bytes(path.display().to_string(), bytes);
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let name = path
-        .file_stem()
-        .map_or(spec.to_string(), |s| s.to_string_lossy().into_owned());
+    let name = path.file_stem().map_or(path.display().to_string(), |s| {
+        s.to_string_lossy().into_owned()
+    });
     let mut resolve = |include: &str| -> Result<SourceFile, String> {
         let candidate = dir.join(include);
         match std::fs::read(&candidate) {
@@ -69,16 +150,10 @@ fn load_model_uncached(spec: &str) -> Result<Arc<Model>, Status> {
             }
         }
     };
-    let bell = match bell_beside(path) {
-        Ok(bell) => bell,
-        Err(message) => {
-            eprint_error(&message);
-            return Err(Status::BadInput);
-        }
-    };
     let options = nemos::cat::Options {
         bell,
-        variants: Vec::new(),
+        variants,
+        tags_from_events: macros.is_some(),
     };
     nemos::cat::load_with(&file, &name, &mut resolve, &options)
         .map(|model| {
@@ -90,7 +165,10 @@ fn load_model_uncached(spec: &str) -> Result<Arc<Model>, Status> {
                     model.placeholders.join(", ")
                 );
             }
-            Arc::new(model)
+            Loaded {
+                model: Arc::new(model),
+                macros: macros.clone(),
+            }
         })
         .map_err(|e| {
             eprint!("{}", e.render(colors().stderr));
@@ -98,13 +176,46 @@ fn load_model_uncached(spec: &str) -> Result<Arc<Model>, Status> {
         })
 }
 
+/// herd's macro file beside a model (`linux-kernel.def` for `linux-kernel.cat`), read:
+/// the tests' calls expand with its macros, and their events carry its tags.
+fn macros_beside(model: &Path) -> Result<Option<Arc<Macros>>, Status> {
+    let path = model.with_extension("def");
+    if !path.exists() {
+        return Ok(None);
+    }
+    read_macros(&path).map(Some)
+}
+
+/// A macro file, every line it cannot read reported at its line and column.
+fn read_macros(path: &Path) -> Result<Arc<Macros>, Status> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        eprint_error(&format!("cannot read macros {}: {e}", path.display()));
+        Status::BadInput
+    })?;
+    let file = SourceFile::from_bytes(path.display().to_string(), bytes);
+    match nemos::syntax::def::parse(&file) {
+        Ok(macros) => Ok(Arc::new(macros)),
+        Err(e) => {
+            eprint!("{}", e.render(colors().stderr));
+            Err(Status::BadInput)
+        }
+    }
+}
+
 /// herd's bell file beside a model (`linux-kernel.bell` for `linux-kernel.cat`), which
 /// herd reads before the model: its `enum`s and definitions are the model's vocabulary.
 fn bell_beside(model: &Path) -> Result<Option<SourceFile>, String> {
     let path = model.with_extension("bell");
-    let Ok(bytes) = std::fs::read(&path) else {
+    if !path.exists() {
         return Ok(None);
-    };
+    }
+    read_bell(&path).map(Some)
+}
+
+/// A bell file, or the file a symbolic link saved as a file names.
+fn read_bell(path: &Path) -> Result<SourceFile, String> {
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("cannot read bell {}: {e}", path.display()))?;
     let file = SourceFile::from_bytes(path.display().to_string(), bytes);
     // A symbolic link checked out as a file (git without symlinks, herdtools7's
     // catalogue) holds only its target's path.
@@ -112,10 +223,7 @@ fn bell_beside(model: &Path) -> Result<Option<SourceFile>, String> {
     if text.ends_with(".bell") && !text.contains(char::is_whitespace) {
         let target = path.parent().unwrap_or(Path::new("")).join(text);
         return match std::fs::read(&target) {
-            Ok(bytes) => Ok(Some(SourceFile::from_bytes(
-                target.display().to_string(),
-                bytes,
-            ))),
+            Ok(bytes) => Ok(SourceFile::from_bytes(target.display().to_string(), bytes)),
             Err(e) => Err(format!(
                 "{} holds only the path `{text}` (a symbolic link saved as a file), and {} \
                  cannot be read: {e}",
@@ -124,7 +232,7 @@ fn bell_beside(model: &Path) -> Result<Option<SourceFile>, String> {
             )),
         };
     }
-    Ok(Some(file))
+    Ok(file)
 }
 
 pub fn models_command(name: Option<&str>) -> Status {
@@ -151,7 +259,7 @@ pub fn models_command(name: Option<&str>) -> Status {
             let mut out = String::new();
             for (name, file, _) in nemos::cat::SHIPPED {
                 let model = match load_model(name) {
-                    Ok(m) => m,
+                    Ok(m) => m.model,
                     Err(s) => return s,
                 };
                 let mut line = format!(

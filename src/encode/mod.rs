@@ -77,6 +77,9 @@ pub struct Encoding<'a> {
     pub blocked: Vec<Bool>,
     /// Some thread is blocked for good: a deadlock.
     pub deadlock: Bool,
+    /// Per condition of a dependency (`events::Dependency::when`) that is not a constant:
+    /// it holds.
+    pub dependency_conditions: HashMap<TermId, Bool>,
     term_cache: HashMap<TermId, Value>,
     guard_cache: HashMap<Guard, Bool>,
     final_cache: HashMap<Observable, Value>,
@@ -133,6 +136,7 @@ impl<'a> Encoding<'a> {
             order_options: vec![Vec::new(); n],
             blocked: Vec::new(),
             deadlock: Bool::FALSE,
+            dependency_conditions: HashMap::new(),
             term_cache: HashMap::new(),
             guard_cache: HashMap::new(),
             final_cache: HashMap::new(),
@@ -186,6 +190,16 @@ impl<'a> Encoding<'a> {
                 let v = enc.term(sink, t);
                 let holds = value::is_nonzero(sink, &v);
                 sink.implies(enc.feasible[e.id], holds);
+            }
+        }
+        let deps = &events.dependencies;
+        for d in deps.addr.iter().chain(&deps.data).chain(&deps.ctrl) {
+            if events.terms.constant_value(d.when).is_none()
+                && !enc.dependency_conditions.contains_key(&d.when)
+            {
+                let v = enc.term(sink, d.when);
+                let holds = value::is_nonzero(sink, &v);
+                enc.dependency_conditions.insert(d.when, holds);
             }
         }
         enc.name_literals(sink);

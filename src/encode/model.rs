@@ -34,7 +34,7 @@ use super::relation::Relation;
 use super::Encoding;
 use crate::cat::ast::{BinOp, CheckKind, UnOp};
 use crate::cat::{Base, Model, TExpr, Type};
-use crate::events::{EventId, EventKind};
+use crate::events::{Dependency, EventId, EventKind};
 use crate::program::MemOrder;
 
 /// The literals the queries need from a compiled model.
@@ -117,6 +117,29 @@ fn rec_members(model: &Model) -> HashMap<usize, usize> {
         }
     }
     groups
+}
+
+/// Whether an event carries a tag: a compare-exchange's read carries its success tags
+/// when its write runs and its failure tags otherwise.
+enum Tagged {
+    Never,
+    Always,
+    IfExchanged(EventId),
+    IfFailed(EventId),
+}
+
+fn tagged(e: &crate::events::Event, tag: &str) -> Tagged {
+    let has = |tags: &[String]| tags.iter().any(|t| t.eq_ignore_ascii_case(tag));
+    match (e.rmw, e.failure_tags.is_empty()) {
+        (Some(w), false) if e.is_read() => match (has(&e.tags), has(&e.failure_tags)) {
+            (true, true) => Tagged::Always,
+            (true, false) => Tagged::IfExchanged(w),
+            (false, true) => Tagged::IfFailed(w),
+            (false, false) => Tagged::Never,
+        },
+        _ if has(&e.tags) => Tagged::Always,
+        _ => Tagged::Never,
+    }
 }
 
 /// Add the model's checks to the encoding; each named check is guarded by a fresh selector.
@@ -1254,7 +1277,47 @@ impl Compiler<'_, '_> {
                 }
                 Val::Rel(out)
             }
+            Base::Tag(i) => {
+                let tag = self
+                    .model
+                    .tags
+                    .get(usize::from(i))
+                    .map_or("", String::as_str);
+                let members = events
+                    .events
+                    .iter()
+                    .map(|e| match tagged(e, tag) {
+                        Tagged::Never => Bool::FALSE,
+                        Tagged::Always => fb[e.id],
+                        Tagged::IfExchanged(w) => sink.and2(fb[e.id], fb[w]),
+                        Tagged::IfFailed(w) => sink.and2(fb[e.id], !fb[w]),
+                    })
+                    .collect();
+                Val::Set(members)
+            }
+            Base::Addr => self.dependency(sink, &events.dependencies.addr),
+            Base::Data => self.dependency(sink, &events.dependencies.data),
+            Base::Ctrl => self.dependency(sink, &events.dependencies.ctrl),
         }
+    }
+
+    /// A dependency relation: a pair holds when both events run and its condition does.
+    fn dependency<S: ClauseSink>(&mut self, sink: &mut S, list: &[Dependency]) -> Val {
+        let enc = self.enc;
+        let fb = &enc.feasible;
+        let mut out = Relation::new();
+        for d in list {
+            let when = match enc.events.terms.constant_value(d.when) {
+                Some(0) => Bool::FALSE,
+                Some(_) => Bool::TRUE,
+                None => enc.dependency_conditions[&d.when],
+            };
+            let holds = sink.and(&[fb[d.from], fb[d.to], when]);
+            let before = out.get(d.from, d.to);
+            let holds = sink.or(&[before, holds]);
+            out.set(d.from, d.to, holds);
+        }
+        Val::Rel(out)
     }
 }
 

@@ -121,6 +121,12 @@ pub struct Event {
     pub order: MemOrder,
     /// The order a compare-exchange's read has when the exchange fails.
     pub failure_order: Option<MemOrder>,
+    /// herd's tags (from a `.def` macro; see [`crate::program::Tags`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tags: crate::program::Tags,
+    /// The tags of a compare-exchange's read when the exchange fails.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub failure_tags: crate::program::Tags,
     /// The other half of an atomic read-modify-write.
     pub rmw: Option<EventId>,
     /// For an `Unlock`, its `Lock`; for a `Lock`, its `Unlock`.
@@ -261,10 +267,38 @@ pub struct Events {
     pub address_controls: std::collections::BTreeSet<EventId>,
     /// The ordering points of method calls (`ordering_point(e)`), in unrolling order.
     pub ordering_points: Vec<OrderingPoint>,
+    /// herd's syntactic dependencies `addr`, `data` and `ctrl`, through registers.
+    pub dependencies: Dependencies,
     pub unroll: u32,
     /// The histories of the method calls, when the program has a specification.
     pub spec: Option<spec::SpecRuns>,
     pub bounds: bounds::Bounds,
+}
+
+/// A dependency of event `to` on the read `from`: it holds in an execution in which both
+/// run and `when` is non-zero. `when` is the constant 1 unless the register that carries
+/// the dependency was assigned in branches that did not all depend on the read (`if (c)
+/// r2 = r1; else r2 = 0;`): registers merge at a join, and so do their dependencies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Dependency {
+    pub from: EventId,
+    pub to: EventId,
+    pub when: TermId,
+}
+
+/// herd's dependencies, syntactic as herd computes them for C: through register
+/// assignments, whatever the values (`r1 - r1` depends on `r1`'s read), never through
+/// memory.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Dependencies {
+    /// From a read to an access whose address (an index, a pointer) uses its value.
+    pub addr: Vec<Dependency>,
+    /// From a read to a write whose value uses it.
+    pub data: Vec<Dependency>,
+    /// From a read to every access and fence inside the branches of an `if` (or the
+    /// iterations of a loop) whose condition uses it; not to the events after the join,
+    /// as in herd's C semantics.
+    pub ctrl: Vec<Dependency>,
 }
 
 impl Events {

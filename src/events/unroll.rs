@@ -6,8 +6,9 @@ use std::fmt;
 use std::collections::BTreeSet;
 
 use super::{
-    bounds, AccessCheck, BoundHit, Call, CallArgValue, CallId, Control, ControlId, Event, EventId,
-    EventKind, Events, Guard, OrderingPoint, TermId, Terms, WaitOn, WaitPoint,
+    bounds, AccessCheck, BoundHit, Call, CallArgValue, CallId, Control, ControlId, Dependencies,
+    Dependency, Event, EventId, EventKind, Events, Guard, OrderingPoint, TermId, Terms, WaitOn,
+    WaitPoint,
 };
 use crate::diagnostics::Span;
 use crate::diagnostics::{Diagnostic, InputError};
@@ -81,6 +82,7 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Unrol
         access_checks: BTreeMap::new(),
         address_controls: Default::default(),
         ordering_points: Vec::new(),
+        dependencies: Dependencies::default(),
     };
     let mut init = Vec::new();
     for (loc, location) in program.locations.iter().enumerate() {
@@ -134,6 +136,7 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Unrol
         access_checks: builder.access_checks,
         address_controls: builder.address_controls,
         ordering_points: builder.ordering_points,
+        dependencies: builder.dependencies,
         unroll: options.unroll,
         spec: None,
         bounds: bounds::Bounds::default(),
@@ -182,6 +185,8 @@ fn blank_event(thread: Option<usize>, position: usize, span: Span) -> Event {
         guard: Guard::default(),
         order: MemOrder::NonAtomic,
         failure_order: None,
+        tags: Vec::new(),
+        failure_tags: Vec::new(),
         rmw: None,
         lock_match: None,
         atomic_match: None,
@@ -213,6 +218,20 @@ struct Builder {
     access_checks: BTreeMap<EventId, AccessCheck>,
     address_controls: std::collections::BTreeSet<EventId>,
     ordering_points: Vec<OrderingPoint>,
+    dependencies: Dependencies,
+}
+
+/// The reads a value depends on syntactically, each with the condition (a term, non-zero
+/// when it holds) under which it does: the constant 1 but after a join whose branches
+/// differ (see [`Dependency`]).
+type Deps = BTreeMap<EventId, TermId>;
+
+/// Which of herd's dependencies.
+#[derive(Clone, Copy)]
+enum DepKind {
+    Addr,
+    Data,
+    Ctrl,
 }
 
 /// The state of one thread while unrolling it.
@@ -221,6 +240,11 @@ struct ThreadState {
     events: Vec<EventId>,
     /// The current symbolic value of each register.
     registers: Vec<TermId>,
+    /// Per register, the reads its value depends on (syntactically).
+    deps: Vec<Deps>,
+    /// The reads the conditions of the enclosing branches and loop iterations depend on:
+    /// every access and fence emitted here depends on them by `ctrl`.
+    ctrl: Deps,
     guard: Guard,
     /// Locks held, innermost last: (location, lock event, source of the lock).
     held: Vec<(LocId, EventId, Span)>,
@@ -250,7 +274,7 @@ impl Builder {
     }
 
     fn thread(&mut self, index: usize, thread: &ThreadProgram) -> (Vec<EventId>, Vec<TermId>) {
-        let registers = thread
+        let registers: Vec<TermId> = thread
             .registers
             .iter()
             .map(|r| self.terms.constant(r.initial))
@@ -258,6 +282,8 @@ impl Builder {
         let mut state = ThreadState {
             index,
             events: Vec::new(),
+            deps: vec![Deps::new(); registers.len()],
+            ctrl: Deps::new(),
             registers,
             guard: Guard::default(),
             held: Vec::new(),
@@ -295,7 +321,100 @@ impl Builder {
             ..event
         });
         state.events.push(id);
+        let kind = self.events[id].kind;
+        if self.events[id].is_memory() || kind == EventKind::Fence {
+            let ctrl = state.ctrl.clone();
+            self.depend(DepKind::Ctrl, &ctrl, id);
+        }
         id
+    }
+
+    /// The reads `expr` depends on: those of the registers it names.
+    fn expr_deps(&mut self, expr: &Expr, state: &ThreadState) -> Deps {
+        let mut registers = BTreeSet::new();
+        registers_of(expr, &mut registers);
+        let mut deps = Deps::new();
+        for r in registers {
+            self.add_deps(&mut deps, &state.deps[r]);
+        }
+        deps
+    }
+
+    /// `into |= more`, a read's conditions joined by "or".
+    fn add_deps(&mut self, into: &mut Deps, more: &Deps) {
+        for (&read, &when) in more {
+            let joined = match into.get(&read) {
+                Some(&before) => self.or(before, when),
+                None => when,
+            };
+            into.insert(read, joined);
+        }
+    }
+
+    /// The dependencies of a value merged at a join: `then` where `cond` holds, `other`
+    /// elsewhere. A read emitted on one side only (in `then_events` or `other_events`)
+    /// does not run on the other, so its condition need not say which side ran.
+    fn merge_deps(
+        &mut self,
+        cond: TermId,
+        then: &Deps,
+        then_events: std::ops::Range<EventId>,
+        other: &Deps,
+        other_events: std::ops::Range<EventId>,
+    ) -> Deps {
+        let zero = self.terms.constant(0);
+        let mut merged = Deps::new();
+        for &read in then.keys().chain(other.keys()) {
+            let (a, b) = (then.get(&read).copied(), other.get(&read).copied());
+            let when = match (a, b) {
+                (Some(a), None) if then_events.contains(&read) => a,
+                (None, Some(b)) if other_events.contains(&read) => b,
+                (a, b) => self.terms.ite(cond, a.unwrap_or(zero), b.unwrap_or(zero)),
+            };
+            if self.terms.constant_value(when) != Some(0) {
+                merged.insert(read, when);
+            }
+        }
+        merged
+    }
+
+    /// `to` depends on each read of `deps`.
+    fn depend(&mut self, kind: DepKind, deps: &Deps, to: EventId) {
+        let list = match kind {
+            DepKind::Addr => &mut self.dependencies.addr,
+            DepKind::Data => &mut self.dependencies.data,
+            DepKind::Ctrl => &mut self.dependencies.ctrl,
+        };
+        list.extend(
+            deps.iter()
+                .filter(|&(&from, _)| from != to)
+                .map(|(&from, &when)| Dependency { from, to, when }),
+        );
+    }
+
+    /// The value of read `read` depends on it.
+    fn read_deps(&mut self, read: EventId) -> Deps {
+        let one = self.terms.constant(1);
+        Deps::from([(read, one)])
+    }
+
+    /// The reads the address of an access depends on: its index's or its pointer's.
+    fn address_deps(&mut self, address: &Address, state: &ThreadState) -> Deps {
+        match address {
+            Address::Fixed(_) => Deps::new(),
+            Address::Indexed { index, .. } => self.expr_deps(index, state),
+            Address::Pointer { value, .. } => self.expr_deps(value, state),
+        }
+    }
+
+    /// The reads the enclosing conditions depend on, and those of `cond` besides.
+    fn enter_condition(&mut self, state: &mut ThreadState, cond: &Expr) -> Deps {
+        let outer = state.ctrl.clone();
+        let deps = self.expr_deps(cond, state);
+        let mut inner = std::mem::take(&mut state.ctrl);
+        self.add_deps(&mut inner, &deps);
+        state.ctrl = inner;
+        outer
     }
 
     fn term(&mut self, expr: &Expr, state: &ThreadState) -> TermId {
@@ -408,21 +527,34 @@ impl Builder {
                 dst,
                 loc,
                 order,
+                tags,
                 span,
-            } => self.at(state, loc, *span, &|b, s, loc| {
-                let id = b.read(s, loc, *order, *span);
-                b.events[id].register = Some(*dst);
-                s.registers[*dst] = b.terms.read(id);
-            }),
+            } => {
+                let addr = self.address_deps(loc, state);
+                self.at(state, loc, *span, &|b, s, loc| {
+                    let id = b.read(s, loc, *order, *span);
+                    b.events[id].tags.clone_from(tags);
+                    b.events[id].register = Some(*dst);
+                    s.registers[*dst] = b.terms.read(id);
+                    b.depend(DepKind::Addr, &addr, id);
+                    s.deps[*dst] = b.read_deps(id);
+                })
+            }
             Instr::Store {
                 loc,
                 value,
                 order,
+                tags,
                 span,
             } => {
+                let data = self.expr_deps(value, state);
                 let value = self.term(value, state);
+                let addr = self.address_deps(loc, state);
                 self.at(state, loc, *span, &|b, s, loc| {
-                    b.write(s, loc, value, *order, *span);
+                    let id = b.write(s, loc, value, *order, *span);
+                    b.events[id].tags.clone_from(tags);
+                    b.depend(DepKind::Addr, &addr, id);
+                    b.depend(DepKind::Data, &data, id);
                 });
             }
             Instr::Rmw {
@@ -431,11 +563,16 @@ impl Builder {
                 op,
                 operand,
                 order,
+                tags,
                 span,
             } => {
+                let data = self.expr_deps(operand, state);
                 let operand = self.term(operand, state);
+                let addr = self.address_deps(loc, state);
                 self.at(state, loc, *span, &|b, s, loc| {
                     let read = b.read(s, loc, *order, *span);
+                    b.events[read].tags.clone_from(tags);
+                    b.depend(DepKind::Addr, &addr, read);
                     b.events[read].register = *dst;
                     let old = b.terms.read(read);
                     let new = match op {
@@ -443,9 +580,13 @@ impl Builder {
                         RmwOp::Fetch(op) => b.terms.binary(*op, old, operand),
                     };
                     let write = b.write(s, loc, new, *order, *span);
+                    b.events[write].tags.clone_from(tags);
                     b.link_rmw(read, write);
+                    b.depend(DepKind::Addr, &addr, write);
+                    b.depend(DepKind::Data, &data, write);
                     if let Some(dst) = dst {
                         s.registers[*dst] = old;
+                        s.deps[*dst] = b.read_deps(read);
                     }
                 });
             }
@@ -457,21 +598,32 @@ impl Builder {
                 success,
                 failure,
                 weak: _,
+                tags,
+                failure_tags,
                 span,
             } => self.compare_exchange(
-                state, *dst, loc, *expected, desired, *success, *failure, *span,
+                state,
+                *dst,
+                loc,
+                *expected,
+                desired,
+                (*success, *failure),
+                (tags, failure_tags),
+                *span,
             ),
-            Instr::Fence { order, span } => {
+            Instr::Fence { order, tags, span } => {
                 self.emit(
                     state,
                     Event {
                         kind: EventKind::Fence,
                         order: *order,
+                        tags: tags.clone(),
                         ..blank_event(None, 0, *span)
                     },
                 );
             }
             Instr::Assign { dst, value, span } => {
+                let value_deps = self.expr_deps(value, state);
                 let value = self.term(value, state);
                 let previous_access = state
                     .events
@@ -502,6 +654,7 @@ impl Builder {
                         ),
                     }
                 }
+                state.deps[*dst] = value_deps;
             }
             Instr::If {
                 cond,
@@ -509,6 +662,7 @@ impl Builder {
                 else_branch,
                 span,
             } => {
+                let outer = self.enter_condition(state, cond);
                 let cond = self.term(cond, state);
                 self.branch(
                     state,
@@ -517,6 +671,7 @@ impl Builder {
                     |b, s| b.block(then_branch, s),
                     |b, s| b.block(else_branch, s),
                 );
+                state.ctrl = outer;
             }
             Instr::While {
                 cond_prelude,
@@ -631,8 +786,10 @@ impl Builder {
         span: Span,
     ) {
         let values: Vec<TermId> = bind.iter().map(|(_, e)| self.term(e, state)).collect();
-        for (&(reg, _), value) in bind.iter().zip(values) {
+        let deps: Vec<Deps> = bind.iter().map(|(_, e)| self.expr_deps(e, state)).collect();
+        for ((&(reg, _), value), deps) in bind.iter().zip(values).zip(deps) {
             state.registers[reg] = value;
+            state.deps[reg] = deps;
         }
         let Some(call_site) = state.sites.get(site) else {
             return;
@@ -751,16 +908,33 @@ impl Builder {
         let control = self.control(state, cond, Guard::default(), span);
         let outer_guard = state.guard.clone();
         let before = state.registers.clone();
+        let deps_before = state.deps.clone();
         let stops_before = state.stops.len();
         state.guard = outer_guard.with(control, true);
+        let then_start = self.events.len();
         self.balanced(state, span, "branch", then_branch);
         let after_then = std::mem::replace(&mut state.registers, before);
+        let deps_then = std::mem::replace(&mut state.deps, deps_before);
         state.guard = outer_guard.with(control, false);
+        let else_start = self.events.len();
         self.balanced(state, span, "branch", else_branch);
+        let end = self.events.len();
         state.guard = outer_guard;
         for (reg, then_value) in after_then.into_iter().enumerate() {
             let else_value = state.registers[reg];
             state.registers[reg] = self.terms.ite(cond, then_value, else_value);
+        }
+        for (reg, then_deps) in deps_then.into_iter().enumerate() {
+            if then_deps != state.deps[reg] {
+                let else_deps = std::mem::take(&mut state.deps[reg]);
+                state.deps[reg] = self.merge_deps(
+                    cond,
+                    &then_deps,
+                    then_start..else_start,
+                    &else_deps,
+                    else_start..end,
+                );
+            }
         }
         self.unless_stopped(state, stops_before, span);
     }
@@ -816,8 +990,10 @@ impl Builder {
         let stops_before = state.stops.len();
         let mut reached: Option<ControlId> = None;
         let mut went_on: Option<ControlId> = None;
-        // Where the loop may exit: condition k, and the registers when it is false.
-        let mut exits: Vec<(TermId, Vec<TermId>)> = Vec::new();
+        // Where the loop may exit: condition k, and the registers when it is false (their
+        // values, their dependencies, and the first event after that point).
+        let mut exits: Vec<(TermId, Vec<TermId>, Vec<Deps>, EventId)> = Vec::new();
+        let outer_ctrl = state.ctrl.clone();
         let mut hit = None;
         let mut remaining = self.unroll;
         let link = |c: Option<ControlId>| Guard(c.map(|c| (c, true)).into_iter().collect());
@@ -854,10 +1030,20 @@ impl Builder {
                 break;
             }
             remaining -= 1;
+            // The iterations to come are inside this one's branch.
+            let cond_deps = self.expr_deps(cond, state);
+            let mut ctrl = std::mem::take(&mut state.ctrl);
+            self.add_deps(&mut ctrl, &cond_deps);
+            state.ctrl = ctrl;
             let constant = self.terms.constant_value(c).is_some();
             if !constant {
                 let control = self.control(state, c, link(reached), span);
-                exits.push((c, state.registers.clone()));
+                exits.push((
+                    c,
+                    state.registers.clone(),
+                    state.deps.clone(),
+                    self.events.len(),
+                ));
                 reached = Some(control);
                 state.guard = loop_guard(&entry, went_on, reached);
             }
@@ -885,11 +1071,20 @@ impl Builder {
                 remaining = 0;
             }
         }
-        for (c, at_exit) in exits.into_iter().rev() {
+        let end = self.events.len();
+        for (c, at_exit, deps_at_exit, went_on_from) in exits.into_iter().rev() {
             for (reg, value) in at_exit.into_iter().enumerate() {
                 state.registers[reg] = self.terms.ite(c, state.registers[reg], value);
             }
+            for (reg, exit_deps) in deps_at_exit.into_iter().enumerate() {
+                if exit_deps != state.deps[reg] {
+                    let later = std::mem::take(&mut state.deps[reg]);
+                    state.deps[reg] =
+                        self.merge_deps(c, &later, went_on_from..end, &exit_deps, 0..0);
+                }
+            }
         }
+        state.ctrl = outer_ctrl;
         state.guard = entry;
         self.unless_stopped(state, stops_before, span);
         if let Some(hit) = hit {
@@ -910,6 +1105,7 @@ impl Builder {
         span: Span,
     ) {
         self.block(cond_prelude, state);
+        let outer = self.enter_condition(state, cond);
         let value = self.term(cond, state);
         let zero = self.terms.constant(0);
         let entered = self.terms.binary(BinaryOp::Ne, value, zero);
@@ -940,6 +1136,7 @@ impl Builder {
             },
             |_, _| {},
         );
+        state.ctrl = outer;
     }
 
     /// A point where the thread may block forever: a `Wait` event whose value (`blocked`,
@@ -989,21 +1186,26 @@ impl Builder {
         loc: &Address,
         expected: Expected,
         desired: &Expr,
-        success: MemOrder,
-        failure: MemOrder,
+        (success, failure): (MemOrder, MemOrder),
+        (tags, failure_tags): (&crate::program::Tags, &crate::program::Tags),
         span: Span,
     ) {
-        let expected_value = match expected {
+        let (expected_value, expected_deps) = match expected {
             Expected::Location(e) => {
                 let read = self.read(state, e, MemOrder::NonAtomic, span);
-                self.terms.read(read)
+                (self.terms.read(read), self.read_deps(read))
             }
-            Expected::Register(r) => state.registers[r],
+            Expected::Register(r) => (state.registers[r], state.deps[r].clone()),
         };
+        let data = self.expr_deps(desired, state);
         let desired = self.term(desired, state);
+        let addr = self.address_deps(loc, state);
         self.at(state, loc, span, &|b, s, loc| {
             let read = b.read(s, loc, success, span);
             b.events[read].failure_order = Some(failure);
+            b.events[read].tags.clone_from(tags);
+            b.events[read].failure_tags.clone_from(failure_tags);
+            b.depend(DepKind::Addr, &addr, read);
             let old = b.terms.read(read);
             let succeeded = b.terms.binary(BinaryOp::Eq, old, expected_value);
             b.branch(
@@ -1012,17 +1214,28 @@ impl Builder {
                 span,
                 |b, s| {
                     let write = b.write(s, loc, desired, success, span);
+                    b.events[write].tags.clone_from(tags);
                     b.link_rmw(read, write);
+                    b.depend(DepKind::Addr, &addr, write);
+                    b.depend(DepKind::Data, &data, write);
                 },
                 |b, s| match expected {
                     Expected::Location(e) => {
-                        b.write(s, e, old, MemOrder::NonAtomic, span);
+                        let write = b.write(s, e, old, MemOrder::NonAtomic, span);
+                        let old_deps = b.read_deps(read);
+                        b.depend(DepKind::Data, &old_deps, write);
                     }
-                    Expected::Register(r) => s.registers[r] = old,
+                    Expected::Register(r) => {
+                        s.registers[r] = old;
+                        s.deps[r] = b.read_deps(read);
+                    }
                 },
             );
             if let Some(dst) = dst {
                 s.registers[dst] = succeeded;
+                let mut deps = b.read_deps(read);
+                b.add_deps(&mut deps, &expected_deps);
+                s.deps[dst] = deps;
             }
         });
     }
@@ -1157,6 +1370,17 @@ impl Builder {
             pending.pop();
         }
         self.control_terms[&control]
+    }
+
+    /// `a || b` for terms that are 0 or 1, with the constants folded.
+    fn or(&mut self, a: TermId, b: TermId) -> TermId {
+        match (self.terms.constant_value(a), self.terms.constant_value(b)) {
+            (Some(0), _) => b,
+            (_, Some(0)) => a,
+            (Some(_), _) | (_, Some(_)) => self.terms.constant(1),
+            _ if a == b => a,
+            _ => self.terms.binary(BinaryOp::Or, a, b),
+        }
     }
 
     /// `a && b` for terms that are 0 or 1, with the constants folded.
@@ -1685,5 +1909,124 @@ mod tests {
         };
         assert_eq!(thread[0].kind, EventKind::Read);
         assert!(mentions_read(check.value.unwrap()));
+    }
+
+    /// A thread of the kernel's macros over `x`, `y`, `z`, `w` and `a[2]`, and its
+    /// dependencies as `(from, to)` names (`R x`, `W a[1]`, `F`).
+    fn dependencies(body: &str) -> (Events, [Vec<(String, String)>; 3]) {
+        let text = format!(
+            "C t\n{{ x = 0; y = 0; z = 0; w = 0; int a[2] = {{0, 0}}; }}\n\
+             P0 (int* x, int* y, int* z, int* w, int* a) {{\n{body}\n}}\nexists (x=0)\n"
+        );
+        let file = SourceFile::new("t.litmus", text);
+        let test =
+            crate::load(&file, &Default::default()).unwrap_or_else(|e| panic!("{}", e.short()));
+        let name = |e: EventId| {
+            let event = &test.events.events[e];
+            let kind = match event.kind {
+                EventKind::Read => "R",
+                EventKind::Write => "W",
+                EventKind::Fence => "F",
+                _ => "?",
+            };
+            match event.location {
+                Some(l) => format!("{kind} {}", test.program.locations[l].name),
+                None => kind.to_string(),
+            }
+        };
+        let named = |list: &[Dependency]| {
+            list.iter()
+                .map(|d| (name(d.from), name(d.to)))
+                .collect::<Vec<_>>()
+        };
+        let deps = &test.events.dependencies;
+        let named = [named(&deps.addr), named(&deps.data), named(&deps.ctrl)];
+        (test.events, named)
+    }
+
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn data_flows_through_registers_syntactically() {
+        let (events, [addr, data, ctrl]) = dependencies(
+            "  int r1 = READ_ONCE(*x);\n  int r2 = r1 - r1;\n  int r3 = r2 + 1;\n\
+             WRITE_ONCE(*y, r3);\n  WRITE_ONCE(*z, 1);\n  WRITE_ONCE(*w, READ_ONCE(*y));",
+        );
+        // `r1 - r1` is not folded away: the dependency is on the syntax, not the value.
+        assert_eq!(data, pairs(&[("R x", "W y"), ("R y", "W w")]));
+        assert!(addr.is_empty() && ctrl.is_empty(), "{addr:?} {ctrl:?}");
+        let one = events
+            .terms
+            .constant_value(events.dependencies.data[0].when);
+        assert_eq!(one, Some(1));
+    }
+
+    #[test]
+    fn ctrl_reaches_the_branches_of_nested_ifs_and_stops_at_the_join() {
+        let (_, [addr, data, ctrl]) = dependencies(
+            "  int r1 = READ_ONCE(*x);\n  int r2 = READ_ONCE(*y);\n\
+             if (r1) {\n    if (r2 == 1) { WRITE_ONCE(*z, 1); } else { smp_mb(); }\n  }\n\
+             WRITE_ONCE(*w, 1);",
+        );
+        assert_eq!(
+            ctrl,
+            pairs(&[("R x", "W z"), ("R y", "W z"), ("R x", "F"), ("R y", "F")])
+        );
+        assert!(addr.is_empty() && data.is_empty(), "{addr:?} {data:?}");
+    }
+
+    #[test]
+    fn ctrl_reaches_every_iteration_of_a_loop_after_its_test() {
+        let (_, [_, _, ctrl]) = dependencies(
+            "  int r1 = 0;\n  while (READ_ONCE(*x) == 0 && r1 < 1) {\n    WRITE_ONCE(*y, 1);\n\
+             r1 = r1 + 1;\n  }\n  WRITE_ONCE(*w, 1);",
+        );
+        assert!(!ctrl.is_empty());
+        assert!(
+            ctrl.iter().all(|(r, w)| r == "R x" && w != "W w"),
+            "{ctrl:?}"
+        );
+        assert!(ctrl.iter().any(|(_, w)| w == "R x"), "{ctrl:?}");
+    }
+
+    #[test]
+    fn addr_through_an_index_reaches_every_cell_the_access_may_touch() {
+        let (_, [addr, data, ctrl]) = dependencies(
+            "  int r1 = READ_ONCE(*x);\n  int r2 = READ_ONCE(*(a + (r1 & 1)));\n\
+             WRITE_ONCE(*(a + r1 - r1), 2);",
+        );
+        assert_eq!(
+            addr,
+            pairs(&[
+                ("R x", "R a[0]"),
+                ("R x", "R a[1]"),
+                ("R x", "W a[0]"),
+                ("R x", "W a[1]")
+            ])
+        );
+        assert!(data.is_empty() && ctrl.is_empty(), "{data:?} {ctrl:?}");
+    }
+
+    #[test]
+    fn a_register_assigned_in_one_branch_depends_on_the_read_when_that_branch_ran() {
+        let (events, [_, data, _]) = dependencies(
+            "  int r1 = READ_ONCE(*x);\n  int r2 = READ_ONCE(*y);\n  int r3 = 0;\n\
+             if (r2) { r3 = r1; }\n  WRITE_ONCE(*z, r3);",
+        );
+        assert_eq!(data, pairs(&[("R x", "W z")]));
+        let d = events.dependencies.data[0];
+        let read_y = events.events[events.threads[0][1]].id;
+        for (y, holds) in [(0, 0), (1, 1), (5, 1)] {
+            let value = |e: EventId| if e == read_y { y } else { 7 };
+            assert_eq!(
+                events.terms.eval(d.when, &value) != 0,
+                holds == 1,
+                "y = {y}"
+            );
+        }
     }
 }

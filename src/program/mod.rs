@@ -14,7 +14,7 @@ pub mod ops;
 pub mod points_to;
 pub mod symmetry;
 
-pub use lower::lower;
+pub use lower::{lower, lower_with};
 pub use ops::{BinaryOp, Quantifier, UnaryOp};
 
 use serde::Serialize;
@@ -258,6 +258,11 @@ impl Address {
     }
 }
 
+/// herd's annotations of an access or a fence (`once`, `mb`, `noreturn`), from the macro
+/// of a `.def` file that made it (`__load{once}`); empty for the C11 library's calls,
+/// whose meaning is their memory order.
+pub type Tags = Vec<String>;
+
 /// One statement of a thread. Expressions are pure: memory accesses inside source
 /// expressions have been hoisted into `Load`s of temporary registers before them.
 #[derive(Clone, Debug, Serialize)]
@@ -266,21 +271,27 @@ pub enum Instr {
         dst: RegId,
         loc: Address,
         order: MemOrder,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        tags: Tags,
         span: Span,
     },
     Store {
         loc: Address,
         value: Expr,
         order: MemOrder,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        tags: Tags,
         span: Span,
     },
-    /// Exchange and fetch-op: `dst` receives the old value.
+    /// Exchange and fetch-op: `dst` receives the old value. Both events carry `tags`.
     Rmw {
         dst: Option<RegId>,
         loc: Address,
         op: RmwOp,
         operand: Expr,
         order: MemOrder,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        tags: Tags,
         span: Span,
     },
     /// `dst` receives 1 on success and 0 on failure. On failure the value read is written to
@@ -294,10 +305,17 @@ pub enum Instr {
         failure: MemOrder,
         /// `_weak` may fail spuriously.
         weak: bool,
+        /// The tags of the read and write of a success, and of the read of a failure.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        tags: Tags,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        failure_tags: Tags,
         span: Span,
     },
     Fence {
         order: MemOrder,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        tags: Tags,
         span: Span,
     },
     Assign {

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use crate::cat::ast::{BinOp, CheckKind, UnOp};
 use crate::cat::{Base, Check, Model, RecGroup, TExpr, Type};
-use crate::events::{EventId, EventKind, Events};
+use crate::events::{Dependency, EventId, EventKind, Events, TermId};
 use crate::program::MemOrder;
 
 use super::Execution;
@@ -379,7 +379,24 @@ impl<'a> Explicit<'a> {
         })
     }
 
-    fn base(&self, b: Base) -> Dense {
+    /// The events carrying `tag`: a compare-exchange's read its failure tags when its write
+    /// did not run.
+    fn by_tag(&self, tag: &str) -> Dense {
+        let ev = &self.events.events;
+        let ran = |e: EventId| self.index.get(e).is_some_and(Option::is_some);
+        self.set(|e| {
+            let event = &ev[e];
+            let tags = match event.rmw {
+                Some(w) if event.is_read() && !event.failure_tags.is_empty() && !ran(w) => {
+                    &event.failure_tags
+                }
+                _ => &event.tags,
+            };
+            tags.iter().any(|t| t.eq_ignore_ascii_case(tag))
+        })
+    }
+
+    fn base(&self, b: Base, tags: &[String]) -> Dense {
         let events = self.events;
         let ev = &events.events;
         let same_loc = |a: EventId, b: EventId| {
@@ -422,7 +439,39 @@ impl<'a> Explicit<'a> {
             Base::Int => Dense::Rel(self.rel(|a, b| !ext(a, b))),
             Base::Ext => Dense::Rel(self.rel(ext)),
             Base::Rmw => Dense::Rel(self.rel(|a, b| ev[a].is_read() && ev[a].rmw == Some(b))),
+            Base::Tag(i) => self.by_tag(tags.get(usize::from(i)).map_or("", String::as_str)),
+            Base::Addr => Dense::Rel(self.dependency(&events.dependencies.addr)),
+            Base::Data => Dense::Rel(self.dependency(&events.dependencies.data)),
+            Base::Ctrl => Dense::Rel(self.dependency(&events.dependencies.ctrl)),
         }
+    }
+
+    /// The dependencies between executed events whose condition holds on the values read
+    /// (a read that did not run counts as 0: a condition names one only on a side of a
+    /// join the execution did not take). An execution given without its values
+    /// (`Explicit::new`) needs [`Explicit::with_values`] for conditions that are not
+    /// constants.
+    fn dependency(&self, list: &[Dependency]) -> BitRel {
+        let terms = &self.events.terms;
+        let value = |e: EventId| self.values.get(e).copied().flatten().unwrap_or(0);
+        let holds = |t: TermId| terms.eval(t, &value) != 0;
+        let mut out = BitRel::new(self.m());
+        for d in list {
+            let row = |e: EventId| self.index.get(e).copied().flatten();
+            if let (Some(i), Some(j)) = (row(d.from), row(d.to)) {
+                if holds(d.when) {
+                    out.set(i, j);
+                }
+            }
+        }
+        out
+    }
+
+    /// The same execution with the values of its events (per event, when known), which
+    /// the conditions of dependencies are evaluated on.
+    pub fn with_values(mut self, values: Vec<Option<i32>>) -> Self {
+        self.values = values;
+        self
     }
 }
 
@@ -442,7 +491,11 @@ impl Evaluator<'_, '_> {
         Ok(match e {
             TExpr::Base(b) => {
                 let x = self.x;
-                self.bases.entry(*b).or_insert_with(|| x.base(*b)).clone()
+                let tags = &self.model.tags;
+                self.bases
+                    .entry(*b)
+                    .or_insert_with(|| x.base(*b, tags))
+                    .clone()
             }
             TExpr::Def(id) => {
                 if let Some(Some(v)) = self.defs.get(*id) {

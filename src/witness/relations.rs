@@ -397,6 +397,9 @@ fn base_name(base: Base) -> Option<&'static str> {
         Base::Int => "int",
         Base::Ext => "ext",
         Base::Id => "id",
+        Base::Addr => "addr",
+        Base::Data => "data",
+        Base::Ctrl => "ctrl",
         Base::All
         | Base::R
         | Base::W
@@ -413,6 +416,7 @@ fn base_name(base: Base) -> Option<&'static str> {
         | Base::A
         | Base::Lkr
         | Base::Lkw
-        | Base::Ul => return None,
+        | Base::Ul
+        | Base::Tag(_) => return None,
     })
 }

@@ -157,6 +157,7 @@ fn max_events_stops_the_unrolling_when_the_count_passes_it() {
             &LoadOptions {
                 unroll,
                 max_events: Some(max),
+                ..Default::default()
             },
         )
     };

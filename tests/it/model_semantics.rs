@@ -59,6 +59,10 @@ const EXPRESSIONS: &[&str] = &[
     "let e = let rec ul = R \\ domain(m) and uw = W \\ range(m) and u = ul | uw \
      and upo = [u] ; po ; [u] and ltu = [ul] ; po ; [uw] \
      and m = m | (ltu \\ (upo ; upo)) in m",
+    // herd's dependencies, some of them conditional (`DEPENDENCIES`).
+    "addr | data | ctrl",
+    "[R] ; (data | ctrl) ; [W] \\ (addr ; po)",
+    "(data ; rfe)+ | ctrl ; [F]",
 ];
 
 const PROGRAMS: &[&str] = &[
@@ -72,13 +76,40 @@ const PROGRAMS: &[&str] = &[
     "2+2W",
 ];
 
+/// Dependencies of every kind, through registers merged at joins (a dependency that holds
+/// on one side of a branch only), a loop and an index.
+const DEPENDENCIES: &str = "C deps
+{ x = 0; y = 0; int a[2] = {0, 0}; }
+P0 (int* x, int* y) {
+  int r1 = READ_ONCE(*x);
+  int r2 = 0;
+  if (r1 == 1) { r2 = r1; } else { WRITE_ONCE(*(a + (r1 & 1)), 1); }
+  WRITE_ONCE(*y, r2 + 1);
+  int r3 = 0;
+  while (READ_ONCE(*x) == 2 && r3 < 1) { r3 = r3 + 1; smp_mb(); }
+}
+P1 (int* x, int* y) {
+  int r1 = READ_ONCE(*y);
+  if (r1 != 1) { WRITE_ONCE(*x, r1 + 1); }
+  WRITE_ONCE(*x, 2);
+}
+exists (0:r1=1)
+";
+
 #[test]
 fn compiled_operators_agree_with_direct_evaluation() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("litmus");
     let mut compared = 0;
-    for name in PROGRAMS {
-        let text = std::fs::read_to_string(dir.join(format!("{name}.litmus"))).unwrap();
-        let file = SourceFile::new(*name, text);
+    let mut sources: Vec<(&str, String)> = PROGRAMS
+        .iter()
+        .map(|name| {
+            let path = dir.join(format!("{name}.litmus"));
+            (*name, std::fs::read_to_string(path).unwrap())
+        })
+        .collect();
+    sources.push(("deps", DEPENDENCIES.to_string()));
+    for (name, text) in sources {
+        let file = SourceFile::new(name, text);
         let nemos::Test { program, events } = nemos::load(&file, &Default::default()).unwrap();
         for expr in EXPRESSIONS {
             let text = if expr.starts_with("let ") {
@@ -119,20 +150,21 @@ fn compiled_operators_agree_with_direct_evaluation() {
                         .collect()
                 };
                 let feasible: Vec<bool> = enc.feasible.iter().map(|&b| truth(b)).collect();
+                let decoded = Execution::decode(&enc, &|l| solver.value(l), &[]);
                 let exec = Explicit::new(
                     &events,
                     &feasible,
                     &pairs(&enc.rf),
                     &pairs(&enc.co),
                     &pairs(&enc.lko),
-                );
+                )
+                .with_values(decoded.values.clone());
                 let expected = exec
                     .evaluator(&model)
                     .eval(&e)
                     .unwrap_or_else(|e| panic!("{expr}: {e}"));
                 // The product path builds the same relations from the decoded execution,
                 // where a mutex's lock order is read back from its coherence list.
-                let decoded = Execution::decode(&enc, &|l| solver.value(l), &[]);
                 let from_witness = Explicit::of_execution(&events, &enc.mutexes, &decoded);
                 assert_eq!(
                     from_witness.evaluator(&model).eval(&e),

@@ -749,6 +749,7 @@ impl<'p> Explorer<'p> {
                         loc,
                         order,
                         span: s,
+                        ..
                     } => {
                         let loc = &resolve(program, loc, &th.regs);
                         th.regs[*dst] = memory[*loc];
@@ -760,6 +761,7 @@ impl<'p> Explorer<'p> {
                         value,
                         order,
                         span: s,
+                        ..
                     } => {
                         let loc = &resolve(program, loc, &th.regs);
                         memory[*loc] = eval(value, &th.regs);
@@ -773,6 +775,7 @@ impl<'p> Explorer<'p> {
                         operand,
                         order,
                         span: s,
+                        ..
                     } => {
                         let loc = &resolve(program, loc, &th.regs);
                         let operand = eval(operand, &th.regs);

@@ -191,7 +191,7 @@ fn visit_sites(body: &[Instr], f: &mut impl FnMut(Access, Span, Choice)) {
             Instr::CompareExchange { success, span, .. } => {
                 f(Access::CompareExchange, *span, Some(*success))
             }
-            Instr::Fence { order, span } => f(Access::Fence, *span, Some(*order)),
+            Instr::Fence { order, span, .. } => f(Access::Fence, *span, Some(*order)),
             _ => {}
         }
         for block in instr.nested() {
@@ -235,7 +235,7 @@ fn rewrite(body: &[Instr], chosen: &HashMap<Span, Choice>) -> Vec<Instr> {
                 *success = choice(span).flatten().unwrap_or(*success);
                 *failure = failure_order(*success);
             }
-            Instr::Fence { order, span } => match choice(span) {
+            Instr::Fence { order, span, .. } => match choice(span) {
                 Some(Some(chosen)) => *order = chosen,
                 Some(None) => continue,
                 None => {}

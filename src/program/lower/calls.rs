@@ -37,6 +37,14 @@ impl Lowerer {
                 help = format!("did you mean `{closest}`? {help}");
             }
         }
+        if let Some(macros) = &self.macros {
+            let names: Vec<&str> = macros.names().take(12).collect();
+            help = format!(
+                "{help}; the macros of {}: {}, ...",
+                macros.file.name,
+                names.join(", ")
+            );
+        }
         if !self.functions.is_empty() {
             let mut defined: Vec<&str> = self.functions.keys().map(String::as_str).collect();
             defined.sort_unstable();
@@ -157,7 +165,10 @@ impl Lowerer {
         scope: &mut ThreadScope,
         out: &mut Vec<Instr>,
     ) -> Option<()> {
-        let Some(call) = library::lookup(&name.name) else {
+        if self.is_macro(&name.name) {
+            return self.expand_macro(name, args, span, dst, scope, out);
+        }
+        let Some(call) = self.library_call(&name.name) else {
             self.unknown_function(name);
             return None;
         };
@@ -177,6 +188,7 @@ impl Lowerer {
                     dst,
                     loc,
                     order,
+                    tags: Vec::new(),
                     span,
                 });
             }
@@ -190,6 +202,7 @@ impl Lowerer {
                     loc,
                     value,
                     order,
+                    tags: Vec::new(),
                     span,
                 });
             }
@@ -205,6 +218,7 @@ impl Lowerer {
                     op,
                     operand,
                     order,
+                    tags: Vec::new(),
                     span,
                 });
             }
@@ -229,12 +243,18 @@ impl Lowerer {
                     success,
                     failure,
                     weak,
+                    tags: Vec::new(),
+                    failure_tags: Vec::new(),
                     span,
                 });
             }
             Primitive::Fence => {
                 let order = self.call_order(call.order, args, what)?;
-                out.push(Instr::Fence { order, span });
+                out.push(Instr::Fence {
+                    order,
+                    tags: Vec::new(),
+                    span,
+                });
             }
             Primitive::Lock | Primitive::Unlock => {
                 let loc = self.pointer_argument(&args[0], scope, out)?;

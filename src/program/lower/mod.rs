@@ -18,6 +18,7 @@ mod condition;
 mod control;
 mod functions;
 mod init;
+mod macros;
 mod spec;
 mod structs;
 
@@ -25,7 +26,20 @@ use condition::sort_observed;
 
 /// Lower a parsed test into the program IR, reporting every semantic error found.
 pub fn lower(test: &ast::LitmusTest, file: &SourceFile) -> Result<Program, InputError> {
-    let mut lowerer = Lowerer::default();
+    lower_with(test, file, None)
+}
+
+/// [`lower`], the calls named by `macros` (a model's `.def` file) expanded with them
+/// before the library's.
+pub fn lower_with(
+    test: &ast::LitmusTest,
+    file: &SourceFile,
+    macros: Option<std::sync::Arc<crate::syntax::def::Macros>>,
+) -> Result<Program, InputError> {
+    let mut lowerer = Lowerer {
+        macros,
+        ..Lowerer::default()
+    };
     let original = test;
     let (flat, struct_cells) = structs::flatten(test, file, &mut lowerer);
     let test = &flat;
@@ -148,6 +162,8 @@ struct Lowerer {
     /// threads' parameters.
     global_names: HashSet<String>,
     errors: Vec<Diagnostic>,
+    /// The macros of the model's `.def` file, which come before the library's calls.
+    macros: Option<std::sync::Arc<crate::syntax::def::Macros>>,
 }
 
 /// How many cells an array parameter gets when the init block does not declare it.
@@ -397,6 +413,7 @@ impl Lowerer {
                     loc,
                     value,
                     order: MemOrder::NonAtomic,
+                    tags: Vec::new(),
                     span,
                 });
             }
@@ -417,7 +434,7 @@ impl Lowerer {
         out: &mut Vec<Instr>,
     ) {
         match &rhs.kind {
-            ExprKind::Call(name, args) if returns_memory_value(name) => {
+            ExprKind::Call(name, args) if self.returns_memory_value(name) => {
                 self.lower_call(name, args, rhs.span, Some(reg), scope, out);
             }
             ExprKind::Unary(ast::UnaryOp::Deref, _) | ExprKind::Index(_, _) => {
@@ -426,6 +443,7 @@ impl Lowerer {
                         dst: reg,
                         loc,
                         order: MemOrder::NonAtomic,
+                        tags: Vec::new(),
                         span,
                     });
                 }
@@ -495,6 +513,7 @@ impl Lowerer {
                     dst,
                     loc,
                     order: MemOrder::NonAtomic,
+                    tags: Vec::new(),
                     span: e.span,
                 });
                 Some(Expr::Reg(dst))
@@ -586,8 +605,8 @@ impl Lowerer {
                 self.call_value(name, args, e.span, scope, out)
             }
             ExprKind::Call(name, args) => {
-                if !returns_memory_value(name) {
-                    if library::lookup(&name.name).is_some() {
+                if !self.returns_memory_value(name) {
+                    if self.library_call(&name.name).is_some() || self.is_macro(&name.name) {
                         self.error(Diagnostic::new(
                             format!("`{}` does not return a value", name.name),
                             name.span,
@@ -739,6 +758,21 @@ fn constant_value(e: &ast::Expr) -> Option<i64> {
 
 /// Whether a call is an expression whose value is read from memory (a load, a
 /// read-modify-write, a compare-exchange).
-fn returns_memory_value(name: &ast::Ident) -> bool {
-    library::lookup(&name.name).is_some_and(|call| call.primitive.returns_value())
+impl Lowerer {
+    /// Whether a call is an expression with a value: a macro of the `.def` file with one,
+    /// or a library call that reads memory.
+    fn returns_memory_value(&self, name: &ast::Ident) -> bool {
+        if self.is_macro(&name.name) {
+            return self.macro_has_value(&name.name);
+        }
+        self.library_call(&name.name)
+            .is_some_and(|call| call.primitive.returns_value())
+    }
+
+    /// The library call of this name; with a model's macros, the kernel's macros are
+    /// theirs, not the library's C11 mapping.
+    fn library_call(&self, name: &str) -> Option<&'static library::LibraryCall> {
+        library::lookup(name)
+            .filter(|call| self.macros.is_none() || call.family != library::Family::Linux)
+    }
 }
