@@ -10,6 +10,7 @@ pub mod atomicity;
 pub mod explain;
 pub mod graph;
 pub mod infer;
+pub mod localize;
 pub mod model_races;
 pub mod query;
 pub mod races;

@@ -12,6 +12,7 @@ use super::atomicity::{AtomicityMode, AtomicityResult};
 use super::explain::Explanation;
 use super::graph::Overlay;
 use super::infer::{self, InferError, Inference, Property, Search};
+use super::localize::{repair, Localization, LocalizeSettings};
 use super::races::RaceResult;
 use super::{observation_of, AnalysisError, AnalysisOptions, CheckResult, FinalState, Session};
 use crate::cat::Model;
@@ -37,6 +38,8 @@ pub enum Query {
     Explain,
     /// The weakest memory orders under which the program is correct.
     Infer,
+    /// The critical orderings of the failing check, and verified fixes.
+    Localize,
 }
 
 impl Query {
@@ -57,6 +60,7 @@ impl Query {
             Query::Atomicity(_) => "atomicity, the first solve: some candidate violation occurs",
             Query::Explain => "explain, the first solve: the condition under every check in force",
             Query::Infer => "infer, which solves one instance per assignment of orders",
+            Query::Localize => "localize, the first solve: some execution is bad",
         }
     }
 }
@@ -83,6 +87,8 @@ pub struct QueryOptions {
     pub max_events: Option<usize>,
     /// What `infer` requires of the program, and the source lines whose orders it keeps.
     pub infer: InferSettings,
+    /// How far `localize` searches, and whether it looks for fixes.
+    pub localize: LocalizeSettings,
 }
 
 /// The settings of an `infer` query.
@@ -107,6 +113,7 @@ impl QueryOptions {
             emit: None,
             max_events: None,
             infer: InferSettings::default(),
+            localize: LocalizeSettings::default(),
         }
     }
 }
@@ -188,6 +195,7 @@ pub enum Finding {
     Atomicity(AtomicityResult),
     Explain(Explanation),
     Infer(Box<Inference>),
+    Localize(Box<Localization>),
 }
 
 /// A query's answer, with the picture and the exported instance when asked for.
@@ -228,6 +236,7 @@ impl Answer {
             Finding::Atomicity(a) => (a.violated(), a.bound_hit),
             Finding::Explain(_) => (false, false),
             Finding::Infer(i) => (i.written_failure.is_some(), i.bound_hit),
+            Finding::Localize(l) => (l.bad.is_some(), l.bound_hit),
         };
         if defect {
             Severity::Defect
@@ -335,6 +344,32 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
             }
             Finding::Explain(explanation)
         }
+        Query::Localize => {
+            let mut localization = session.localize(options.localize)?;
+            if options.localize.repairs {
+                localization.repairs_searched = true;
+                let target = localization.target;
+                for set in &mut localization.sets {
+                    set.repairs = repair::repairs(program, events, &analysis, target, set)?;
+                }
+                if localization.bad.is_some() {
+                    localization.repairs =
+                        repair::stronger_orders(program, events, &analysis, target)?
+                            .into_iter()
+                            .collect();
+                }
+            }
+            if options.picture {
+                picture = Some(match localization.sets.first() {
+                    Some(set) => {
+                        let overlay = session.overlay(&set.witness)?;
+                        Some((set.witness.clone(), critical_overlay(set, overlay)))
+                    }
+                    None => None,
+                });
+            }
+            Finding::Localize(Box::new(localization))
+        }
         // Answered above, before a session for the written program is opened.
         Query::Infer => infer_finding(test, &analysis, options)?,
     };
@@ -351,6 +386,28 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
         picture,
         instance,
     })
+}
+
+/// A picture of a critical set's execution: its orderings drawn as the heavy steps.
+fn critical_overlay(set: &super::localize::CriticalSet, overlay: Overlay) -> Overlay {
+    let steps = set
+        .marked
+        .iter()
+        .flatten()
+        .map(|&(from, to)| crate::witness::relations::Step {
+            from,
+            to,
+            relation: "critical".to_string(),
+        })
+        .collect();
+    Overlay {
+        violation: Some(crate::witness::relations::Violation {
+            check: "critical".to_string(),
+            kind: crate::cat::ast::CheckKind::Empty,
+            steps,
+        }),
+        ..overlay
+    }
 }
 
 /// `infer`'s answer. The exhaustive search's number of assignments is a limit, checked

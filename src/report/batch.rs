@@ -43,6 +43,11 @@ impl Tally {
                 bound_hit: inference.bound_hit,
                 ..Tally::default()
             },
+            Finding::Localize(localization) => Tally {
+                reachable: Some(localization.bad.is_some()),
+                bound_hit: localization.bound_hit,
+                ..Tally::default()
+            },
             Finding::Limit(_) | Finding::Explain(_) => Tally::default(),
         }
     }

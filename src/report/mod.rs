@@ -13,6 +13,7 @@ pub mod events;
 pub mod explain;
 pub mod herd_log;
 pub mod infer;
+pub mod localize;
 pub mod namer;
 pub mod races;
 pub mod witness;
@@ -93,9 +94,13 @@ impl Printed {
             // herd7 has no counterpart of these: it flags races only as a check's flag.
             Printed::Parse
             | Printed::Events
-            | Printed::Answer(Query::Races | Query::Atomicity(_) | Query::Explain | Query::Infer) => {
-                &[Format::Text, Format::Json]
-            }
+            | Printed::Answer(
+                Query::Races
+                | Query::Atomicity(_)
+                | Query::Explain
+                | Query::Infer
+                | Query::Localize,
+            ) => &[Format::Text, Format::Json],
         }
     }
 
@@ -152,6 +157,7 @@ pub fn answer_report<'a>(
             inference,
             unroll: events.unroll,
         }),
+        Finding::Localize(localization) => Box::new(localize_report(test, localization, model)),
     })
 }
 
@@ -165,6 +171,9 @@ pub fn answer_dot(test: &Test, answer: &Answer, model: &str) -> Option<String> {
         ),
         Finding::Explain(explanation) => {
             Some(explain_report(test, explanation, model).dot(execution, overlay))
+        }
+        Finding::Localize(localization) => {
+            Some(localize_report(test, localization, model).dot(execution, overlay))
         }
         Finding::Limit(_) | Finding::Races(_) | Finding::Atomicity(_) | Finding::Infer(_) => None,
     }
@@ -191,6 +200,20 @@ pub(crate) fn check_report<'a>(
             Query::Check { certify: true, .. } => check::Layout::Certified,
             _ => check::Layout::Check,
         },
+    }
+}
+
+fn localize_report<'a>(
+    test: &'a Test,
+    localization: &'a crate::analysis::localize::Localization,
+    model: &'a str,
+) -> localize::LocalizeReport<'a> {
+    localize::LocalizeReport {
+        file: &test.program.source,
+        model,
+        program: &test.program,
+        events: &test.events,
+        localization,
     }
 }
 

@@ -61,6 +61,7 @@ fn assert_valid(validator: &jsonschema::Validator, what: &str, document: &serde_
         "atomicity",
         "explain",
         "infer",
+        "localize",
         "events",
         "batch",
         "entry",
@@ -86,7 +87,7 @@ fn assert_valid(validator: &jsonschema::Validator, what: &str, document: &serde_
 #[test]
 fn every_json_document_matches_the_schema() {
     let validator = validator();
-    let commands: [&[&str]; 9] = [
+    let commands: [&[&str]; 10] = [
         &["check", "--states", "--count"],
         &["check", "--model", "rc11"],
         &["outcomes"],
@@ -94,6 +95,7 @@ fn every_json_document_matches_the_schema() {
         &["atomicity"],
         &["explain"],
         &["infer"],
+        &["localize"],
         &["events"],
         &["parse"],
     ];
@@ -116,7 +118,7 @@ fn every_json_document_matches_the_schema() {
             }
         }
     }
-    assert!(checked >= 9 * tests.len(), "{checked} documents checked");
+    assert!(checked >= 10 * tests.len(), "{checked} documents checked");
 }
 
 #[test]
