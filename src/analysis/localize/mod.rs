@@ -153,14 +153,7 @@ impl Session<'_> {
     /// fail, else its condition's outcome (`exists`, `~exists`) or violation (`forall`).
     pub(crate) fn localize_target(&mut self) -> Result<(Target, Bool), AnalysisError> {
         if !self.encoding.assertion_failures.is_empty() && self.assertion_failure()?.is_some() {
-            let failures: Vec<Bool> = self
-                .encoding
-                .assertion_failures
-                .iter()
-                .map(|f| f.1)
-                .collect();
-            let any = self.solver.or(&failures);
-            return Ok((Target::Assertion, any));
+            return Ok((Target::Assertion, self.some_assertion_fails()));
         }
         let forall = self
             .encoding
