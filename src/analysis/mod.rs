@@ -10,6 +10,7 @@ pub mod atomicity;
 pub mod explain;
 pub mod graph;
 pub mod infer;
+pub mod localize;
 pub mod model_races;
 pub mod query;
 pub mod races;
@@ -492,14 +493,19 @@ impl<'a> Session<'a> {
         if self.encoding.assertion_failures.is_empty() {
             return Ok(None);
         }
+        let any = self.some_assertion_fails();
+        self.find(&[self.within_bound, any])
+    }
+
+    /// The literal of "some assertion fails".
+    pub(crate) fn some_assertion_fails(&mut self) -> Bool {
         let failures: Vec<Bool> = self
             .encoding
             .assertion_failures
             .iter()
             .map(|f| f.1)
             .collect();
-        let any = self.solver.or(&failures);
-        self.find(&[self.within_bound, any])
+        self.solver.or(&failures)
     }
 
     /// Every reachable final state over the observed registers and locations, in a stable

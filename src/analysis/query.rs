@@ -12,6 +12,7 @@ use super::atomicity::{AtomicityMode, AtomicityResult};
 use super::explain::Explanation;
 use super::graph::Overlay;
 use super::infer::{self, InferError, Inference, Property, Search};
+use super::localize::{repair, Localization, LocalizeSettings};
 use super::races::RaceResult;
 use super::spec::{SpecMode, SpecResult};
 use super::{observation_of, AnalysisError, AnalysisOptions, CheckResult, FinalState, Session};
@@ -40,6 +41,8 @@ pub enum Query {
     Infer,
     /// Whether every execution is correct with respect to the `spec { }` block.
     Spec(SpecMode),
+    /// The critical orderings of the failing check, and verified fixes.
+    Localize,
 }
 
 impl Query {
@@ -68,6 +71,7 @@ impl Query {
                 "spec: some execution in which no history of the method calls respects real \
                  time (or the ordering points) and matches the specification"
             }
+            Query::Localize => "localize, the first solve: some execution is bad",
         }
     }
 }
@@ -94,6 +98,8 @@ pub struct QueryOptions {
     pub max_events: Option<usize>,
     /// What `infer` requires of the program, and the source lines whose orders it keeps.
     pub infer: InferSettings,
+    /// How far `localize` searches, and whether it looks for fixes.
+    pub localize: LocalizeSettings,
 }
 
 /// The settings of an `infer` query.
@@ -118,6 +124,7 @@ impl QueryOptions {
             emit: None,
             max_events: None,
             infer: InferSettings::default(),
+            localize: LocalizeSettings::default(),
         }
     }
 }
@@ -200,6 +207,7 @@ pub enum Finding {
     Explain(Explanation),
     Infer(Box<Inference>),
     Spec(SpecResult),
+    Localize(Box<Localization>),
 }
 
 /// A query's answer, with the picture and the exported instance when asked for.
@@ -241,6 +249,7 @@ impl Answer {
             Finding::Explain(_) => (false, false),
             Finding::Infer(i) => (i.written_failure.is_some(), i.bound_hit),
             Finding::Spec(s) => (s.violation.is_some(), s.bound_hit),
+            Finding::Localize(l) => (l.bad.is_some(), l.bound_hit),
         };
         if defect {
             Severity::Defect
@@ -354,6 +363,32 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
             Finding::Explain(explanation)
         }
         Query::Spec(mode) => Finding::Spec(session.spec(mode)?),
+        Query::Localize => {
+            let mut localization = session.localize(options.localize)?;
+            if options.localize.repairs {
+                localization.repairs_searched = true;
+                let target = localization.target;
+                for set in &mut localization.sets {
+                    set.repairs = repair::repairs(program, events, &analysis, target, set)?;
+                }
+                if localization.bad.is_some() {
+                    localization.repairs =
+                        repair::stronger_orders(program, events, &analysis, target)?
+                            .into_iter()
+                            .collect();
+                }
+            }
+            if options.picture {
+                picture = Some(match localization.sets.first() {
+                    Some(set) => {
+                        let overlay = session.overlay(&set.witness)?;
+                        Some((set.witness.clone(), critical_overlay(set, overlay)))
+                    }
+                    None => None,
+                });
+            }
+            Finding::Localize(Box::new(localization))
+        }
         // Answered above, before a session for the written program is opened.
         Query::Infer => infer_finding(test, &analysis, options)?,
     };
@@ -370,6 +405,28 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
         picture,
         instance,
     })
+}
+
+/// A picture of a critical set's execution: its orderings drawn as the heavy steps.
+fn critical_overlay(set: &super::localize::CriticalSet, overlay: Overlay) -> Overlay {
+    let steps = set
+        .marked
+        .iter()
+        .flatten()
+        .map(|&(from, to)| crate::witness::relations::Step {
+            from,
+            to,
+            relation: "critical".to_string(),
+        })
+        .collect();
+    Overlay {
+        violation: Some(crate::witness::relations::Violation {
+            check: "critical".to_string(),
+            kind: crate::cat::ast::CheckKind::Empty,
+            steps,
+        }),
+        ..overlay
+    }
 }
 
 /// `infer`'s answer. The exhaustive search's number of assignments is a limit, checked

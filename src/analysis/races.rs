@@ -86,7 +86,7 @@ pub struct RaceResult {
 }
 
 /// Accesses that can take part in a race: thread accesses to locations not used as locks.
-fn is_data_access(program: &Program, events: &Events, e: EventId) -> bool {
+pub(crate) fn is_data_access(program: &Program, events: &Events, e: EventId) -> bool {
     let event = &events.events[e];
     event.thread.is_some()
         && event.is_memory()

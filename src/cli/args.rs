@@ -180,6 +180,29 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         write: Option<PathBuf>,
     },
+    /// Where the bug is: for a failing check (the condition's outcome reached, a `forall`
+    /// violated, an assertion failing), the minimal sets of orderings between conflicting
+    /// accesses of different threads whose forbidding removes every bad execution, smallest
+    /// first, each with the executions its orderings lead to and the fixes (a mutex, fences)
+    /// checked on the rewritten program (exit 1 when a bad execution exists).
+    #[command(after_help = EXIT_CODES)]
+    Localize {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        common: AnalysisArgs,
+        /// Search sets of at most N orderings.
+        #[arg(long, value_name = "N", default_value_t = nemos::analysis::localize::DEFAULT_MAX_SIZE)]
+        max_size: usize,
+        /// Report at most N sets.
+        #[arg(long, value_name = "N", default_value_t = nemos::analysis::localize::DEFAULT_MAX_SETS)]
+        max_sets: usize,
+        /// Do not look for fixes.
+        #[arg(long)]
+        no_repairs: bool,
+        #[command(flatten)]
+        graphs: GraphArgs,
+    },
     /// List the shipped memory models and their named checks, or print one model's file.
     Models {
         /// A shipped model name (`sc`) or a path to a `.cat` file.
@@ -318,6 +341,9 @@ pub struct AnalysisArgs {
     /// What `infer` requires and keeps.
     #[arg(skip)]
     pub infer: InferSettings,
+    /// How far `localize` searches.
+    #[arg(skip)]
+    pub localize: nemos::analysis::localize::LocalizeSettings,
 }
 
 fn parse_timeout(s: &str) -> Result<Duration, String> {

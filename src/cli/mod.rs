@@ -17,6 +17,7 @@ use std::sync::Arc;
 use clap::{CommandFactory, FromArgMatches};
 
 use nemos::analysis::infer::{patched, Inference, Property, Search};
+use nemos::analysis::localize::LocalizeSettings;
 use nemos::analysis::query::{ask, Finding, InferSettings, Query, QueryOptions, Severity};
 use nemos::diagnostics::{InputError, SourceFile};
 use nemos::report::herd_log::{self, Comparison};
@@ -61,6 +62,7 @@ fn printed(command: &Command) -> Option<(Printed, Format)> {
         | Command::Atomicity { common, .. }
         | Command::Spec { common, .. }
         | Command::Explain { common, .. }
+        | Command::Localize { common, .. }
         | Command::Infer { common, .. } => (Printed::Answer(query_of(command)?), common.format),
         Command::Models { .. } | Command::Completions { .. } => return None,
     })
@@ -93,6 +95,7 @@ fn query_of(command: &Command) -> Option<Query> {
         Command::Explain { .. } => Query::Explain,
         Command::Infer { .. } => Query::Infer,
         Command::Spec { mode, .. } => Query::Spec(mode.mode()),
+        Command::Localize { .. } => Query::Localize,
         Command::Parse { .. }
         | Command::Events { .. }
         | Command::Models { .. }
@@ -110,7 +113,8 @@ fn resolve_model(command: &mut Command) {
         | Command::Races { common, .. }
         | Command::Atomicity { common, .. }
         | Command::Spec { common, .. }
-        | Command::Explain { common, .. } => (common, "sc"),
+        | Command::Explain { common, .. }
+        | Command::Localize { common, .. } => (common, "sc"),
         Command::Parse { .. }
         | Command::Events { .. }
         | Command::Models { .. }
@@ -182,6 +186,21 @@ fn run(mut command: Command) -> Status {
             common,
             graphs,
         } => analyse_drawing(&paths, common, graphs, query, Shown::default()),
+        Command::Localize {
+            paths,
+            mut common,
+            max_size,
+            max_sets,
+            no_repairs,
+            graphs,
+        } => {
+            common.localize = LocalizeSettings {
+                max_size,
+                max_sets,
+                repairs: !no_repairs,
+            };
+            analyse_drawing(&paths, common, graphs, query, Shown::default())
+        }
         Command::Races { paths, common }
         | Command::Atomicity { paths, common, .. }
         | Command::Spec { paths, common, .. } => analyse(&paths, common, query, Shown::default()),
@@ -486,6 +505,7 @@ fn analyse_one(
         picture: args.graphs.wanted(),
         emit: emit.as_ref().map(|(format, _)| *format),
         infer: args.infer.clone(),
+        localize: args.localize,
         ..QueryOptions::new(model, args.model.clone())
     };
     let answer = match ask(&test, query, &options) {

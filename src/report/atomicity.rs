@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::namer::Namer;
 use super::witness::{witness_prefix, witness_text};
-use super::{bound_warning, state_line, statement_text, Palette, Report};
+use super::{bound_line, state_line, statement_text, Palette, Report};
 use crate::analysis::atomicity::{AtomicityMode, AtomicityResult, Interruption};
 use crate::diagnostics::SourceFile;
 use crate::events::Events;
@@ -105,11 +105,11 @@ impl Report for AtomicityReport<'_> {
             }
         }
         if r.bound_hit {
-            let _ = writeln!(
-                out,
-                "  {}",
-                bound_warning(palette, self.events.unroll, "they are not covered")
-            );
+            out.push_str(&bound_line(
+                palette,
+                self.events.unroll,
+                "they are not covered",
+            ));
         }
         out
     }

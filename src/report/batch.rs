@@ -48,6 +48,11 @@ impl Tally {
                 bound_hit: result.bound_hit,
                 ..Tally::default()
             },
+            Finding::Localize(localization) => Tally {
+                reachable: Some(localization.bad.is_some()),
+                bound_hit: localization.bound_hit,
+                ..Tally::default()
+            },
             Finding::Limit(_) | Finding::Explain(_) => Tally::default(),
         }
     }

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::dot;
 use super::namer::Namer;
 use super::witness::{matrix_text, witness_text};
-use super::{bound_warning, one_line, state_line, Palette, Report};
+use super::{bound_line, one_line, state_line, Palette, Report};
 use crate::analysis::graph::Overlay;
 use crate::analysis::{CheckResult, FinalState, Observation};
 use crate::events::Events;
@@ -199,11 +199,11 @@ impl CheckReport<'_> {
         out.push_str(&self.assertion_failure_text(palette));
         out.push_str(&self.deadlock_text(palette));
         if self.result.bound_hit {
-            let _ = writeln!(
-                out,
-                "  {}",
-                bound_warning(palette, self.events.unroll, "they are not included")
-            );
+            out.push_str(&bound_line(
+                palette,
+                self.events.unroll,
+                "they are not included",
+            ));
         }
         out
     }
@@ -427,9 +427,10 @@ impl CheckReport<'_> {
             ));
         }
         if self.result.bound_hit {
-            out.push_str(&format!(
-                "  {}\n",
-                bound_warning(palette, self.events.unroll, "they are not included")
+            out.push_str(&bound_line(
+                palette,
+                self.events.unroll,
+                "they are not included",
             ));
         }
         out

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::check::WitnessJson;
 use super::witness::witness_text;
-use super::{bound_warning, one_line, Palette, Report};
+use super::{bound_line, one_line, Palette, Report};
 use crate::analysis::infer::{choice_name, Choice, Failure, Inference, Search, Site, Violation};
 use crate::program::Program;
 
@@ -178,15 +178,11 @@ impl Report for InferReport<'_> {
             }
         }
         if inf.bound_hit {
-            let _ = writeln!(
-                out,
-                "  {}",
-                bound_warning(
-                    palette,
-                    self.unroll,
-                    "the verdicts speak of the executions within the bound"
-                )
-            );
+            out.push_str(&bound_line(
+                palette,
+                self.unroll,
+                "the verdicts speak of the executions within the bound",
+            ));
         }
         out
     }

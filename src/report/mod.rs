@@ -13,6 +13,7 @@ pub mod events;
 pub mod explain;
 pub mod herd_log;
 pub mod infer;
+pub mod localize;
 pub mod namer;
 pub mod races;
 pub mod spec;
@@ -95,7 +96,12 @@ impl Printed {
             Printed::Parse
             | Printed::Events
             | Printed::Answer(
-                Query::Races | Query::Atomicity(_) | Query::Explain | Query::Infer | Query::Spec(_),
+                Query::Races
+                | Query::Atomicity(_)
+                | Query::Explain
+                | Query::Infer
+                | Query::Spec(_)
+                | Query::Localize,
             ) => &[Format::Text, Format::Json],
         }
     }
@@ -160,6 +166,7 @@ pub fn answer_report<'a>(
             model,
             result,
         }),
+        Finding::Localize(localization) => Box::new(localize_report(test, localization, model)),
     })
 }
 
@@ -173,6 +180,9 @@ pub fn answer_dot(test: &Test, answer: &Answer, model: &str) -> Option<String> {
         ),
         Finding::Explain(explanation) => {
             Some(explain_report(test, explanation, model).dot(execution, overlay))
+        }
+        Finding::Localize(localization) => {
+            Some(localize_report(test, localization, model).dot(execution, overlay))
         }
         Finding::Limit(_)
         | Finding::Races(_)
@@ -203,6 +213,20 @@ pub(crate) fn check_report<'a>(
             Query::Check { certify: true, .. } => check::Layout::Certified,
             _ => check::Layout::Check,
         },
+    }
+}
+
+fn localize_report<'a>(
+    test: &'a Test,
+    localization: &'a crate::analysis::localize::Localization,
+    model: &'a str,
+) -> localize::LocalizeReport<'a> {
+    localize::LocalizeReport {
+        file: &test.program.source,
+        model,
+        program: &test.program,
+        events: &test.events,
+        localization,
     }
 }
 
@@ -290,6 +314,11 @@ pub fn statement_text(
         "init".to_string()
     };
     format!("{thread}, line {line}: {first_line}")
+}
+
+/// [`bound_warning`] as an indented line of a report.
+pub fn bound_line(palette: Palette, unroll: u32, consequence: &str) -> String {
+    format!("  {}\n", bound_warning(palette, unroll, consequence))
 }
 
 /// The warning that executions were cut by the unrolling bound, in yellow.

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::namer::Namer;
 use super::witness::witness_prefix;
-use super::{bound_warning, statement_text, Palette, Report};
+use super::{bound_line, statement_text, Palette, Report};
 use crate::analysis::races::RaceResult;
 use crate::diagnostics::SourceFile;
 use crate::events::Events;
@@ -74,15 +74,11 @@ impl Report for RacesReport<'_> {
             ));
         }
         if self.result.bound_hit {
-            let _ = writeln!(
-                out,
-                "  {}",
-                bound_warning(
-                    palette,
-                    self.events.unroll,
-                    "races beyond the bound are not covered"
-                )
-            );
+            out.push_str(&bound_line(
+                palette,
+                self.events.unroll,
+                "races beyond the bound are not covered",
+            ));
         }
         out
     }

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::namer::Namer;
 use super::witness::{executed_calls, witness_text, ExecutedCall};
-use super::{bound_warning, Palette, Report};
+use super::{bound_line, Palette, Report};
 use crate::analysis::spec::{SpecMode, SpecResult, SpecViolation};
 use crate::diagnostics::SourceFile;
 use crate::events::Events;
@@ -150,11 +150,11 @@ impl Report for SpecReport<'_> {
             }
         }
         if r.bound_hit {
-            let _ = writeln!(
-                out,
-                "  {}",
-                bound_warning(palette, self.events.unroll, "they are not covered")
-            );
+            out.push_str(&bound_line(
+                palette,
+                self.events.unroll,
+                "they are not covered",
+            ));
         }
         out
     }

@@ -220,6 +220,41 @@ fn explain_text_and_json() {
 }
 
 #[test]
+fn localize_text_json_and_dot() {
+    let text = run(&["localize", "litmus/counter-racy.litmus"]);
+    assert_eq!(text.code, 1, "{}", text.stderr);
+    insta::assert_snapshot!("localize_text", text.stdout);
+    let out = run(&["localize", "--format", "json", "litmus/counter-racy.litmus"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    insta::assert_snapshot!("localize_json", out.stdout);
+    // Nothing to localize: the outcome is never reached under SC.
+    let clean = run(&["localize", "litmus/SB.litmus"]);
+    assert_eq!(clean.code, 0, "{}", clean.stderr);
+    assert!(clean
+        .stdout
+        .contains("is never reached: nothing to localize"));
+    let dir = tempfile::tempdir().unwrap();
+    let dot = dir.path().join("counter.dot");
+    let drawn = run(&[
+        "localize",
+        "--no-repairs",
+        "--dot",
+        dot.to_str().unwrap(),
+        "litmus/counter-racy.litmus",
+    ]);
+    assert_eq!(drawn.code, 1, "{}", drawn.stderr);
+    assert!(!drawn.stdout.contains("verified fixes"));
+    let graph = std::fs::read_to_string(&dot).unwrap();
+    // The first set's ordering, P0's read before P1's write, in heavy lines.
+    assert!(
+        graph.contains("e2 -> e5 [label=\"critical\", color=\"darkgreen\", fontcolor=\"darkgreen\", penwidth=3];"),
+        "{graph}"
+    );
+    let bad = run(&["localize", "--format", "herd", "litmus/counter-racy.litmus"]);
+    assert_eq!(bad.code, 2);
+}
+
+#[test]
 fn models_lists_the_shipped_models() {
     let out = run(&["models"]);
     assert_eq!(out.code, 0, "{}", out.stderr);

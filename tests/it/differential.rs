@@ -98,7 +98,7 @@ fn product(program: &Program, strategy: AcyclicStrategy) -> Answers {
 }
 
 /// The loops the product reduces as spin loops, which the reference runs without a bound.
-fn spin_loops(program: &Program) -> Vec<Span> {
+pub(crate) fn spin_loops(program: &Program) -> Vec<Span> {
     let options = UnrollOptions {
         unroll: UNROLL,
         ..Default::default()
@@ -225,7 +225,7 @@ fn litmus_suite_matches_the_reference() {
 
 /// Random programs: a small C subset rendered as litmus source and read by the real front
 /// end, so that parsing and lowering are under test too.
-mod generate {
+pub(crate) mod generate {
     use proptest::prelude::*;
 
     pub const LOCATIONS: [&str; 3] = ["x", "y", "z"];

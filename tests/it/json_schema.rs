@@ -62,6 +62,7 @@ fn assert_valid(validator: &jsonschema::Validator, what: &str, document: &serde_
         "explain",
         "infer",
         "spec",
+        "localize",
         "events",
         "batch",
         "entry",
@@ -87,7 +88,7 @@ fn assert_valid(validator: &jsonschema::Validator, what: &str, document: &serde_
 #[test]
 fn every_json_document_matches_the_schema() {
     let validator = validator();
-    let commands: [&[&str]; 9] = [
+    let commands: [&[&str]; 10] = [
         &["check", "--states", "--count"],
         &["check", "--model", "rc11"],
         &["outcomes"],
@@ -95,6 +96,7 @@ fn every_json_document_matches_the_schema() {
         &["atomicity"],
         &["explain"],
         &["infer"],
+        &["localize"],
         &["events"],
         &["parse"],
     ];
@@ -117,7 +119,7 @@ fn every_json_document_matches_the_schema() {
             }
         }
     }
-    assert!(checked >= 9 * tests.len(), "{checked} documents checked");
+    assert!(checked >= 10 * tests.len(), "{checked} documents checked");
 }
 
 #[test]

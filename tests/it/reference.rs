@@ -71,10 +71,19 @@ pub struct Reference {
     pub strict_failure: bool,
     /// Complete traces explored (for sizing tests).
     pub traces: u64,
+    /// What `localize` needs of each complete trace (within the bound, no deadlock): the
+    /// condition holds, an assertion failed, and the orderings between statements it shows
+    /// (`(A, B)`: an access of `A` runs before a conflicting access of `B` of another
+    /// thread: same location, one a write).
+    pub ordered: BTreeSet<OrderedTrace>,
     /// The search stopped at its budget of states (`explore_within`): the sets above are
     /// then incomplete and must not be compared.
     pub gave_up: bool,
 }
+
+/// A complete trace as `localize` sees it: the condition holds, an assertion failed, and its
+/// orderings of statements.
+pub type OrderedTrace = (bool, bool, BTreeSet<(Statement, Statement)>);
 
 /// The IR with loops unrolled into nested branches and compare-exchanges split into their
 /// memory steps, so that the interpreter is a plain walk over a tree.
@@ -959,7 +968,21 @@ impl<'p> Explorer<'p> {
             return;
         }
         self.result.traces += 1;
-        self.result.assertion_failure |= state.threads.iter().any(|t| t.failed);
+        let failed = state.threads.iter().any(|t| t.failed);
+        self.result.assertion_failure |= failed;
+        let satisfies = program
+            .condition
+            .as_ref()
+            .is_none_or(|c| c.prop.eval(&value_of));
+        let mut orderings = BTreeSet::new();
+        for (i, a) in state.accesses.iter().enumerate() {
+            for b in &state.accesses[i + 1..] {
+                if a.loc == b.loc && a.thread != b.thread && (a.write || b.write) {
+                    orderings.insert((a.statement, b.statement));
+                }
+            }
+        }
+        self.result.ordered.insert((satisfies, failed, orderings));
         let values = program.observed.iter().map(|&o| (o, value_of(o))).collect();
         self.result.outcomes.insert(values);
         self.result.races.extend(state.races.iter().copied());
