@@ -312,6 +312,17 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
             test: program.name.clone(),
         });
     }
+    if let (Query::Spec(_), Some(too_many)) = (
+        query,
+        events.spec.as_ref().and_then(|s| s.too_many.as_ref()),
+    ) {
+        return Ok(Answer {
+            query,
+            finding: Finding::Limit(too_many.to_string()),
+            picture: None,
+            instance: None,
+        });
+    }
     let mut session = Session::new(program, events, &analysis)?;
     // The solve whose instance is exported: the query's first, except for `outcomes`,
     // whose enumeration starts after the condition's two solves.

@@ -141,26 +141,7 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Unrol
         spec: None,
         bounds: bounds::Bounds::default(),
     };
-    events.spec = super::spec::histories(program, &mut events).map_err(|too_many| {
-        let at = program
-            .spec
-            .as_ref()
-            .and_then(|s| s.methods.first())
-            .map_or_else(Span::default, |m| m.span);
-        UnrollError::Input(InputError::single(
-            &program.source,
-            Diagnostic::new(
-                format!(
-                    "{} method calls have {} histories, more than the {} a specification check encodes",
-                    too_many.calls,
-                    if too_many.histories == u128::MAX { "too many".to_string() } else { too_many.histories.to_string() },
-                    super::spec::MAX_HISTORIES
-                ),
-                at,
-            )
-            .with_help("check fewer calls per thread, or fewer threads"),
-        ))
-    })?;
+    events.spec = super::spec::histories(program, &mut events);
     events.bounds = bounds::compute(&events);
     Ok(events)
 }

@@ -419,3 +419,36 @@ fn specs_give_the_verdicts_of_their_readme_table() {
         assert!(!stdout.contains("warning"), "{what}:\n{stdout}");
     }
 }
+
+/// Too many histories is a limit of `spec` (exit 3) before any is built, not an error of
+/// the test: its other questions are still answered.
+#[test]
+fn too_many_histories_is_a_limit_of_spec_only() {
+    let mut text = String::from(
+        "C many-calls\n{ x = 0; }\nvoid set(int *x, int v) { *x = v; }\n\
+         spec { int val = 0; void set(int *x, int v) { val = v; } }\n",
+    );
+    for t in 0..4 {
+        text.push_str(&format!(
+            "P{t} (int *x) {{ set(x, 1); set(x, 2); set(x, 3); }}\n"
+        ));
+    }
+    text.push_str("exists (x = 3)\n");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("many-calls.litmus");
+    std::fs::write(&path, &text).expect("write the test");
+    let run = |command: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_nemos"))
+            .args([command, path.to_str().expect("a UTF-8 path")])
+            .output()
+            .expect("nemos runs")
+    };
+    let spec = run("spec");
+    assert_eq!(spec.status.code(), Some(3));
+    let stdout = String::from_utf8_lossy(&spec.stdout);
+    assert!(
+        stdout.contains("12 method calls have 369600 histories, more than the 40320"),
+        "{stdout}"
+    );
+    assert_eq!(run("check").status.code(), Some(0));
+}
