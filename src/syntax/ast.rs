@@ -193,6 +193,79 @@ pub struct Stmt {
     pub span: Span,
 }
 
+/// What a statement holds directly: an expression, or a nested statement.
+pub enum StmtPart<'a> {
+    Expr(&'a Expr),
+    Stmt(&'a Stmt),
+}
+
+/// [`StmtPart`], to rewrite.
+pub enum StmtPartMut<'a> {
+    Expr(&'a mut Expr),
+    Stmt(&'a mut Stmt),
+}
+
+/// The parts of a statement in the order the walkers visit them: a condition before the
+/// branches or body it guards (a `do`'s too), a `for`'s init, condition, step and body.
+macro_rules! stmt_parts {
+    ($stmt:expr, $expr:path, $nested:path, $iter:ident) => {{
+        let mut parts = Vec::new();
+        match $stmt {
+            StmtKind::Decl { init, .. } => parts.extend(init.$iter().map($expr)),
+            StmtKind::Assign { lhs, rhs } => parts.extend([$expr(lhs), $expr(rhs)]),
+            StmtKind::Expr(e) => parts.push($expr(e)),
+            StmtKind::Return(e) => parts.extend(e.$iter().map($expr)),
+            StmtKind::If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                parts.push($expr(cond));
+                parts.extend(then_branch.$iter().map($nested));
+                parts.extend(else_branch.$iter().flatten().map($nested));
+            }
+            StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
+                parts.push($expr(cond));
+                parts.extend(body.$iter().map($nested));
+            }
+            StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                parts.extend(init.$iter().map(|s| $nested(s)));
+                parts.extend(cond.$iter().map($expr));
+                parts.extend(step.$iter().map(|s| $nested(s)));
+                parts.extend(body.$iter().map($nested));
+            }
+            StmtKind::Block(body) | StmtKind::Atomic(body) => {
+                parts.extend(body.$iter().map($nested))
+            }
+            StmtKind::Break | StmtKind::Continue | StmtKind::Empty => {}
+        }
+        parts
+    }};
+}
+
+impl Stmt {
+    /// The expressions and statements directly inside this one, in the order of
+    /// `stmt_parts!`.
+    pub fn parts(&self) -> Vec<StmtPart<'_>> {
+        stmt_parts!(&self.kind, StmtPart::Expr, StmtPart::Stmt, iter)
+    }
+
+    /// [`Stmt::parts`], to rewrite.
+    pub fn parts_mut(&mut self) -> Vec<StmtPartMut<'_>> {
+        stmt_parts!(
+            &mut self.kind,
+            StmtPartMut::Expr,
+            StmtPartMut::Stmt,
+            iter_mut
+        )
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub enum StmtKind {
     /// `int r0 = e;` or `int r0;`

@@ -18,7 +18,7 @@ use crate::program::library;
 use crate::program::{
     Address, BinaryOp, CallArg, CallSite, Expr, Instr, LocId, PointerOffset, RegId,
 };
-use crate::syntax::ast::{self, ExprKind, StmtKind};
+use crate::syntax::ast::{self, ExprKind, StmtPart};
 
 /// A function definition, as lowering needs it at each call.
 pub(super) struct FunctionDef {
@@ -641,44 +641,11 @@ fn same_cycle(a: &[&str], b: &[&str]) -> bool {
 
 fn calls_in_stmts<'a>(stmts: &'a [ast::Stmt], out: &mut Vec<(&'a str, Span)>) {
     for stmt in stmts {
-        match &stmt.kind {
-            StmtKind::Decl { init, .. } => init.iter().for_each(|e| calls_in_expr(e, out)),
-            StmtKind::Assign { lhs, rhs } => {
-                calls_in_expr(lhs, out);
-                calls_in_expr(rhs, out);
+        for part in stmt.parts() {
+            match part {
+                StmtPart::Expr(e) => calls_in_expr(e, out),
+                StmtPart::Stmt(s) => calls_in_stmts(std::slice::from_ref(s), out),
             }
-            StmtKind::Expr(e) => calls_in_expr(e, out),
-            StmtKind::If {
-                cond,
-                then_branch,
-                else_branch,
-            } => {
-                calls_in_expr(cond, out);
-                calls_in_stmts(then_branch, out);
-                calls_in_stmts(else_branch.as_deref().unwrap_or_default(), out);
-            }
-            StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
-                calls_in_expr(cond, out);
-                calls_in_stmts(body, out);
-            }
-            StmtKind::For {
-                init,
-                cond,
-                step,
-                body,
-            } => {
-                if let Some(init) = init {
-                    calls_in_stmts(std::slice::from_ref(init), out);
-                }
-                cond.iter().for_each(|e| calls_in_expr(e, out));
-                if let Some(step) = step {
-                    calls_in_stmts(std::slice::from_ref(step), out);
-                }
-                calls_in_stmts(body, out);
-            }
-            StmtKind::Return(value) => value.iter().for_each(|e| calls_in_expr(e, out)),
-            StmtKind::Block(body) | StmtKind::Atomic(body) => calls_in_stmts(body, out),
-            StmtKind::Break | StmtKind::Continue | StmtKind::Empty => {}
         }
     }
 }

@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::super::{Instr, Program, Spec, SpecMethod};
 use crate::diagnostics::{Diagnostic, InputError, SourceFile, Span};
-use crate::syntax::ast::{self, ExprKind, StmtKind, UnaryOp};
+use crate::syntax::ast::{self, ExprKind, StmtKind, StmtPart, StmtPartMut, UnaryOp};
 
 pub(super) const ARG_PREFIX: &str = "spec#arg";
 const RESULT: &str = "spec#result";
@@ -178,28 +178,13 @@ fn check_no_shadowing(
     let mut names: Vec<&ast::Ident> = function.params.iter().map(|p| &p.name).collect();
     fn decls<'a>(stmts: &'a [ast::Stmt], out: &mut Vec<&'a ast::Ident>) {
         for stmt in stmts {
-            match &stmt.kind {
-                StmtKind::Decl { name, .. } => out.push(name),
-                StmtKind::If {
-                    then_branch,
-                    else_branch,
-                    ..
-                } => {
-                    decls(then_branch, out);
-                    decls(else_branch.as_deref().unwrap_or_default(), out);
+            if let StmtKind::Decl { name, .. } = &stmt.kind {
+                out.push(name);
+            }
+            for part in stmt.parts() {
+                if let StmtPart::Stmt(nested) = part {
+                    decls(std::slice::from_ref(nested), out);
                 }
-                StmtKind::While { body, .. }
-                | StmtKind::DoWhile { body, .. }
-                | StmtKind::Block(body)
-                | StmtKind::Atomic(body) => decls(body, out),
-                StmtKind::For { init, body, .. } => {
-                    decls(
-                        init.as_deref().map(std::slice::from_ref).unwrap_or(&[]),
-                        out,
-                    );
-                    decls(body, out);
-                }
-                _ => {}
             }
         }
     }
@@ -236,44 +221,11 @@ fn globals_by_value(e: &mut ast::Expr, scalars: &HashSet<String>) {
 
 /// Every expression a statement holds, nested statements included.
 fn each_expr_mut(stmt: &mut ast::Stmt, f: &mut impl FnMut(&mut ast::Expr)) {
-    match &mut stmt.kind {
-        StmtKind::Decl { init, .. } => init.iter_mut().for_each(f),
-        StmtKind::Assign { lhs, rhs } => {
-            f(lhs);
-            f(rhs);
+    for part in stmt.parts_mut() {
+        match part {
+            StmtPartMut::Expr(e) => f(e),
+            StmtPartMut::Stmt(s) => each_expr_mut(s, f),
         }
-        StmtKind::Expr(e) => f(e),
-        StmtKind::Return(e) => e.iter_mut().for_each(f),
-        StmtKind::If {
-            cond,
-            then_branch,
-            else_branch,
-        } => {
-            f(cond);
-            then_branch.iter_mut().for_each(|s| each_expr_mut(s, f));
-            for s in else_branch.iter_mut().flatten() {
-                each_expr_mut(s, f);
-            }
-        }
-        StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
-            f(cond);
-            body.iter_mut().for_each(|s| each_expr_mut(s, f));
-        }
-        StmtKind::For {
-            init,
-            cond,
-            step,
-            body,
-        } => {
-            init.iter_mut().for_each(|s| each_expr_mut(s, f));
-            cond.iter_mut().for_each(&mut *f);
-            step.iter_mut().for_each(|s| each_expr_mut(s, f));
-            body.iter_mut().for_each(|s| each_expr_mut(s, f));
-        }
-        StmtKind::Block(body) | StmtKind::Atomic(body) => {
-            body.iter_mut().for_each(|s| each_expr_mut(s, f))
-        }
-        StmtKind::Break | StmtKind::Continue | StmtKind::Empty => {}
     }
 }
 
@@ -334,15 +286,15 @@ fn caller_thread(index: usize, function: &ast::Function) -> ast::Thread {
 /// own), no assertions or assumptions.
 fn unsupported_in_spec(body: &[Instr], errors: &mut Vec<Diagnostic>) {
     for instr in body {
-        let what = match instr {
-            Instr::While { .. } => Some("a loop"),
-            Instr::Assert { .. } => Some("`assert`"),
-            Instr::Assume { .. } => Some("`assume`"),
+        let refused = match instr {
+            Instr::While { span, .. } => Some(("a loop", span)),
+            Instr::Assert { span, .. } => Some(("`assert`", span)),
+            Instr::Assume { span, .. } => Some(("`assume`", span)),
             _ => None,
         };
-        if let (Some(what), Some(span)) = (what, instr_span(instr)) {
+        if let Some((what, span)) = refused {
             errors.push(
-                Diagnostic::new(format!("{what} in a specification"), span)
+                Diagnostic::new(format!("{what} in a specification"), *span)
                     .with_help("a method's sequential version is straight-line code with `if`s"),
             );
             continue;
@@ -350,14 +302,5 @@ fn unsupported_in_spec(body: &[Instr], errors: &mut Vec<Diagnostic>) {
         for block in instr.nested() {
             unsupported_in_spec(block, errors);
         }
-    }
-}
-
-fn instr_span(instr: &Instr) -> Option<Span> {
-    match instr {
-        Instr::While { span, .. } | Instr::Assert { span, .. } | Instr::Assume { span, .. } => {
-            Some(*span)
-        }
-        _ => None,
     }
 }
