@@ -287,3 +287,8 @@ semantic_error!(
     two_spec_blocks,
     &format!("{SPEC_HEAD}spec {{ int val = 0; int get(int *x) {{ return val; }} }}\nspec {{ int w = 0; }}\nP0 (int *x) {{ int r = get(x); }}\n")
 );
+
+semantic_error!(
+    spec_with_a_read_modify_write,
+    &format!("{SPEC_HEAD}spec {{ int val = 0; void set(int *x, int v) {{ atomic_fetch_add(&val, v); }} }}\nP0 (int *x) {{ set(x, 1); }}\n")
+);

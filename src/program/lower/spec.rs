@@ -283,13 +283,16 @@ fn caller_thread(index: usize, function: &ast::Function) -> ast::Thread {
 }
 
 /// The sequential run is a computation on values: no loops (it would need a bound of its
-/// own), no assertions or assumptions.
+/// own), no assertions or assumptions, no atomic read-modify-writes (plain C says it).
 fn unsupported_in_spec(body: &[Instr], errors: &mut Vec<Diagnostic>) {
     for instr in body {
         let refused = match instr {
             Instr::While { span, .. } => Some(("a loop", span)),
             Instr::Assert { span, .. } => Some(("`assert`", span)),
             Instr::Assume { span, .. } => Some(("`assume`", span)),
+            Instr::Rmw { span, .. } | Instr::CompareExchange { span, .. } => {
+                Some(("a read-modify-write", span))
+            }
             _ => None,
         };
         if let Some((what, span)) = refused {
