@@ -118,7 +118,6 @@ impl Session<'_> {
             .iter()
             .map(|&c| call_accesses(events, c))
             .collect();
-        let index_of = |c: CallId| runs.calls.iter().position(|&k| k == c);
         let points = ordering_points(events, runs);
         // precedes[i][j]: call i must come before call j (calls of different threads).
         // Built on demand: a pair no history inverts is never asked.
@@ -129,14 +128,12 @@ impl Session<'_> {
         for history in &runs.histories {
             let mut broken = Vec::new();
             let fits = self.truth_of(history.matches);
-            for (later_pos, &later) in history.order.iter().enumerate() {
-                for &earlier in &history.order[..later_pos] {
-                    let (i, j) = (index_of(later), index_of(earlier));
-                    let (Some(i), Some(j)) = (i, j) else { continue };
+            for (later, &i) in history.order.iter().enumerate() {
+                for &j in &history.order[..later] {
                     if events.calls[runs.calls[i]].thread == events.calls[runs.calls[j]].thread {
                         continue;
                     }
-                    // The history puts `earlier` first although `later` ended before it.
+                    // The history puts `j` first although `i` must come before it.
                     let lit = match precedes[i][j] {
                         Some(lit) => lit,
                         None => {
@@ -441,11 +438,7 @@ fn explain_violation(
     let mut out_of_order = 0;
     let mut seen = BTreeSet::new();
     for history in &runs.histories {
-        let order: Vec<usize> = history
-            .order
-            .iter()
-            .filter_map(|&c| runs.calls.iter().position(|&k| k == c))
-            .collect();
+        let order = &history.order;
         let kept: Vec<usize> = order.iter().copied().filter(|&i| completed[i]).collect();
         let respects = kept
             .iter()
@@ -455,8 +448,7 @@ fn explain_violation(
             out_of_order += 1;
             continue;
         }
-        let Some((at, expected)) = first_mismatch(events, history, &order, &completed, &eval)
-        else {
+        let Some((at, expected)) = first_mismatch(events, runs, history, &completed, &eval) else {
             if mode == SpecMode::Strict {
                 continue;
             }
@@ -496,16 +488,16 @@ fn explain_violation(
 /// The first completed call of the history whose value is not the specification's.
 fn first_mismatch(
     events: &Events,
+    runs: &SpecRuns,
     history: &History,
-    order: &[usize],
     completed: &[bool],
     eval: &impl Fn(crate::events::TermId) -> i32,
 ) -> Option<(usize, i32)> {
-    for (p, (&call, expected)) in history.order.iter().zip(&history.expected).enumerate() {
-        if !completed[order[p]] {
+    for (p, (&i, expected)) in history.order.iter().zip(&history.expected).enumerate() {
+        if !completed[i] {
             continue;
         }
-        let (Some(expected), Some(actual)) = (expected, events.calls[call].value) else {
+        let (Some(expected), Some(actual)) = (expected, events.calls[runs.calls[i]].value) else {
             continue;
         };
         let expected = eval(*expected);

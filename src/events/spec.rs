@@ -30,8 +30,8 @@ pub struct SpecRuns {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct History {
-    /// The method calls in the history's order.
-    pub order: Vec<CallId>,
+    /// The method calls in the history's order, as indices into [`SpecRuns::calls`].
+    pub order: Vec<usize>,
     /// For each call of `order`, the value the sequential object returns there (`None`
     /// for a `void` method).
     pub expected: Vec<Option<TermId>>,
@@ -66,13 +66,18 @@ impl std::fmt::Display for TooManyHistories {
 /// no specification.
 pub fn histories(program: &Program, events: &mut Events) -> Option<SpecRuns> {
     let spec = program.spec.as_deref()?;
-    let mut per_thread: Vec<Vec<CallId>> = vec![Vec::new(); events.threads.len()];
-    for (id, call) in events.calls.iter().enumerate() {
-        if call.parent.is_none() && spec.method(&call.function).is_some() {
-            per_thread[call.thread].push(id);
-        }
+    let mut calls: Vec<CallId> = (0..events.calls.len())
+        .filter(|&c| {
+            let call = &events.calls[c];
+            call.parent.is_none() && spec.method(&call.function).is_some()
+        })
+        .collect();
+    calls.sort_by_key(|&c| events.calls[c].thread);
+    // Per thread, its calls as indices into `calls`, in program order.
+    let mut per_thread: Vec<Vec<usize>> = vec![Vec::new(); events.threads.len()];
+    for (i, &c) in calls.iter().enumerate() {
+        per_thread[events.calls[c].thread].push(i);
     }
-    let calls: Vec<CallId> = per_thread.iter().flatten().copied().collect();
     let count = interleavings(&per_thread);
     if count > MAX_HISTORIES as u128 {
         let too_many = TooManyHistories {
@@ -94,6 +99,7 @@ pub fn histories(program: &Program, events: &mut Events) -> Option<SpecRuns> {
     let mut search = Search {
         spec,
         events,
+        calls: &calls,
         per_thread: &per_thread,
         next: vec![0; per_thread.len()],
         order: Vec::new(),
@@ -111,7 +117,7 @@ pub fn histories(program: &Program, events: &mut Events) -> Option<SpecRuns> {
 }
 
 /// The number of ways to interleave the threads' sequences.
-fn interleavings(per_thread: &[Vec<CallId>]) -> u128 {
+fn interleavings(per_thread: &[Vec<usize>]) -> u128 {
     if per_thread.iter().map(Vec::len).sum::<usize>() > 30 {
         return u128::MAX;
     }
@@ -133,9 +139,10 @@ fn interleavings(per_thread: &[Vec<CallId>]) -> u128 {
 struct Search<'a> {
     spec: &'a Spec,
     events: &'a mut Events,
-    per_thread: &'a [Vec<CallId>],
+    calls: &'a [CallId],
+    per_thread: &'a [Vec<usize>],
     next: Vec<usize>,
-    order: Vec<CallId>,
+    order: Vec<usize>,
     expected: Vec<Option<TermId>>,
     histories: Vec<History>,
 }
@@ -171,8 +178,8 @@ impl Search<'_> {
 
     /// The call run on `state` when it completes (the state unchanged otherwise), its
     /// expected value and whether it returned that value (1 when it did not complete).
-    fn step(&mut self, call: CallId, state: &[TermId]) -> (Vec<TermId>, Option<TermId>, TermId) {
-        let record = &self.events.calls[call];
+    fn step(&mut self, call: usize, state: &[TermId]) -> (Vec<TermId>, Option<TermId>, TermId) {
+        let record = &self.events.calls[self.calls[call]];
         let returned = record.returned;
         let actual = record.value;
         // A pointer reaches the sequential version as 0: the object's state is its own.
