@@ -27,15 +27,26 @@
 //! evaluated on the decoded execution, and one that fits would be an internal error.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use serde::Serialize;
 
 use super::{AnalysisError, Session};
+use crate::cat::{Model, TExpr};
+use crate::diagnostics::SourceFile;
 use crate::encode::cnf::{Bool, Gates};
+use crate::encode::model::{encode_definition, Val};
 use crate::encode::value;
 use crate::events::spec::{History, SpecRuns};
 use crate::events::{CallId, EventId, Events, OrderingPoint};
+use crate::witness::eval::Explicit;
 use crate::witness::Execution;
+
+/// Happens-before for the synchronisation rules under a model that defines none (sc, tso,
+/// ...), as the SC races define it: program order, an unlock before the next lock of its
+/// mutex, and an atomic write before an atomic read of it, transitively.
+const CAUSALITY: &str =
+    "\"happens-before of the synchronisation rules\"\nlet hb = (po | lko | [W \\ NA]; rf; [R \\ NA])+\n";
 
 #[derive(Clone, Debug, Serialize)]
 pub struct SpecResult {
@@ -91,13 +102,26 @@ pub struct CallView {
     pub interval: Option<(usize, usize)>,
 }
 
-/// A history (indices into [`SpecViolation::calls`]) and where it fails: at position
-/// `at` the specification returns `expected`.
+/// A history (indices into [`SpecViolation::calls`]) and where it fails.
 #[derive(Clone, Debug, Serialize)]
 pub struct Mismatch {
     pub order: Vec<usize>,
-    pub at: usize,
-    pub expected: i32,
+    pub failure: Failure,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Failure {
+    /// At position `at` of the history the specification returns `expected`.
+    Value { at: usize, expected: i32 },
+    /// The history puts call `before` ahead of call `after` (indices into
+    /// [`SpecViolation::calls`]), `rule` applies to them, and the beginning of `before` does
+    /// not happen before the end of `after`.
+    Unsynchronised {
+        rule: String,
+        before: usize,
+        after: usize,
+    },
 }
 
 impl Session<'_> {
@@ -119,6 +143,7 @@ impl Session<'_> {
             .map(|&c| call_accesses(events, c))
             .collect();
         let points = ordering_points(events, runs);
+        let sync = self.synchronisation(runs)?;
         // precedes[i][j]: call i must come before call j (calls of different threads).
         // Built on demand: a pair no history inverts is never asked.
         let n = runs.calls.len();
@@ -128,6 +153,18 @@ impl Session<'_> {
         for history in &runs.histories {
             let mut broken = Vec::new();
             let fits = self.truth_of(history.matches);
+            let unsynchronised: Vec<Bool> = match &sync {
+                Some(sync) => {
+                    let place = places(&history.order, n);
+                    sync.unsynchronised
+                        .iter()
+                        .zip(&runs.sync)
+                        .filter(|(_, p)| place[p.before] < place[p.after])
+                        .map(|(&lit, _)| lit)
+                        .collect()
+                }
+                None => Vec::new(),
+            };
             for (later, &i) in history.order.iter().enumerate() {
                 for &j in &history.order[..later] {
                     if events.calls[runs.calls[i]].thread == events.calls[runs.calls[j]].thread {
@@ -155,12 +192,15 @@ impl Session<'_> {
                 SpecMode::Linearizable | SpecMode::Loose => {
                     let mut clause = vec![!Bool::from(violation), !fits];
                     clause.extend(broken);
+                    clause.extend(unsynchronised);
                     self.solver.clause(&clause);
                 }
                 // Some history keeps the order and does not match.
                 SpecMode::Strict => {
                     let mut parts: Vec<Bool> = broken.iter().map(|&b| !b).collect();
-                    parts.push(!fits);
+                    let mut fails = unsynchronised;
+                    fails.push(!fits);
+                    parts.push(self.solver.or(&fails));
                     failing.push(self.solver.and(&parts));
                 }
             }
@@ -182,8 +222,29 @@ impl Session<'_> {
                 if let Some(priority) = self.order_priority() {
                     witness.reinterleave(events, &priority);
                 }
+                let synchronised = match &sync {
+                    Some(sync) => sync.explicit(events, &self.encoding.mutexes, runs, &witness)?,
+                    None => Vec::new(),
+                };
+                let rules = self.encoding.program.spec.as_ref().map(|s| &s.rules);
+                // Per rule pair, the rule's text when the witness does not synchronise it.
+                let unsynchronised: Vec<Option<String>> = runs
+                    .sync
+                    .iter()
+                    .zip(&synchronised)
+                    .map(|(pair, &ok)| {
+                        let rule = rules.and_then(|r| r.get(pair.rule));
+                        rule.filter(|_| !ok).map(|r| r.text.clone())
+                    })
+                    .collect();
                 Some(Box::new(explain_violation(
-                    events, runs, mode, &memory, &points, witness,
+                    events,
+                    runs,
+                    mode,
+                    &memory,
+                    &points,
+                    &unsynchronised,
+                    witness,
                 )?))
             }
         };
@@ -194,6 +255,55 @@ impl Session<'_> {
             violation,
             bound_hit: self.bound_reachable()?,
         })
+    }
+
+    /// The synchronisation rules' pairs of calls, each with the literal of "the rule applies
+    /// and the first call's beginning does not happen before the second's end"; `None`
+    /// when the specification has no rule.
+    fn synchronisation(
+        &mut self,
+        runs: &SpecRuns,
+    ) -> Result<Option<Synchronisation>, AnalysisError> {
+        if runs.sync.is_empty() {
+            return Ok(None);
+        }
+        let model = match self.model.defs.iter().any(|(name, _, _)| name == "hb") {
+            true => self.model.clone(),
+            false => Arc::new(causality()?),
+        };
+        let hb = match encode_definition(&mut self.solver, &self.encoding, &model, "hb") {
+            Some(Val::Rel(hb)) => hb,
+            _ => {
+                return Err(AnalysisError::InvalidWitness {
+                    what: format!(
+                        "the specification: model {}'s `hb` is no relation",
+                        model.name
+                    ),
+                })
+            }
+        };
+        let events = self.encoding.events;
+        let mut unsynchronised = Vec::new();
+        for pair in &runs.sync {
+            let (first, second) = (
+                &events.calls[runs.calls[pair.before]],
+                &events.calls[runs.calls[pair.after]],
+            );
+            let paths: Vec<Bool> = hb
+                .iter()
+                .filter(|&(a, b, _)| {
+                    after_beginning(events, first, a) && before_end(events, second, b)
+                })
+                .map(|(_, _, lit)| lit)
+                .collect();
+            let synchronised = self.solver.or(&paths);
+            let applies = self.truth_of(pair.when);
+            unsynchronised.push(self.solver.and2(applies, !synchronised));
+        }
+        Ok(Some(Synchronisation {
+            model,
+            unsynchronised,
+        }))
     }
 
     fn truth_of(&mut self, term: crate::events::TermId) -> Bool {
@@ -283,6 +393,82 @@ impl Session<'_> {
     }
 }
 
+/// The happens-before the synchronisation rules are checked with, as literals and as the
+/// model that defines it (for the explicit check of a witness).
+struct Synchronisation {
+    model: Arc<Model>,
+    /// Per pair of `SpecRuns::sync`.
+    unsynchronised: Vec<Bool>,
+}
+
+impl Synchronisation {
+    /// Per pair of `runs.sync`, whether the witness synchronises its calls (or the rule
+    /// does not apply): evaluated on the explicit execution, independently of the literals.
+    fn explicit(
+        &self,
+        events: &Events,
+        mutexes: &[bool],
+        runs: &SpecRuns,
+        witness: &Execution,
+    ) -> Result<Vec<bool>, AnalysisError> {
+        let explicit = Explicit::of_execution(events, mutexes, witness);
+        let mut evaluator = explicit.evaluator(&self.model);
+        let invalid = |what: String| AnalysisError::InvalidWitness { what };
+        let id = self
+            .model
+            .defs
+            .iter()
+            .rposition(|(name, _, _)| name == "hb")
+            .ok_or_else(|| invalid("the specification: no `hb`".to_string()))?;
+        let hb = evaluator.eval(&TExpr::Def(id)).map_err(invalid)?;
+        let pairs = explicit.pairs(&hb);
+        Ok(runs
+            .sync
+            .iter()
+            .map(|pair| {
+                let (first, second) = (
+                    &events.calls[runs.calls[pair.before]],
+                    &events.calls[runs.calls[pair.after]],
+                );
+                witness.term_value(events, pair.when) == 0
+                    || pairs.iter().any(|&(a, b)| {
+                        after_beginning(events, first, a) && before_end(events, second, b)
+                    })
+            })
+            .collect())
+    }
+}
+
+/// [`CAUSALITY`], checked.
+fn causality() -> Result<Model, AnalysisError> {
+    let file = SourceFile::new("happens-before.cat", CAUSALITY);
+    crate::cat::load(&file, "happens-before", &mut |path: &str| {
+        Err(format!("no file `{path}`"))
+    })
+    .map_err(|e| AnalysisError::InvalidWitness {
+        what: format!("the synchronisation rules' happens-before does not compile: {e:?}"),
+    })
+}
+
+/// Event `e` comes at or after the beginning of `call`, in its thread.
+fn after_beginning(events: &Events, call: &crate::events::Call, e: EventId) -> bool {
+    events.events[e].thread == Some(call.thread) && e >= call.begin
+}
+
+/// Event `e` comes before the end of `call`, in its thread.
+fn before_end(events: &Events, call: &crate::events::Call, e: EventId) -> bool {
+    events.events[e].thread == Some(call.thread) && e < call.end
+}
+
+/// Per call, its place in `order` (a history's order of `n` calls).
+fn places(order: &[usize], n: usize) -> Vec<usize> {
+    let mut place = vec![usize::MAX; n];
+    for (p, &i) in order.iter().enumerate() {
+        place[i] = p;
+    }
+    place
+}
+
 /// Per method call of `runs`, its ordering points (those of the calls it makes included).
 fn ordering_points<'e>(events: &'e Events, runs: &SpecRuns) -> Vec<Vec<&'e OrderingPoint>> {
     let top = |e: EventId| {
@@ -332,6 +518,7 @@ fn explain_violation(
     mode: SpecMode,
     memory: &[Vec<EventId>],
     points: &[Vec<&OrderingPoint>],
+    unsynchronised: &[Option<String>],
     witness: Execution,
 ) -> Result<SpecViolation, AnalysisError> {
     let eval = |t| witness.term_value(events, t);
@@ -448,26 +635,43 @@ fn explain_violation(
             out_of_order += 1;
             continue;
         }
-        let Some((at, expected)) = first_mismatch(events, runs, history, &completed, &eval) else {
-            if mode == SpecMode::Strict {
-                continue;
+        let failure = match first_mismatch(events, runs, history, &completed, &eval) {
+            Some((at, expected)) => Failure::Value {
+                at: order[..=at]
+                    .iter()
+                    .filter(|&&i| completed[i])
+                    .count()
+                    .saturating_sub(1),
+                expected,
+            },
+            None => {
+                let place = places(order, runs.calls.len());
+                let broken = runs.sync.iter().zip(unsynchronised).find_map(|(p, rule)| {
+                    rule.as_ref()
+                        .filter(|_| place[p.before] < place[p.after])
+                        .map(|rule| (p, rule))
+                });
+                match broken {
+                    Some((pair, rule)) => Failure::Unsynchronised {
+                        rule: rule.clone(),
+                        before: view_index(pair.before).unwrap_or(usize::MAX),
+                        after: view_index(pair.after).unwrap_or(usize::MAX),
+                    },
+                    None if mode == SpecMode::Strict => continue,
+                    None => {
+                        return Err(AnalysisError::InvalidWitness {
+                            what: "the specification: a history of the witness fits".to_string(),
+                        })
+                    }
+                }
             }
-            return Err(AnalysisError::InvalidWitness {
-                what: "the specification: a history of the witness fits".to_string(),
-            });
         };
         let shown_order: Vec<usize> = kept.iter().filter_map(|&i| view_index(i)).collect();
-        let shown_at = order[..=at]
-            .iter()
-            .filter(|&&i| completed[i])
-            .count()
-            .saturating_sub(1);
         // Histories that differ only in calls that did not complete look the same.
         if seen.insert(shown_order.clone()) {
             candidates.push(Mismatch {
                 order: shown_order,
-                at: shown_at,
-                expected,
+                failure,
             });
         }
     }

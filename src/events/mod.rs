@@ -205,6 +205,11 @@ pub struct Call {
     pub returned: TermId,
     /// The value it returns; `None` for a `void` function.
     pub value: Option<TermId>,
+    /// Where it begins and ends among its thread's events: the thread's events from id
+    /// `begin` on come after its beginning (its own first), those before id `end` before
+    /// its end.
+    pub begin: EventId,
+    pub end: EventId,
     pub span: Span,
 }
 

@@ -23,6 +23,8 @@ pub struct SpecRuns {
     /// The method calls, by thread in program order.
     pub calls: Vec<CallId>,
     pub histories: Vec<History>,
+    /// The pairs of calls that the specification's synchronisation rules concern.
+    pub sync: Vec<SyncPair>,
     /// More histories than [`MAX_HISTORIES`]: none was built, and a specification check is
     /// refused as a limit (the other queries of the test are not concerned).
     pub too_many: Option<TooManyHistories>,
@@ -37,6 +39,21 @@ pub struct History {
     pub expected: Vec<Option<TermId>>,
     /// Non-zero exactly when every completed call returned its expected value.
     pub matches: TermId,
+}
+
+/// Two calls of different threads that a synchronisation rule relates when the first
+/// comes before the second in a history: the first's beginning must then happen before the
+/// second's end.
+#[derive(Clone, Debug, Serialize)]
+pub struct SyncPair {
+    /// Index into `Spec::rules`.
+    pub rule: usize,
+    /// Indices into [`SpecRuns::calls`].
+    pub before: usize,
+    pub after: usize,
+    /// Non-zero exactly when both calls complete and the rule's condition holds on their
+    /// arguments and values.
+    pub when: TermId,
 }
 
 /// Too many histories to encode.
@@ -87,6 +104,7 @@ pub fn histories(program: &Program, events: &mut Events) -> Option<SpecRuns> {
         return Some(SpecRuns {
             calls,
             histories: Vec::new(),
+            sync: Vec::new(),
             too_many: Some(too_many),
         });
     }
@@ -107,13 +125,76 @@ pub fn histories(program: &Program, events: &mut Events) -> Option<SpecRuns> {
         histories: Vec::new(),
     };
     let one = search.events.terms.constant(1);
-    search.extend(initial, one);
+    search.extend(initial.clone(), one);
     let histories = search.histories;
+    let sync = sync_pairs(spec, events, &calls, &initial);
     Some(SpecRuns {
         calls,
         histories,
+        sync,
         too_many: None,
     })
+}
+
+/// Every pair of calls of different threads that a rule names, with the condition under
+/// which the rule applies to them.
+fn sync_pairs(
+    spec: &Spec,
+    events: &mut Events,
+    calls: &[CallId],
+    initial: &[TermId],
+) -> Vec<SyncPair> {
+    let mut pairs = Vec::new();
+    for (r, rule) in spec.rules.iter().enumerate() {
+        for (i, &a) in calls.iter().enumerate() {
+            for (j, &b) in calls.iter().enumerate() {
+                let (first, second) = (&events.calls[a], &events.calls[b]);
+                if first.thread == second.thread
+                    || first.function != rule.before
+                    || second.function != rule.after
+                {
+                    continue;
+                }
+                let (first, second) = (first.clone(), second.clone());
+                let terms = &mut events.terms;
+                let mut args = arguments(&first, terms);
+                if rule.binds_before_value {
+                    args.extend(first.value);
+                }
+                args.extend(arguments(&second, terms));
+                if rule.binds_after_value {
+                    args.extend(second.value);
+                }
+                let (_, value) = run(&spec.program, &rule.condition, initial, &args, terms);
+                let zero = terms.constant(0);
+                let holds = match value {
+                    Some(v) => terms.binary(BinaryOp::Ne, v, zero),
+                    None => zero,
+                };
+                let both = terms.ite(second.returned, holds, zero);
+                let when = terms.ite(first.returned, both, zero);
+                pairs.push(SyncPair {
+                    rule: r,
+                    before: i,
+                    after: j,
+                    when,
+                });
+            }
+        }
+    }
+    pairs
+}
+
+/// A call's arguments as the sequential version receives them: a pointer as 0, since the
+/// object's state is the specification's own.
+fn arguments(call: &crate::events::Call, terms: &mut Terms) -> Vec<TermId> {
+    call.args
+        .iter()
+        .map(|a| match a {
+            CallArgValue::Value { value, .. } => *value,
+            CallArgValue::Pointer { .. } => terms.constant(0),
+        })
+        .collect()
 }
 
 /// The number of ways to interleave the threads' sequences.
@@ -182,24 +263,13 @@ impl Search<'_> {
         let record = &self.events.calls[self.calls[call]];
         let returned = record.returned;
         let actual = record.value;
-        // A pointer reaches the sequential version as 0: the object's state is its own.
-        let args: Vec<Option<TermId>> = record
-            .args
-            .iter()
-            .map(|a| match a {
-                CallArgValue::Value { value, .. } => Some(*value),
-                CallArgValue::Pointer { .. } => None,
-            })
-            .collect();
         let method = match self.spec.method(&record.function) {
             Some(m) => m,
             None => unreachable!("method calls are calls of specified functions"),
         };
+        let record = record.clone();
         let terms = &mut self.events.terms;
-        let args: Vec<TermId> = args
-            .into_iter()
-            .map(|a| a.unwrap_or_else(|| terms.constant(0)))
-            .collect();
+        let args = arguments(&record, terms);
         let (after, expected) = run(&self.spec.program, method, state, &args, terms);
         let merged = after
             .iter()

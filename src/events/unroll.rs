@@ -817,6 +817,8 @@ impl Builder {
             entered,
             returned: entered,
             value: None,
+            begin: self.events.len(),
+            end: self.events.len(),
             span,
         });
         state.open_calls.push(id);
@@ -832,6 +834,7 @@ impl Builder {
         let call = &mut self.calls[id];
         call.returned = returned;
         call.value = ret.map(|r| state.registers[r]);
+        call.end = self.events.len();
     }
 
     /// Run `body` and require that it releases exactly the locks it takes.

@@ -56,6 +56,26 @@ pub struct Program {
 pub struct Spec {
     pub program: Program,
     pub methods: Vec<SpecMethod>,
+    pub rules: Vec<SpecRule>,
+}
+
+/// `happens_before push(s, v) -> r = pop(s) if (r == v);`, CDSSpec's synchronisation rule:
+/// when a call of `before` precedes a call of `after` in a history and `condition` holds,
+/// the first call's beginning happens before the second's end.
+#[derive(Clone, Debug, Serialize)]
+pub struct SpecRule {
+    pub before: String,
+    pub after: String,
+    /// Its source text, for reports.
+    pub text: String,
+    /// The condition as a function of the specification program (`spec#rule1`), whose
+    /// arguments are, in order, the `before` call's arguments, its value when the rule
+    /// binds it, the `after` call's arguments and its value when the rule binds it. A rule
+    /// without a condition returns 1.
+    pub condition: SpecMethod,
+    pub binds_before_value: bool,
+    pub binds_after_value: bool,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug, Serialize)]

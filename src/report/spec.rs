@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use super::namer::Namer;
 use super::witness::{executed_calls, witness_text, ExecutedCall};
 use super::{bound_line, Palette, Report};
-use crate::analysis::spec::{SpecMode, SpecResult, SpecViolation};
+use crate::analysis::spec::{Failure, SpecMode, SpecResult, SpecViolation};
 use crate::diagnostics::SourceFile;
 use crate::events::Events;
 use crate::program::Program;
@@ -81,18 +81,29 @@ impl SpecReport<'_> {
         );
         for m in &v.candidates {
             let order: Vec<String> = m.order.iter().map(|&i| label(i)).collect();
-            let wrong = m.order[m.at];
-            let call = &v.calls[wrong];
-            let actual = call
-                .value
-                .map_or_else(String::new, |x| self.program.value_text(x));
-            let _ = writeln!(
-                out,
-                "    {}: {} returns {actual}, the specification returns {}",
-                order.join(" "),
-                label(wrong),
-                self.program.value_text(m.expected)
-            );
+            let why = match &m.failure {
+                Failure::Value { at, expected } => {
+                    let wrong = m.order[*at];
+                    let actual = v.calls[wrong]
+                        .value
+                        .map_or_else(String::new, |x| self.program.value_text(x));
+                    format!(
+                        "{} returns {actual}, the specification returns {}",
+                        label(wrong),
+                        self.program.value_text(*expected)
+                    )
+                }
+                Failure::Unsynchronised {
+                    rule,
+                    before,
+                    after,
+                } => format!(
+                    "{}'s beginning does not happen before {}'s end ({rule})",
+                    label(*before),
+                    label(*after)
+                ),
+            };
+            let _ = writeln!(out, "    {}: {why}", order.join(" "));
         }
         let _ = writeln!(out, "  Witness:");
         for line in witness_text(self.program, self.events, &v.witness).lines() {
@@ -175,11 +186,20 @@ impl Report for SpecReport<'_> {
                     })
                 }).collect::<Vec<_>>(),
                 "ordered": v.ordered,
-                "histories": v.candidates.iter().map(|m| serde_json::json!({
-                    "order": m.order,
-                    "fails_at": m.at,
-                    "expected": m.expected,
-                })).collect::<Vec<_>>(),
+                "histories": v.candidates.iter().map(|m| match &m.failure {
+                    Failure::Value { at, expected } => serde_json::json!({
+                        "order": m.order,
+                        "fails_at": at,
+                        "expected": expected,
+                        "unsynchronised": null,
+                    }),
+                    Failure::Unsynchronised { rule, before, after } => serde_json::json!({
+                        "order": m.order,
+                        "fails_at": null,
+                        "expected": null,
+                        "unsynchronised": { "rule": rule, "before": before, "after": after },
+                    }),
+                }).collect::<Vec<_>>(),
                 "histories_out_of_order": v.out_of_order,
                 "interleaving": namer.labels(&v.witness.interleaving),
             })

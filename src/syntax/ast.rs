@@ -178,6 +178,35 @@ pub struct Function {
 pub struct SpecBlock {
     pub state: Vec<InitItem>,
     pub functions: Vec<Function>,
+    pub rules: Vec<SyncRule>,
+    pub span: Span,
+}
+
+/// A function or a synchronisation rule of a `spec { }` block.
+pub enum SpecItem {
+    Function(Function),
+    Rule(SyncRule),
+}
+
+/// `happens_before enqueue(q, v) -> r = dequeue(q) if (r == v);`: when a call matching
+/// `before` comes before a call matching `after` in the history and the condition holds
+/// on what the patterns bind, the first call's beginning happens before the second's end
+/// (CDSSpec's `@Happens_before: Enqueue -> Dequeue`).
+#[derive(Clone, Debug, Serialize)]
+pub struct SyncRule {
+    pub before: CallPattern,
+    pub after: CallPattern,
+    pub condition: Option<Expr>,
+    pub span: Span,
+}
+
+/// `r = dequeue(q)`: a call of `function`, its arguments bound to `params` and its value
+/// to `result`.
+#[derive(Clone, Debug, Serialize)]
+pub struct CallPattern {
+    pub result: Option<Ident>,
+    pub function: Ident,
+    pub params: Vec<Ident>,
     pub span: Span,
 }
 

@@ -137,6 +137,8 @@ pub enum Tok<'a> {
     /// `struct`, in a type (`struct node *p`) and a definition (`struct node { ... };`).
     Struct,
     Spec,
+    /// `happens_before`, which starts a synchronisation rule in a `spec { }` block.
+    HappensBefore,
     /// `atomic {`: `atomic` is only a keyword right before a block.
     #[regex(r"atomic[ \t\r\n]*\{")]
     AtomicBlock,
@@ -358,6 +360,7 @@ fn classify(tok: Tok<'_>) -> Tok<'_> {
         "static" => Tok::Static,
         "struct" => Tok::Struct,
         "spec" => Tok::Spec,
+        "happens_before" => Tok::HappensBefore,
         "inline" | "__inline" | "__inline__" => Tok::Inline,
         w if is_type_word(w) => Tok::TypeWord(w),
         w => Tok::Ident(w),

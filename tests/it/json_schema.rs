@@ -139,6 +139,20 @@ fn spec_documents_match_the_schema() {
             assert_valid(&validator, &format!("nemos spec {path}"), &document);
         }
     }
+    // A history that fails a synchronisation rule.
+    let args = [
+        "spec",
+        "--model",
+        "rc11",
+        "--mode",
+        "loose",
+        "specs/mailbox-relaxed.litmus",
+    ];
+    let document = &json_of(&args)[0];
+    assert_valid(&validator, &args.join(" "), document);
+    let failure = &document["violation"]["histories"][0]["unsynchronised"];
+    assert_eq!(failure["before"], 0, "{document}");
+    assert_eq!(failure["after"], 1, "{document}");
 }
 
 #[test]

@@ -339,6 +339,19 @@ struct MethodCall {
     /// Its active ordering points: (location, place in the location's coherence order of
     /// the write it is or reads from, it is a read).
     points: Vec<(LocId, u32, bool)>,
+    thread: usize,
+    /// Its thread's own clock component when it began: the thread's steps from then on
+    /// have greater epochs.
+    begin_epoch: u32,
+    /// Its thread's clock when it returned.
+    end_clock: Vec<u32>,
+}
+
+impl MethodCall {
+    /// Its beginning happens before the end of `later`.
+    fn synchronises_with(&self, later: &MethodCall) -> bool {
+        later.end_clock[self.thread] > self.begin_epoch
+    }
 }
 
 /// One data access of a trace so far, for race detection.
@@ -649,6 +662,9 @@ impl<'p> Explorer<'p> {
                                     first: None,
                                     last: None,
                                     points: Vec::new(),
+                                    thread: thread_index,
+                                    begin_epoch: th.clock[thread_index],
+                                    end_clock: Vec::new(),
                                 });
                             }
                         }
@@ -659,6 +675,7 @@ impl<'p> Explorer<'p> {
                                 if let Some(m) = th.methods.last_mut().filter(|m| !m.done) {
                                     m.value = site.ret.map(|r| th.regs[r]);
                                     m.done = true;
+                                    m.end_clock = th.clock.clone();
                                 }
                             }
                         }
@@ -1072,7 +1089,15 @@ fn linearize(
         };
         let mut after = memory.clone();
         let value = run_sequential(&spec.program, method, &call.args, &mut after);
-        let wrong = value.is_some() && call.value.is_some() && value != call.value;
+        // A call placed before this one that a synchronisation rule relates to it must
+        // synchronise with it.
+        let unsynchronised = (0..calls.len()).filter(|&u| u != t).any(|u| {
+            calls[u][..next[u]].iter().any(|earlier| {
+                !earlier.synchronises_with(call) && rule_applies(spec, earlier, call, &memory)
+            })
+        });
+        let wrong =
+            (value.is_some() && call.value.is_some() && value != call.value) || unsynchronised;
         if wrong && !failing {
             continue;
         }
@@ -1092,6 +1117,26 @@ fn linearize(
         }
     }
     false
+}
+
+/// Some synchronisation rule relates `earlier` (placed first) to `later`: its patterns name
+/// their functions and its condition holds on their arguments and values.
+fn rule_applies(spec: &Spec, earlier: &MethodCall, later: &MethodCall, memory: &[i32]) -> bool {
+    spec.rules.iter().any(|rule| {
+        if rule.before != earlier.function || rule.after != later.function {
+            return false;
+        }
+        let mut args = earlier.args.clone();
+        if rule.binds_before_value {
+            args.extend(earlier.value);
+        }
+        args.extend(&later.args);
+        if rule.binds_after_value {
+            args.extend(later.value);
+        }
+        let mut scratch = memory.to_vec();
+        run_sequential(&spec.program, &rule.condition, &args, &mut scratch) != Some(0)
+    })
 }
 
 /// One call of a sequential version, concretely, on `memory`; its value.

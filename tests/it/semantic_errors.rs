@@ -292,3 +292,31 @@ semantic_error!(
     spec_with_a_read_modify_write,
     &format!("{SPEC_HEAD}spec {{ int val = 0; void set(int *x, int v) {{ atomic_fetch_add(&val, v); }} }}\nP0 (int *x) {{ set(x, 1); }}\n")
 );
+
+const SPEC_METHODS: &str =
+    "spec { int val = 0; void set(int *x, int v) { val = v; } int get(int *x) { return val; }";
+
+semantic_error!(
+    sync_rule_naming_no_method,
+    &format!("{SPEC_HEAD}{SPEC_METHODS} happens_before put(_, v) -> r = get(_) if (r == v); }}\nP0 (int *x) {{ set(x, 1); }}\n")
+);
+
+semantic_error!(
+    sync_rule_with_too_few_names,
+    &format!("{SPEC_HEAD}{SPEC_METHODS} happens_before set(v) -> r = get(_) if (r == v); }}\nP0 (int *x) {{ set(x, 1); }}\n")
+);
+
+semantic_error!(
+    sync_rule_binding_a_void_value,
+    &format!("{SPEC_HEAD}{SPEC_METHODS} happens_before w = set(_, v) -> get(_); }}\nP0 (int *x) {{ set(x, 1); }}\n")
+);
+
+semantic_error!(
+    sync_rule_binding_a_name_twice,
+    &format!("{SPEC_HEAD}{SPEC_METHODS} happens_before set(_, v) -> v = get(_); }}\nP0 (int *x) {{ set(x, 1); }}\n")
+);
+
+semantic_error!(
+    sync_rule_condition_reading_the_state,
+    &format!("{SPEC_HEAD}{SPEC_METHODS} happens_before set(_, v) -> r = get(_) if (r == val); }}\nP0 (int *x) {{ set(x, 1); }}\n")
+);

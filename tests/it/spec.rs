@@ -13,6 +13,7 @@ use crate::reference;
 use nemos::analysis::query::{ask, Finding, Query, QueryOptions};
 use nemos::analysis::spec::SpecMode;
 
+#[derive(Clone, Copy)]
 struct Object {
     name: &'static str,
     /// The init block and the functions.
@@ -350,6 +351,198 @@ fn spec_modes_match_the_reference_on_small_objects() {
         point_verdicts.iter().flatten().all(|&n| n >= 5),
         "loose and strict each pass and fail: {point_verdicts:?}"
     );
+}
+
+/// `spec` with a rule added before its closing brace.
+fn with_rule(spec: &str, rule: &str) -> String {
+    let end = spec.rfind('}').unwrap_or(spec.len());
+    format!("{}  {rule}\n}}\n", &spec[..end])
+}
+
+const REGISTER_ATOMIC: &str = r#"{ x = 0; }
+void set(int *x, int v) { atomic_store(x, v); ordering_point(1); }
+int get(int *x) { int v = atomic_load(x); ordering_point(1); return v; }
+"#;
+
+const COUNTER_LOCKED_GET: &str = r#"{ c = 0; }
+int inc(int *c, int *l) { lock(l); int a = *c; *c = a + 1; unlock(l); return a; }
+int get(int *c, int *l) { lock(l); int v = *c; unlock(l); return v; }
+"#;
+
+/// Synchronisation rules (CDSSpec's `A -> B`) against the reference, which checks each
+/// history's rule pairs with vector clocks (program order, locks, atomic writes read by
+/// atomic reads) while it searches the histories.
+#[test]
+fn synchronisation_rules_match_the_reference() {
+    const READ_OF_WRITE: &str = "happens_before set(_, v) -> r = get(_) if (r == v);";
+    const INC_THEN_GET: &str = "happens_before inc(_, _) -> get(_, _);";
+    const POSITIVE_GET: &str = "happens_before add(_, _) -> r = get(_, _) if (r > 0);";
+    const DEQ_OF_ENQ: &str =
+        "happens_before enq(_, _, _, _, v) -> r = deq(_, _, _, _) if (r == v);";
+    let register: &[&str] = &["set(x, 1);", "set(x, 2);", "r = get(x);"];
+    let counter: &[&str] = &["r = inc(c, l);", "r = get(c, l);"];
+    let adder: &[&str] = &["add(c, l);", "r = get(c, l);"];
+    let queue: &[&str] = &[
+        "r = enq(q, h, t, l, 1);",
+        "r = enq(q, h, t, l, 2);",
+        "r = deq(q, h, t, l);",
+    ];
+    // An object with its rule added to its specification, the rule, and whether the object
+    // has ordering points.
+    let case = |name, text, spec: &str, rule: &'static str, params, calls| {
+        let spec: &'static str = with_rule(spec, rule).leak();
+        let object = Object {
+            name,
+            text,
+            spec,
+            params,
+            calls,
+        };
+        (object, rule)
+    };
+    let cases: Vec<((Object, &str), bool)> = vec![
+        (
+            case(
+                "register",
+                REGISTER,
+                REGISTER_SPEC,
+                READ_OF_WRITE,
+                "int *x",
+                register,
+            ),
+            false,
+        ),
+        (
+            case(
+                "register-points",
+                REGISTER_POINTS,
+                REGISTER_SPEC,
+                READ_OF_WRITE,
+                "int *x",
+                register,
+            ),
+            true,
+        ),
+        (
+            case(
+                "register-atomic",
+                REGISTER_ATOMIC,
+                REGISTER_SPEC,
+                READ_OF_WRITE,
+                "int *x",
+                register,
+            ),
+            true,
+        ),
+        (
+            case(
+                "counter",
+                COUNTER_LOCKED,
+                COUNTER_SPEC,
+                INC_THEN_GET,
+                "int *c, int *l",
+                counter,
+            ),
+            false,
+        ),
+        (
+            case(
+                "counter-get-locked",
+                COUNTER_LOCKED_GET,
+                COUNTER_SPEC,
+                INC_THEN_GET,
+                "int *c, int *l",
+                counter,
+            ),
+            false,
+        ),
+        (
+            case(
+                "adder",
+                ADDER_ATOMIC,
+                ADDER_SPEC,
+                POSITIVE_GET,
+                "int *c, int *l",
+                adder,
+            ),
+            false,
+        ),
+        (
+            case(
+                "adder-points",
+                ADDER_POINTS,
+                ADDER_SPEC,
+                POSITIVE_GET,
+                "int *c, int *l",
+                adder,
+            ),
+            true,
+        ),
+        (
+            case(
+                "queue",
+                QUEUE_LOCKED,
+                QUEUE_SPEC,
+                DEQ_OF_ENQ,
+                "int *q, int *h, int *t, int *l",
+                queue,
+            ),
+            false,
+        ),
+        (
+            case(
+                "queue-racy",
+                QUEUE_RACY,
+                QUEUE_SPEC,
+                DEQ_OF_ENQ,
+                "int *q, int *h, int *t, int *l",
+                queue,
+            ),
+            false,
+        ),
+    ];
+    let mut verdicts = [0usize; 2];
+    let mut point_verdicts = [[0usize; 2]; 2];
+    let mut held_without_rule_only = 0;
+    for ((object, rule), points) in cases {
+        let clients = sequences(object.calls);
+        for (i, first) in clients.iter().enumerate() {
+            for second in &clients[i..] {
+                let text = client(&object, &[first.clone(), second.clone()]);
+                let test = common::load("client", &text);
+                let reference = reference::explore(&test.program, 2);
+                let got = product(&test, &text, SpecMode::Linearizable);
+                assert_eq!(got, !reference.non_linearizable, "linearizable:\n{text}");
+                verdicts[got as usize] += 1;
+                if points {
+                    let loose = product(&test, &text, SpecMode::Loose);
+                    let strict = product(&test, &text, SpecMode::Strict);
+                    assert_eq!(loose, !reference.loose_failure, "loose mode:\n{text}");
+                    assert_eq!(strict, !reference.strict_failure, "strict mode:\n{text}");
+                    point_verdicts[0][loose as usize] += 1;
+                    point_verdicts[1][strict as usize] += 1;
+                }
+                // The same client without the rule: the rule is what fails it.
+                if !got {
+                    let plain = Object {
+                        spec: object.spec.replace(rule, "").leak(),
+                        ..object
+                    };
+                    let text = client(&plain, &[first.clone(), second.clone()]);
+                    let test = common::load("client", &text);
+                    held_without_rule_only +=
+                        product(&test, &text, SpecMode::Linearizable) as usize;
+                }
+            }
+        }
+    }
+    assert!(verdicts[0] >= 30 && verdicts[1] >= 30, "{verdicts:?}");
+    assert!(
+        point_verdicts.iter().flatten().all(|&n| n >= 5),
+        "loose and strict each pass and fail: {point_verdicts:?}"
+    );
+    // Some clients fail only because of their rule: the rules are checked, not vacuous.
+    assert!(held_without_rule_only >= 20, "{held_without_rule_only}");
 }
 
 /// A row of `specs/README.md`.

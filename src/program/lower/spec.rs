@@ -10,12 +10,13 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::super::{Instr, Program, Spec, SpecMethod};
+use super::super::{Instr, Program, Spec, SpecMethod, SpecRule};
 use crate::diagnostics::{Diagnostic, InputError, SourceFile, Span};
 use crate::syntax::ast::{self, ExprKind, StmtKind, StmtPart, StmtPartMut, UnaryOp};
 
 pub(super) const ARG_PREFIX: &str = "spec#arg";
 const RESULT: &str = "spec#result";
+const RULE_PREFIX: &str = "spec#rule";
 
 pub(super) fn lower_spec(
     test: &ast::LitmusTest,
@@ -71,9 +72,22 @@ pub(super) fn lower_spec(
             .with_help("give each method's sequential version the name of the test's function"),
         );
     }
+    let methods_by_name: HashMap<&str, &ast::Function> = block
+        .functions
+        .iter()
+        .filter(|f| tested.contains_key(f.name.name.as_str()))
+        .map(|f| (f.name.name.as_str(), f))
+        .collect();
+    let method_count = functions.len();
+    for (k, rule) in block.rules.iter().enumerate() {
+        if let Some(condition) = rule_condition(k, rule, &methods_by_name, &mut errors) {
+            functions.push(condition);
+        }
+    }
     if !errors.is_empty() {
         return Err(InputError::new(file, errors));
     }
+    let arities: Vec<usize> = functions.iter().map(|f| f.params.len()).collect();
     let threads = functions
         .iter()
         .enumerate()
@@ -116,7 +130,185 @@ pub(super) fn lower_spec(
     if !errors.is_empty() {
         return Err(InputError::new(file, errors));
     }
-    Ok(Spec { program, methods })
+    let rules = block
+        .rules
+        .iter()
+        .enumerate()
+        .map(|(k, rule)| {
+            let thread = method_count + k;
+            let arity = arities[thread];
+            SpecRule {
+                before: rule.before.function.name.clone(),
+                after: rule.after.function.name.clone(),
+                text: file
+                    .text
+                    .get(rule.span.start..rule.span.end)
+                    .unwrap_or_default()
+                    .trim_end_matches(';')
+                    .to_string(),
+                condition: SpecMethod {
+                    name: format!("{RULE_PREFIX}{}", k + 1),
+                    thread,
+                    arguments: (0..arity)
+                        .filter_map(|i| register(&program, thread, &format!("{ARG_PREFIX}{i}")))
+                        .collect(),
+                    result: register(&program, thread, RESULT),
+                    span: rule.span,
+                },
+                binds_before_value: rule.before.result.is_some(),
+                binds_after_value: rule.after.result.is_some(),
+                span: rule.span,
+            }
+        })
+        .collect();
+    Ok(Spec {
+        program,
+        methods,
+        rules,
+    })
+}
+
+/// The condition of synchronisation rule `k` as a function of the names its patterns bind
+/// (see [`SpecRule::condition`]), or `None` after reporting what is wrong with the rule.
+fn rule_condition(
+    k: usize,
+    rule: &ast::SyncRule,
+    methods: &HashMap<&str, &ast::Function>,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<ast::Function> {
+    let before = errors.len();
+    let mut params: Vec<ast::Ident> = Vec::new();
+    for pattern in [&rule.before, &rule.after] {
+        let Some(method) = methods.get(pattern.function.name.as_str()) else {
+            errors.push(
+                Diagnostic::new(
+                    format!(
+                        "`{}` is not a method of the specification",
+                        pattern.function.name
+                    ),
+                    pattern.function.span,
+                )
+                .with_help(
+                    "a rule relates calls of functions that the test and the `spec` block both define",
+                ),
+            );
+            // Its names are still bound: the condition is checked as written.
+            params.extend(pattern.params.iter().chain(&pattern.result).cloned());
+            continue;
+        };
+        if method.params.len() != pattern.params.len() {
+            errors.push(
+                Diagnostic::new(
+                    format!(
+                        "`{}` takes {} parameters, the pattern names {}",
+                        pattern.function.name,
+                        method.params.len(),
+                        pattern.params.len()
+                    ),
+                    pattern.span,
+                )
+                .with_help("name every argument; `_` names one the rule does not use"),
+            );
+        }
+        params.extend(pattern.params.iter().cloned());
+        if let Some(result) = &pattern.result {
+            if method.return_type.base == "void" && method.return_type.pointer_depth == 0 {
+                errors.push(
+                    Diagnostic::new(
+                        format!("`{}` returns no value", pattern.function.name),
+                        result.span,
+                    )
+                    .with_help("bind a value only of a method that returns one"),
+                );
+            }
+            params.push(result.clone());
+        }
+    }
+    let mut bound: HashSet<&str> = HashSet::new();
+    for name in &params {
+        if name.name != "_" && !bound.insert(name.name.as_str()) {
+            errors.push(
+                Diagnostic::new(format!("`{}` is bound twice", name.name), name.span)
+                    .with_help("give each argument and value of the rule its own name"),
+            );
+        }
+    }
+    if let Some(condition) = &rule.condition {
+        check_condition(condition, &bound, errors);
+    }
+    if errors.len() > before {
+        return None;
+    }
+    let span = rule.span;
+    let int = ast::Type {
+        base: "int".to_string(),
+        atomic: false,
+        volatile: false,
+        constant: false,
+        pointer_depth: 0,
+        span,
+    };
+    let value = rule.condition.clone().unwrap_or(ast::Expr {
+        kind: ExprKind::Int(1),
+        span,
+    });
+    Some(ast::Function {
+        return_type: int.clone(),
+        name: ast::Ident {
+            name: format!("{RULE_PREFIX}{}", k + 1),
+            span,
+        },
+        params: params
+            .into_iter()
+            .enumerate()
+            .map(|(i, name)| ast::Param {
+                ty: int.clone(),
+                name: if name.name == "_" {
+                    ast::Ident {
+                        name: format!("spec#unused{i}"),
+                        span: name.span,
+                    }
+                } else {
+                    name
+                },
+            })
+            .collect(),
+        body: vec![ast::Stmt {
+            kind: StmtKind::Return(Some(value)),
+            span,
+        }],
+        span,
+    })
+}
+
+/// A rule's condition is arithmetic on the names the rule binds: no state, no calls.
+fn check_condition(e: &ast::Expr, bound: &HashSet<&str>, errors: &mut Vec<Diagnostic>) {
+    match &e.kind {
+        ExprKind::Name(name) if !bound.contains(name.name.as_str()) => errors.push(
+            Diagnostic::new(
+                format!(
+                    "the rule's condition names `{}`, which it does not bind",
+                    name.name
+                ),
+                name.span,
+            )
+            .with_help("a condition compares the arguments and values its two patterns name"),
+        ),
+        ExprKind::Call(name, _) => errors.push(
+            Diagnostic::new("a call in a rule's condition", name.span)
+                .with_help("a condition compares the arguments and values its two patterns name"),
+        ),
+        ExprKind::Unary(UnaryOp::Deref | UnaryOp::AddrOf, _)
+        | ExprKind::Index(..)
+        | ExprKind::Member(..) => errors.push(
+            Diagnostic::new("memory in a rule's condition", e.span)
+                .with_help("a condition compares the arguments and values its two patterns name"),
+        ),
+        _ => e
+            .children()
+            .into_iter()
+            .for_each(|child| check_condition(child, bound, errors)),
+    }
 }
 
 fn register(program: &Program, thread: usize, name: &str) -> Option<usize> {
