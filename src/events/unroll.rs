@@ -13,8 +13,8 @@ use super::{
 use crate::diagnostics::Span;
 use crate::diagnostics::{Diagnostic, InputError};
 use crate::program::{
-    Address, CallArg, CallSite, CallSiteId, Expected, Expr, Instr, LocId, MemOrder, PointerOffset,
-    Program, RegId, RmwOp, ThreadProgram,
+    Address, CallArg, CallSite, CallSiteId, Expected, Expr, Instr, LocId, MemOrder, PointKind,
+    PointerOffset, Program, RegId, RmwOp, ThreadProgram,
 };
 use crate::program::{BinaryOp, UnaryOp};
 
@@ -239,8 +239,13 @@ struct ThreadState {
     open_calls: Vec<CallId>,
     /// Per function, its calls unrolled so far in this thread.
     call_counts: HashMap<String, usize>,
-    /// The registers of the thread's `ordering_point(e)` calls.
-    ordering_point_registers: Vec<RegId>,
+    /// The registers of the thread's ordering-point annotations.
+    ordering_point_registers: Vec<(RegId, PointKind)>,
+    /// The potential ordering points of the current method call (the thread's own call):
+    /// label, access, and the term that holds when the annotation ran.
+    potentials: Vec<(i32, EventId, TermId)>,
+    /// The ordering points recorded before the current method call began.
+    call_points_start: usize,
 }
 
 impl Builder {
@@ -274,6 +279,8 @@ impl Builder {
             open_calls: Vec::new(),
             call_counts: HashMap::new(),
             ordering_point_registers: thread.ordering_points.clone(),
+            potentials: Vec::new(),
+            call_points_start: self.ordering_points.len(),
         };
         self.block(&thread.body, &mut state);
         // A thread that stopped keeps the registers it had there: later assignments are
@@ -622,18 +629,13 @@ impl Builder {
                     },
                 );
                 state.registers[*dst] = value;
-                if state.ordering_point_registers.contains(dst) {
-                    match previous_access {
-                        Some(access) => self.ordering_points.push(OrderingPoint {
-                            access,
-                            marker,
-                            when: value,
-                        }),
-                        None => self.errors.push(
-                            Diagnostic::new("no memory access comes before this ordering point", *span)
-                                .with_help("call `ordering_point(1)` right after the access that orders the method call"),
-                        ),
-                    }
+                let annotation = state
+                    .ordering_point_registers
+                    .iter()
+                    .find(|(r, _)| r == dst)
+                    .map(|&(_, kind)| kind);
+                if let Some(kind) = annotation {
+                    self.ordering_point(state, kind, previous_access, marker, value, *span);
                 }
                 state.deps[*dst] = value_deps;
             }
@@ -757,6 +759,73 @@ impl Builder {
         }
     }
 
+    /// What an ordering-point annotation (see [`PointKind`]) records: `access` is the
+    /// memory event emitted last before it, `marker` its assignment and `value` its
+    /// condition.
+    fn ordering_point(
+        &mut self,
+        state: &mut ThreadState,
+        kind: PointKind,
+        access: Option<EventId>,
+        marker: EventId,
+        value: TermId,
+        span: Span,
+    ) {
+        let missing = || {
+            Diagnostic::new("no memory access comes before this ordering point", span).with_help(
+                "call `ordering_point(1)` right after the access that orders the method call",
+            )
+        };
+        match kind {
+            PointKind::Define => match access {
+                Some(access) => self.ordering_points.push(OrderingPoint {
+                    access,
+                    marker,
+                    when: value,
+                }),
+                None => self.errors.push(missing()),
+            },
+            PointKind::Potential(label) => match access {
+                Some(access) => {
+                    let ran = self.guard_term(&state.guard.clone());
+                    state.potentials.push((label, access, ran));
+                }
+                None => self.errors.push(missing()),
+            },
+            // The latest potential point of the label that ran: each candidate when it ran
+            // and no later one did.
+            PointKind::Check(label) => {
+                let candidates: Vec<(EventId, TermId)> = state
+                    .potentials
+                    .iter()
+                    .filter(|p| p.0 == label)
+                    .map(|p| (p.1, p.2))
+                    .collect();
+                for (k, &(access, ran)) in candidates.iter().enumerate() {
+                    let mut when = self.terms.binary(BinaryOp::And, value, ran);
+                    for &(_, later) in &candidates[k + 1..] {
+                        let not_later = self.terms.unary(UnaryOp::Not, later);
+                        when = self.terms.binary(BinaryOp::And, when, not_later);
+                    }
+                    self.ordering_points.push(OrderingPoint {
+                        access,
+                        marker,
+                        when,
+                    });
+                }
+            }
+            PointKind::Clear if state.open_calls.is_empty() => {}
+            PointKind::Clear => {
+                let ran = self.guard_term(&state.guard.clone());
+                let cleared = self.terms.binary(BinaryOp::And, ran, value);
+                let kept = self.terms.unary(UnaryOp::Not, cleared);
+                for point in &mut self.ordering_points[state.call_points_start..] {
+                    point.when = self.terms.binary(BinaryOp::And, point.when, kept);
+                }
+            }
+        }
+    }
+
     /// The beginning of an inlined call: its registers get their values (no events: the
     /// arguments' computations were the caller's), and a [`Call`] records what it received.
     fn enter_call(
@@ -806,6 +875,11 @@ impl Builder {
             *n
         };
         let entered = self.guard_term(&state.guard.clone());
+        if state.open_calls.is_empty() {
+            // A method call begins: its ordering points are its own.
+            state.potentials.clear();
+            state.call_points_start = self.ordering_points.len();
+        }
         let id = self.calls.len();
         self.calls.push(Call {
             thread: state.index,

@@ -37,6 +37,11 @@ pub enum Primitive {
     /// `ordering_point(e)`: the memory access before it is an ordering point of its
     /// method call when `e` holds (CDSSpec's ordering points, for `nemos spec`).
     OrderingPoint,
+    /// `potential_ordering_point(L)`, `check_ordering_point(L, e)` and
+    /// `clear_ordering_points(e)`: CDSSpec's `@PotentialOP`, `@OPCheck` and `@OPClear`.
+    PotentialOrderingPoint,
+    CheckOrderingPoint,
+    ClearOrderingPoints,
 }
 
 impl Primitive {
@@ -61,7 +66,10 @@ impl Primitive {
             Primitive::Assert => "an assertion",
             Primitive::Assume => "an assumption",
             Primitive::Await => "a wait",
-            Primitive::OrderingPoint => "an ordering point",
+            Primitive::OrderingPoint
+            | Primitive::PotentialOrderingPoint
+            | Primitive::CheckOrderingPoint
+            | Primitive::ClearOrderingPoints => "an ordering point",
         }
     }
 }
@@ -334,6 +342,27 @@ pub static LIBRARY: &[LibraryCall] = &[
         None,
     ),
     call(
+        "potential_ordering_point",
+        Family::Assertions,
+        Primitive::PotentialOrderingPoint,
+        &["label"],
+        None,
+    ),
+    call(
+        "check_ordering_point",
+        Family::Assertions,
+        Primitive::CheckOrderingPoint,
+        &["label", "cond"],
+        None,
+    ),
+    call(
+        "clear_ordering_points",
+        Family::Assertions,
+        Primitive::ClearOrderingPoints,
+        &["cond"],
+        None,
+    ),
+    call(
         "await",
         Family::Assertions,
         Primitive::Await,
@@ -398,7 +427,15 @@ mod tests {
         assert!(!c11.iter().any(|n| n.ends_with("_explicit")));
         assert_eq!(
             names(Family::Assertions),
-            ["assert", "assume", "ordering_point", "await"]
+            [
+                "assert",
+                "assume",
+                "ordering_point",
+                "potential_ordering_point",
+                "check_ordering_point",
+                "clear_ordering_points",
+                "await"
+            ]
         );
     }
 }

@@ -135,10 +135,29 @@ pub struct ThreadProgram {
     /// The function calls inlined into `body`, in the order lowering met them; the body of
     /// call `i` lies between `Instr::CallEnter { call: i }` and `Instr::CallExit { call: i }`.
     pub calls: Vec<CallSite>,
-    /// The registers `ordering_point(e)` calls assign `e` to: the memory access before each
-    /// such assignment is an ordering point of its method call when the value is non-zero.
-    pub ordering_points: Vec<RegId>,
+    /// The registers the ordering-point annotations assign their condition to, and which
+    /// annotation each is (see [`PointKind`]).
+    pub ordering_points: Vec<(RegId, PointKind)>,
     pub span: Span,
+}
+
+/// CDSSpec's ordering-point annotations, each lowered to an assignment of its condition to
+/// a register of its own; the unroller gives them their meaning within the method call
+/// (the thread's own call of a function) they stand in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum PointKind {
+    /// `ordering_point(e)`: the memory access before it is an ordering point when `e`
+    /// holds (`@OPDefine`).
+    Define,
+    /// `potential_ordering_point(L)`: the memory access before it may become an ordering
+    /// point, by a later check of label `L` (`@PotentialOP`).
+    Potential(i32),
+    /// `check_ordering_point(L, e)`: when `e` holds, the latest potential ordering point of
+    /// label `L` in the call becomes one (`@OPCheck`).
+    Check(i32),
+    /// `clear_ordering_points(e)`: when `e` holds, the call's ordering points so far are
+    /// dropped (`@OPClear`), as when a retry loop starts again.
+    Clear,
 }
 
 /// One inlined call of a function defined in the test: `r0 = pop(top) + 1;`.

@@ -33,8 +33,8 @@ use nemos::analysis::races::Statement;
 use nemos::diagnostics::Span;
 use nemos::program::arith::{eval_binary, eval_unary};
 use nemos::program::{
-    Address, CallArg, Expected, Expr, Instr, LocId, MemOrder, Observable, Program, RmwOp, Spec,
-    SpecMethod,
+    Address, CallArg, Expected, Expr, Instr, LocId, MemOrder, Observable, PointKind, Program,
+    RmwOp, Spec, SpecMethod,
 };
 
 /// What every complete trace of a program shows, collected over all of them.
@@ -326,6 +326,10 @@ struct ThreadState<'a> {
     last_access: Option<(LocId, u32, bool)>,
 }
 
+/// An ordering point's access: its location, the place in the location's coherence order of
+/// the write it is or reads from, and whether it is a read.
+type PointPlace = (LocId, u32, bool);
+
 /// A method call of a trace: its arguments, its value when it returned, and the steps
 /// (of the whole trace) of its first and last memory access.
 #[derive(Clone, Debug)]
@@ -338,7 +342,10 @@ struct MethodCall {
     last: Option<u64>,
     /// Its active ordering points: (location, place in the location's coherence order of
     /// the write it is or reads from, it is a read).
-    points: Vec<(LocId, u32, bool)>,
+    points: Vec<PointPlace>,
+    /// Its potential ordering points so far: label, and the access (`None` after a failed
+    /// compare-exchange).
+    potentials: Vec<(i32, Option<PointPlace>)>,
     thread: usize,
     /// Its thread's own clock component when it began: the thread's steps from then on
     /// have greater epochs.
@@ -611,15 +618,30 @@ impl<'p> Explorer<'p> {
                     match instr {
                         Instr::Assign { dst, value, .. } => {
                             th.regs[*dst] = eval(value, &th.regs);
-                            let point = self.program.threads[thread_index]
+                            let annotation = self.program.threads[thread_index]
                                 .ordering_points
-                                .contains(dst);
-                            if point && th.regs[*dst] != 0 {
-                                let access = th.last_access;
-                                if let (Some(m), Some(access)) =
-                                    (th.methods.last_mut().filter(|m| !m.done), access)
-                                {
-                                    m.points.push(access);
+                                .iter()
+                                .find(|(r, _)| r == dst)
+                                .map(|&(_, kind)| kind);
+                            let holds = th.regs[*dst] != 0;
+                            let access = th.last_access;
+                            if let (Some(kind), Some(m)) =
+                                (annotation, th.methods.last_mut().filter(|m| !m.done))
+                            {
+                                match kind {
+                                    PointKind::Define if holds => m.points.extend(access),
+                                    PointKind::Potential(label) => {
+                                        m.potentials.push((label, access))
+                                    }
+                                    PointKind::Check(label) if holds => {
+                                        let latest =
+                                            m.potentials.iter().rev().find(|p| p.0 == label);
+                                        if let Some(&(_, Some(point))) = latest {
+                                            m.points.push(point);
+                                        }
+                                    }
+                                    PointKind::Clear if holds => m.points.clear(),
+                                    _ => {}
                                 }
                             }
                         }
@@ -662,6 +684,7 @@ impl<'p> Explorer<'p> {
                                     first: None,
                                     last: None,
                                     points: Vec::new(),
+                                    potentials: Vec::new(),
                                     thread: thread_index,
                                     begin_epoch: th.clock[thread_index],
                                     end_clock: Vec::new(),

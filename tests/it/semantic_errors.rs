@@ -320,3 +320,8 @@ semantic_error!(
     sync_rule_condition_reading_the_state,
     &format!("{SPEC_HEAD}{SPEC_METHODS} happens_before set(_, v) -> r = get(_) if (r == val); }}\nP0 (int *x) {{ set(x, 1); }}\n")
 );
+
+semantic_error!(
+    ordering_point_label_not_constant,
+    "C t\n{ x = 0; }\nint get(int *x) { int v = *x; potential_ordering_point(v); return v; }\nP0 (int *x) { int r = get(x); }\n"
+);

@@ -110,6 +110,30 @@ void set(int *x, int v) { *x = v; ordering_point(1); }
 int get(int *x) { int v = *x; ordering_point(v != 0); return v; }
 "#;
 
+/// CDSSpec's potential ordering point confirmed by a check in a branch (`@PotentialOP`,
+/// `@OPCheck`): `get` is ordered only when it read a non-zero value.
+const REGISTER_CHECKED: &str = r#"{ x = 0; }
+void set(int *x, int v) { *x = v; ordering_point(1); }
+int get(int *x) { int v = *x; potential_ordering_point(1); if (v != 0) { check_ordering_point(1, 1); } return v; }
+"#;
+
+/// The torn write's ordering point is cleared (`@OPClear`): only the last write orders `set`.
+const REGISTER_CLEARED: &str = r#"{ x = 0; }
+void set(int *x, int v) { *x = v + 4; ordering_point(1); clear_ordering_points(1); *x = v; ordering_point(1); }
+int get(int *x) { int v = *x; ordering_point(1); return v; }
+"#;
+
+/// Two potential points of one label, one only in a branch: the check takes the latest that
+/// ran (the increment when the load saw 0, the load otherwise).
+const ADDER_CHECKED: &str = r#"{ c = 0; }
+void add(int *c, int *l) {
+  int a = atomic_load(c); potential_ordering_point(2);
+  if (a < 1) { atomic_fetch_add(c, 1); potential_ordering_point(2); } else { atomic_fetch_add(c, 1); }
+  check_ordering_point(2, 1);
+}
+int get(int *c, int *l) { int v = atomic_load(c); ordering_point(1); return v; }
+"#;
+
 const COUNTER_RACY_POINTS: &str = r#"{ c = 0; }
 int inc(int *c, int *l) { int a = *c; *c = a + 1; ordering_point(1); return a; }
 int get(int *c, int *l) { int v = *c; ordering_point(1); return v; }
@@ -206,6 +230,26 @@ fn objects() -> Vec<(Object, bool, bool)> {
                 REGISTER_SOME_POINTS,
                 "int *x",
                 register,
+            ),
+            true,
+            true,
+        ),
+        (
+            object("register-checked", REGISTER_CHECKED, "int *x", register),
+            true,
+            true,
+        ),
+        (
+            object("register-cleared", REGISTER_CLEARED, "int *x", register),
+            false,
+            true,
+        ),
+        (
+            object(
+                "adder-checked",
+                ADDER_CHECKED,
+                "int *c, int *l",
+                ADDER_CALLS,
             ),
             true,
             true,

@@ -3,7 +3,7 @@
 use super::{Lowerer, ThreadScope};
 use crate::diagnostics::{Diagnostic, Span};
 use crate::program::library::{self, Family, OrderSource, Primitive};
-use crate::program::{Address, Expected, Expr, Instr, MemOrder, RegId, UnaryOp};
+use crate::program::{Address, Expected, Expr, Instr, MemOrder, PointKind, RegId, UnaryOp};
 use crate::syntax::ast::{self, ExprKind};
 
 impl Lowerer {
@@ -278,7 +278,27 @@ impl Lowerer {
                 // A register of its own, assigned the condition where the call stands:
                 // the unroller marks the access before it (`ThreadProgram::ordering_points`).
                 let value = self.lower_expr(&args[0], scope, out)?;
-                let dst = scope.ordering_point();
+                let dst = scope.ordering_point(PointKind::Define);
+                out.push(Instr::Assign { dst, value, span });
+            }
+            Primitive::PotentialOrderingPoint
+            | Primitive::CheckOrderingPoint
+            | Primitive::ClearOrderingPoints => {
+                let kind = match call.primitive {
+                    Primitive::PotentialOrderingPoint => {
+                        PointKind::Potential(self.point_label(&args[0], scope, out)?)
+                    }
+                    Primitive::CheckOrderingPoint => {
+                        PointKind::Check(self.point_label(&args[0], scope, out)?)
+                    }
+                    _ => PointKind::Clear,
+                };
+                let value = match kind {
+                    PointKind::Potential(_) => Expr::Const(1),
+                    PointKind::Check(_) => self.lower_expr(&args[1], scope, out)?,
+                    _ => self.lower_expr(&args[0], scope, out)?,
+                };
+                let dst = scope.ordering_point(kind);
                 out.push(Instr::Assign { dst, value, span });
             }
             Primitive::Await => {
@@ -294,6 +314,25 @@ impl Lowerer {
             }
         }
         Some(())
+    }
+
+    /// The label of a potential ordering point or of its check: a constant.
+    fn point_label(
+        &mut self,
+        arg: &ast::Expr,
+        scope: &mut ThreadScope,
+        out: &mut Vec<Instr>,
+    ) -> Option<i32> {
+        match self.lower_expr(arg, scope, out)? {
+            Expr::Const(label) => Some(label),
+            _ => {
+                self.error(
+                    Diagnostic::new("an ordering point's label is not a constant", arg.span)
+                        .with_help("label a potential ordering point and its check with the same number, e.g. `potential_ordering_point(1)`"),
+                );
+                None
+            }
+        }
     }
 
     pub(super) fn expected_argument(

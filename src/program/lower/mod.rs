@@ -4,8 +4,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::rc::Rc;
 
 use super::{
-    BinaryOp, CallSite, Expr, FinalCondition, Instr, Location, MemOrder, Program, RegId, Register,
-    ThreadProgram, UnaryOp,
+    BinaryOp, CallSite, Expr, FinalCondition, Instr, Location, MemOrder, PointKind, Program, RegId,
+    Register, ThreadProgram, UnaryOp,
 };
 use crate::diagnostics::Span;
 use crate::diagnostics::{Diagnostic, InputError, SourceFile};
@@ -636,7 +636,7 @@ struct ThreadScope {
     /// Per function, how many times it was inlined into this thread so far.
     inlined: HashMap<String, usize>,
     calls: Vec<CallSite>,
-    ordering_points: Vec<RegId>,
+    ordering_points: Vec<(RegId, PointKind)>,
 }
 
 /// The caller's names, put aside while a callee's body is lowered.
@@ -704,15 +704,15 @@ impl ThreadScope {
         self.by_name.get(name).copied()
     }
 
-    /// The register of an `ordering_point(e)` call.
-    fn ordering_point(&mut self) -> RegId {
+    /// The register of an ordering-point annotation.
+    fn ordering_point(&mut self, kind: PointKind) -> RegId {
         let id = self.registers.len();
         self.registers.push(Register {
             name: format!("op#{}", self.ordering_points.len() + 1),
             initial: 0,
             temporary: true,
         });
-        self.ordering_points.push(id);
+        self.ordering_points.push((id, kind));
         id
     }
 
