@@ -334,10 +334,7 @@ impl Lowerer {
                 // A compare-exchange of 0 for 1: on success a read with Acquire ordering
                 // and a write (LKR, LKW), on failure one read (LF); its value is 1 on
                 // success, 0 on failure.
-                let loc = self.pointer_argument(&location, scope, out)?;
-                let loc = self.fixed_address(loc, "a lock", span)?;
-                self.locations[loc].is_lock = true;
-                self.locations[loc].herd_lock = true;
+                let loc = self.spin_lock(&location, span, scope, out)?;
                 let old = scope.temporary();
                 out.push(Instr::Assign {
                     dst: old,
@@ -356,22 +353,12 @@ impl Lowerer {
                     failure_tags: vec![TRYLOCK_FAILED_TAG.to_string()],
                     span,
                 });
-                if let Some(dst) = dst {
-                    let zero = Box::new(Expr::Const(0));
-                    out.push(Instr::Assign {
-                        dst,
-                        value: Expr::Binary(BinaryOp::Eq, Box::new(Expr::Reg(old)), zero),
-                        span,
-                    });
-                }
+                compare_with_zero(dst, BinaryOp::Eq, old, span, out);
             }
             "islocked" => {
                 // A read (RL when it reads a held lock, RU otherwise); its value is 1 when
                 // the lock is held.
-                let loc = self.pointer_argument(&location, scope, out)?;
-                let loc = self.fixed_address(loc, "a lock", span)?;
-                self.locations[loc].is_lock = true;
-                self.locations[loc].herd_lock = true;
+                let loc = self.spin_lock(&location, span, scope, out)?;
                 let read = scope.temporary();
                 out.push(Instr::Load {
                     dst: read,
@@ -380,21 +367,11 @@ impl Lowerer {
                     tags: vec![ISLOCKED_TAG.to_string()],
                     span,
                 });
-                if let Some(dst) = dst {
-                    let zero = Box::new(Expr::Const(0));
-                    out.push(Instr::Assign {
-                        dst,
-                        value: Expr::Binary(BinaryOp::Ne, Box::new(Expr::Reg(read)), zero),
-                        span,
-                    });
-                }
+                compare_with_zero(dst, BinaryOp::Ne, read, span, out);
             }
             _ => {
                 // `lock` and `unlock`.
-                let loc = self.pointer_argument(&location, scope, out)?;
-                let loc = self.fixed_address(loc, "a lock", span)?;
-                self.locations[loc].is_lock = true;
-                self.locations[loc].herd_lock = true;
+                let loc = self.spin_lock(&location, span, scope, out)?;
                 if name == "lock" {
                     out.push(Instr::Lock { loc, span });
                 } else {
@@ -403,6 +380,21 @@ impl Lowerer {
             }
         }
         Some(())
+    }
+
+    /// The location of a spin lock primitive, which herd's lock semantics then govern.
+    fn spin_lock(
+        &mut self,
+        location: &ast::Expr,
+        span: Span,
+        scope: &mut ThreadScope,
+        out: &mut Vec<Instr>,
+    ) -> Option<usize> {
+        let loc = self.pointer_argument(location, scope, out)?;
+        let loc = self.fixed_address(loc, "a lock", span)?;
+        self.locations[loc].is_lock = true;
+        self.locations[loc].herd_lock = true;
+        Some(loc)
     }
 
     fn value_arg(
@@ -419,6 +411,24 @@ impl Lowerer {
                 None
             }
         }
+    }
+}
+
+/// `dst = reg OP 0`, when the call's value is used.
+fn compare_with_zero(
+    dst: Option<RegId>,
+    op: BinaryOp,
+    reg: RegId,
+    span: Span,
+    out: &mut Vec<Instr>,
+) {
+    if let Some(dst) = dst {
+        let zero = Box::new(Expr::Const(0));
+        out.push(Instr::Assign {
+            dst,
+            value: Expr::Binary(op, Box::new(Expr::Reg(reg)), zero),
+            span,
+        });
     }
 }
 
