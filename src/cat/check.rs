@@ -85,6 +85,14 @@ pub enum Base {
     Tag(u16),
 }
 
+/// The tags nemos gives the events of a `spin_trylock` (both events of a success, the
+/// read of a failure) and of a `spin_is_locked` (`program::lower::macros`), from which
+/// the sets `LKR`, `LKW`, `LF`, `RL` and `RU` of herd's lock.cat are built when the
+/// events carry tags. A space keeps them apart from every tag a `.def` file can write.
+pub const TRYLOCK_TAG: &str = "spin trylock";
+pub const TRYLOCK_FAILED_TAG: &str = "spin trylock failed";
+pub const ISLOCKED_TAG: &str = "spin is_locked";
+
 /// Every name of the base vocabulary, aliases included.
 pub const BASE_NAMES: &[(&str, Base)] = &[
     ("_", Base::All),
@@ -846,6 +854,11 @@ impl Checker<'_> {
             }
             None => {}
         }
+        if self.tags_from_events {
+            if let Some(set) = self.lock_set(n) {
+                return Ok((set, Some(Type::Set)));
+            }
+        }
         if let Some(&(_, base)) = BASE_NAMES.iter().find(|(name, _)| *name == n) {
             return Ok((TExpr::Base(base), Some(base.ty())));
         }
@@ -873,6 +886,39 @@ impl Checker<'_> {
             return Ok((set, Some(Type::Set)));
         }
         Err(unknown_name(n, span, self.scope.keys()))
+    }
+
+    /// herd's lock events (lock.cat) when the events carry the tags of a `.def` file:
+    /// `spin_lock`'s halves and the halves of a successful `spin_trylock` (`LKR`, `LKW`),
+    /// a failed trylock's read (`LF`), a `spin_is_locked` that reads a held lock, from a
+    /// lock's write half (`RL`), or a free one (`RU`).
+    fn lock_set(&mut self, n: &str) -> Option<TExpr> {
+        let base = |b: Base| Box::new(TExpr::Base(b));
+        let mut tag = |t: &str| Box::new(self.tag_set(t).0);
+        let (trylock, failed, islocked) =
+            (tag(TRYLOCK_TAG), tag(TRYLOCK_FAILED_TAG), tag(ISLOCKED_TAG));
+        let half = |b: Base, lock: Base| {
+            let tried = TExpr::Binary(BinOp::Inter, base(b), trylock.clone());
+            TExpr::Binary(BinOp::Union, base(lock), Box::new(tried))
+        };
+        let read_locked = || {
+            let to = TExpr::Unary(UnOp::Identity, islocked.clone());
+            let from = TExpr::Unary(UnOp::Identity, Box::new(half(Base::W, Base::Lkw)));
+            let rf = TExpr::Binary(BinOp::Seq, base(Base::Rf), Box::new(to));
+            TExpr::Range(Box::new(TExpr::Binary(
+                BinOp::Seq,
+                Box::new(from),
+                Box::new(rf),
+            )))
+        };
+        Some(match n {
+            "LKR" => half(Base::R, Base::Lkr),
+            "LKW" => half(Base::W, Base::Lkw),
+            "LF" => *failed,
+            "RL" => read_locked(),
+            "RU" => TExpr::Binary(BinOp::Diff, islocked.clone(), Box::new(read_locked())),
+            _ => return None,
+        })
     }
 
     fn apply(

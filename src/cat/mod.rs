@@ -14,6 +14,7 @@ pub mod ast;
 mod check;
 
 pub use check::{Base, Check, Model, Options, RecGroup, TExpr, Type};
+pub use check::{ISLOCKED_TAG, TRYLOCK_FAILED_TAG, TRYLOCK_TAG};
 
 use lalrpop_util::ParseError;
 

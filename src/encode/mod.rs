@@ -88,7 +88,12 @@ pub struct Encoding<'a> {
 /// Per location: it is a mutex, every access to it a lock acquisition (with its write half)
 /// or a release.
 fn mutex_locations(program: &Program, events: &Events) -> Vec<bool> {
-    let mut mutex: Vec<bool> = program.locations.iter().map(|l| l.is_lock).collect();
+    // herd's spin locks are memory, as lock.cat defines them.
+    let mut mutex: Vec<bool> = program
+        .locations
+        .iter()
+        .map(|l| l.is_lock && !l.herd_lock)
+        .collect();
     for e in &events.events {
         let Some(loc) = e.location else { continue };
         let lock_part = match e.kind {
@@ -474,7 +479,13 @@ impl<'a> Encoding<'a> {
                 .filter_map(|e| e.lock_match.map(|u| (e.id, u)))
                 .collect();
             if !self.mutexes[loc] {
-                for &(k, _) in &acquisitions {
+                // Every acquisition, matched or not (herd's spin locks are matched by
+                // lock.cat in each execution, not by the unroller).
+                let all = events
+                    .events
+                    .iter()
+                    .filter(|e| e.kind == EventKind::Lock && e.location == Some(loc));
+                for k in all.map(|e| e.id) {
                     let read = self.event_value(sink, k);
                     let free = value::equals_const(sink, &read, 0);
                     sink.implies(self.feasible[k], free);

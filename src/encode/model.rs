@@ -100,6 +100,8 @@ struct Compiler<'e, 'a> {
     /// Per definition: its static upper bound.
     ubs: Vec<Option<Rc<Ub>>>,
     base_ubs: HashMap<Base, Rc<Ub>>,
+    /// Per set definition: its static lower bound (see [`Compiler::lb`]).
+    lbs: HashMap<usize, Rc<Vec<bool>>>,
     /// Per definition some use of which was found (`plan`): for a relation, the pairs its
     /// uses ask for.
     wanted: Vec<Option<Bits>>,
@@ -209,6 +211,7 @@ impl<'e, 'a> Compiler<'e, 'a> {
             orders: Vec::new(),
             ubs: vec![None; model.defs.len()],
             base_ubs: HashMap::new(),
+            lbs: HashMap::new(),
             wanted: vec![None; model.defs.len()],
             pairs: HashMap::new(),
             groups: rec_members(model),
@@ -540,6 +543,11 @@ impl<'e> Compiler<'e, '_> {
                     }
                     (BinOp::Union, Ub::Rel(x), Ub::Rel(y)) => Ub::Rel(x.union(y)),
                     (BinOp::Inter, Ub::Rel(x), Ub::Rel(y)) => Ub::Rel(x.intersection(y)),
+                    // What `b` surely holds cannot be in `a \ b`.
+                    (BinOp::Diff, Ub::Set(x), Ub::Set(_)) => {
+                        let sure = self.lb(sink, b);
+                        Ub::Set(x.iter().zip(sure.iter()).map(|(&p, &q)| p && !q).collect())
+                    }
                     (BinOp::Diff, x, _) => x.clone(),
                     (BinOp::Seq, Ub::Rel(x), Ub::Rel(y)) => Ub::Rel(x.compose(y)),
                     (BinOp::Product, Ub::Set(x), Ub::Set(y)) => Ub::Rel(Bits::product(x, y)),
@@ -547,6 +555,53 @@ impl<'e> Compiler<'e, '_> {
                     _ => Ub::Rel(Bits::new(n)),
                 }
             }
+        };
+        Rc::new(value)
+    }
+
+    /// The static lower bound of a set: the events that are in it whenever they execute
+    /// (its literal is the event's `fb`). Sets hold executed events only, so `a \ b` holds
+    /// none of them: `Plain = M \ Marked` is statically empty when every access is
+    /// marked, and with it everything the kernel model's race flags build on plain
+    /// accesses. Relations, and sets of a `let rec`, get none.
+    fn lb<S: ClauseSink>(&mut self, sink: &mut S, e: &TExpr) -> Rc<Vec<bool>> {
+        let n = self.enc.events.len();
+        let value = match e {
+            TExpr::Base(b) if self.pairwise(*b).is_none() => match self.base(sink, *b).as_ref() {
+                Val::Set(s) => s
+                    .iter()
+                    .zip(&self.enc.feasible)
+                    .map(|(&l, &fb)| l == fb && !fb.is_false())
+                    .collect(),
+                Val::Rel(_) => vec![false; n],
+            },
+            TExpr::Def(id) if !self.groups.contains_key(id) => {
+                if let Some(l) = self.lbs.get(id) {
+                    return l.clone();
+                }
+                let Some((_, body, _)) = self.model.defs.get(*id) else {
+                    return Rc::new(vec![false; n]);
+                };
+                let l = self.lb(sink, body);
+                self.lbs.insert(*id, l.clone());
+                return l;
+            }
+            TExpr::Binary(op @ (BinOp::Union | BinOp::Inter | BinOp::Diff), a, b) => {
+                let x = self.lb(sink, a);
+                let y = match op {
+                    BinOp::Diff => Rc::new(self.ub_set(sink, b)),
+                    _ => self.lb(sink, b),
+                };
+                x.iter()
+                    .zip(y.iter())
+                    .map(|(&p, &q)| match op {
+                        BinOp::Union => p || q,
+                        BinOp::Inter => p && q,
+                        _ => p && !q,
+                    })
+                    .collect()
+            }
+            _ => vec![false; n],
         };
         Rc::new(value)
     }

@@ -78,6 +78,7 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Unrol
         control_terms: HashMap::new(),
         waits: Vec::new(),
         may_stay_held: may_stay_held(program),
+        herd_locks: program.locations.iter().map(|l| l.herd_lock).collect(),
         addresses: program.locations.iter().map(|l| l.address).collect(),
         access_checks: BTreeMap::new(),
         address_controls: Default::default(),
@@ -194,6 +195,8 @@ struct Builder {
     /// Per location: some critical section of it may never release it (see
     /// [`may_stay_held`]), so that a `lock` of it may wait forever.
     may_stay_held: Vec<bool>,
+    /// Per location: a spin lock of herd's `lock.cat` ([`crate::program::Location::herd_lock`]).
+    herd_locks: Vec<bool>,
     /// Per location, its address: the keys of an access through a pointer.
     addresses: Vec<i32>,
     access_checks: BTreeMap<EventId, AccessCheck>,
@@ -662,6 +665,18 @@ impl Builder {
                 body,
                 span,
             } => self.unroll_loop(state, cond_prelude, cond, body, *span),
+            Instr::Lock { loc, span } if self.herd_locks[*loc] => {
+                // herd's spin_lock: a read (LKR, Acquire) and a write of 1 (LKW) linked as
+                // one read-modify-write. It always runs; the encoding requires it to read 0,
+                // so an execution in which it cannot (the lock is held for good, or by this
+                // thread: lock.cat's `unmatched-locks` and `lock-nest`) does not exist.
+                // Nothing pairs it with an unlock: lock.cat matches them in each execution.
+                self.acquire(state, *loc, *span, vec!["acquire".to_string()]);
+            }
+            Instr::Unlock { loc, span } if self.herd_locks[*loc] => {
+                // herd's spin_unlock: a write of 0 with Release ordering (UL).
+                self.release(state, *loc, *span, None, vec!["release".to_string()]);
+            }
             Instr::Lock { loc, span } => {
                 // Only where the mutex may be held for good: elsewhere a lock never blocks
                 // forever, and costs no wait.
@@ -673,20 +688,7 @@ impl Builder {
                     };
                     self.wait(state, None, on, *span)
                 });
-                let read = self.emit(
-                    state,
-                    Event {
-                        kind: EventKind::Lock,
-                        location: Some(*loc),
-                        order: MemOrder::Acquire,
-                        ..blank_event(None, 0, *span)
-                    },
-                );
-                let value = self.terms.read(read);
-                self.events[read].value = Some(value);
-                let one = self.terms.constant(1);
-                let write = self.write(state, *loc, one, MemOrder::Relaxed, *span);
-                self.link_rmw(read, write);
+                let read = self.acquire(state, *loc, *span, Vec::new());
                 if let Some(WaitOn::Mutex { lock, .. }) =
                     wait.flatten().map(|w| &mut self.waits[w].on)
                 {
@@ -706,18 +708,7 @@ impl Builder {
                     return;
                 };
                 let (_, lock, _) = state.held.remove(position);
-                let zero = self.terms.constant(0);
-                let unlock = self.emit(
-                    state,
-                    Event {
-                        kind: EventKind::Unlock,
-                        location: Some(*loc),
-                        value: Some(zero),
-                        order: MemOrder::Release,
-                        lock_match: Some(lock),
-                        ..blank_event(None, 0, *span)
-                    },
-                );
+                let unlock = self.release(state, *loc, *span, Some(lock), Vec::new());
                 self.events[lock].lock_match = Some(unlock);
             }
             Instr::AtomicBlock { body, span } => {
@@ -909,6 +900,57 @@ impl Builder {
         call.returned = returned;
         call.value = ret.map(|r| state.registers[r]);
         call.end = self.events.len();
+    }
+
+    /// A lock's acquisition: its read (the `Lock` event, returned), which reads the lock,
+    /// and its write half, a write of 1, linked as one read-modify-write.
+    fn acquire(
+        &mut self,
+        state: &mut ThreadState,
+        loc: LocId,
+        span: Span,
+        tags: crate::program::Tags,
+    ) -> EventId {
+        let read = self.emit(
+            state,
+            Event {
+                kind: EventKind::Lock,
+                location: Some(loc),
+                order: MemOrder::Acquire,
+                tags,
+                ..blank_event(None, 0, span)
+            },
+        );
+        let value = self.terms.read(read);
+        self.events[read].value = Some(value);
+        let one = self.terms.constant(1);
+        let write = self.write(state, loc, one, MemOrder::Relaxed, span);
+        self.link_rmw(read, write);
+        read
+    }
+
+    /// A lock's release: a write of 0 (the `Unlock` event, returned).
+    fn release(
+        &mut self,
+        state: &mut ThreadState,
+        loc: LocId,
+        span: Span,
+        lock_match: Option<EventId>,
+        tags: crate::program::Tags,
+    ) -> EventId {
+        let zero = self.terms.constant(0);
+        self.emit(
+            state,
+            Event {
+                kind: EventKind::Unlock,
+                location: Some(loc),
+                value: Some(zero),
+                order: MemOrder::Release,
+                lock_match,
+                tags,
+                ..blank_event(None, 0, span)
+            },
+        )
     }
 
     /// Run `body` and require that it releases exactly the locks it takes.

@@ -103,6 +103,11 @@ pub struct Location {
     pub declared_atomic: bool,
     /// Used by `lock`/`unlock`.
     pub is_lock: bool,
+    /// Locked by the `__lock`/`__unlock` primitives of a model's `.def` file: a spin lock
+    /// as herd's `lock.cat` defines it, memory (a lock reads 0 and writes 1 as one
+    /// read-modify-write, an unlock writes 0), not a mutex (see `events::unroll`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub herd_lock: bool,
     /// The cell's address, the value of `&x` (see [`ADDRESS_BASE`]).
     pub address: i32,
     /// The struct this cell begins, if it is a struct's first field (`pool[1]` for

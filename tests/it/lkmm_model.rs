@@ -222,44 +222,39 @@ fn calls(text: &str) -> Vec<String> {
     out
 }
 
-/// Every core- and RMW-tier test of the corpus (its macros among [`CORE_MACROS`] and the
-/// RMW macros, no RCU) that has a verdict agrees with Dat3M's under the Dat3M copy of the
-/// model, read with its macro file, but the differences listed with their reason; none
-/// hits a limit. Dependencies (`addr`, `data`, `ctrl`) decide most of the core tier's
-/// verdicts (LB, MP and S shapes with dependencies), the tags of the `.def` file the RMW
-/// tier's.
-#[test]
-fn the_core_and_rmw_tiers_agree_with_dat3m_under_the_kernel_model() {
-    let (Some(dir), Some(corpus)) = (model_dir("dat3m"), common::corpus()) else {
-        return;
-    };
-    let corpus = corpus.join("lkmm");
-    let expected = expected_verdicts(&corpus);
-    let mut core = Vec::new();
+/// The tests of `LKMM-expected.csv` without RCU whose calls all pass `tier`.
+fn tier_tests(corpus: &Path, tier: impl Fn(&str) -> bool) -> Vec<String> {
+    let expected = expected_verdicts(corpus);
+    let mut tests = Vec::new();
     for path in expected.keys() {
         let file = corpus.join("tests").join(path);
         let Ok(text) = std::fs::read_to_string(&file) else {
             continue;
         };
-        let rcu = text.contains("rcu");
-        let tier = |c: &String| CORE_MACROS.contains(&c.as_str()) || is_rmw_macro(c);
-        if !rcu && calls(&text).iter().all(tier) {
-            core.push(path.clone());
+        if !text.contains("rcu") && calls(&text).iter().all(|c| tier(c)) {
+            tests.push(path.clone());
         }
     }
+    tests
+}
+
+/// Check `tests` in one batch under the model in `dir`: the number agreeing with
+/// `LKMM-expected.csv`, and the others (errors included). No test may hit a limit.
+fn agreement(dir: &Path, corpus: &Path, tests: &[String]) -> (usize, Vec<String>) {
+    let expected = expected_verdicts(corpus);
     let output = Command::cargo_bin("nemos")
         .expect("the nemos binary is built")
         .args(["check", "--format", "json", "--model"])
         .arg(dir.join("linux-kernel.cat"))
-        .args(core.iter().map(|p| corpus.join("tests").join(p)))
+        .args(tests.iter().map(|p| corpus.join("tests").join(p)))
         .output()
         .expect("nemos runs");
     let doc: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a JSON document");
-    let tests = doc["tests"].as_array().expect("a list of tests");
-    assert_eq!(tests.len(), core.len());
+    let results = doc["tests"].as_array().expect("a list of tests");
+    assert_eq!(results.len(), tests.len());
     let mut differ = Vec::new();
     let mut agree = 0;
-    for t in tests {
+    for t in results {
         let path = t["path"].as_str().unwrap_or_default();
         let key = path.split_once("/tests/").map_or(path, |(_, k)| k);
         assert!(t["limit"].is_null(), "{key}: {t}");
@@ -284,6 +279,30 @@ fn the_core_and_rmw_tiers_agree_with_dat3m_under_the_kernel_model() {
             differ.push(key.to_string());
         }
     }
+    (agree, differ)
+}
+
+fn is_core_or_rmw(name: &str) -> bool {
+    CORE_MACROS.contains(&name) || is_rmw_macro(name)
+}
+
+/// The kernel's spin-lock macros (the lock tier).
+const LOCK_MACROS: &[&str] = &["spin_lock", "spin_unlock", "spin_trylock", "spin_is_locked"];
+
+/// Every core- and RMW-tier test of the corpus (its macros among [`CORE_MACROS`] and the
+/// RMW macros, no RCU) that has a verdict agrees with Dat3M's under the Dat3M copy of the
+/// model, read with its macro file, but the differences listed with their reason; none
+/// hits a limit. Dependencies (`addr`, `data`, `ctrl`) decide most of the core tier's
+/// verdicts (LB, MP and S shapes with dependencies), the tags of the `.def` file the RMW
+/// tier's.
+#[test]
+fn the_core_and_rmw_tiers_agree_with_dat3m_under_the_kernel_model() {
+    let (Some(dir), Some(corpus)) = (model_dir("dat3m"), common::corpus()) else {
+        return;
+    };
+    let corpus = corpus.join("lkmm");
+    let core = tier_tests(&corpus, is_core_or_rmw);
+    let (agree, differ) = agreement(&dir, &corpus, &core);
     eprintln!(
         "{agree} of {} core- and RMW-tier LKMM tests agree with Dat3M",
         core.len()
@@ -298,9 +317,38 @@ fn the_core_and_rmw_tiers_agree_with_dat3m_under_the_kernel_model() {
     assert!(agree >= 2520, "{agree}");
 }
 
+/// The lock tier: the tests whose calls are core, RMW and the spin-lock macros, with at
+/// least one of those, no RCU. With herd's locks as memory (a lock a read of 0 and a write
+/// of 1 linked as an RMW, the read Acquire; an unlock a write of 0, Release), every one
+/// agrees with Dat3M under Dat3M's copy of the model, whose lock.cat is all comments:
+/// the `po-unlock-lock-po` ordering and the critical sections' exclusion come from `rf`
+/// and `co` of the lock's location, through the model's own coherence and atomicity.
+#[test]
+fn the_lock_tier_agrees_with_dat3m_under_the_kernel_model() {
+    let (Some(dir), Some(corpus)) = (model_dir("dat3m"), common::corpus()) else {
+        return;
+    };
+    let corpus = corpus.join("lkmm");
+    let lock = |c: &str| is_core_or_rmw(c) || LOCK_MACROS.contains(&c);
+    let core = tier_tests(&corpus, is_core_or_rmw);
+    let tests: Vec<String> = tier_tests(&corpus, lock)
+        .into_iter()
+        .filter(|t| !core.contains(t))
+        .collect();
+    let (agree, differ) = agreement(&dir, &corpus, &tests);
+    eprintln!(
+        "{agree} of {} lock-tier LKMM tests agree with Dat3M",
+        tests.len()
+    );
+    assert!(differ.is_empty(), "{differ:#?}");
+    assert_eq!(tests.len(), 317);
+    assert_eq!(agree, 317);
+}
+
 /// The macro files of both copies read; with Dat3M's, the tests without RCU that nemos
-/// refused for the kernel's RMW macros (43) and `smp_mb__after_unlock_lock` (2) load, but
-/// the one calling `atomic_add_unless`, which that file lacks.
+/// refused for the kernel's RMW macros (43), `smp_mb__after_unlock_lock` (2) and locks
+/// left held at a branch's or a thread's end (4) load, but the one calling
+/// `atomic_add_unless`, which that file lacks, and the one with two headers.
 #[test]
 fn the_macro_files_read_and_the_rmw_tests_load_with_them() {
     let (Some(dat3m), Some(kernel), Some(corpus)) =
@@ -334,10 +382,10 @@ fn the_macro_files_read_and_the_rmw_tests_load_with_them() {
             Err(e) => refused.push(e.short()),
         }
     }
+    // Locks held at a branch's or a thread's end load: herd's spin locks are matched in
+    // each execution, as lock.cat matches them, not by the program's blocks.
     let expected = [
         "unknown function `atomic_add_unless`",
-        "a lock taken inside this branch is still held at its end",
-        "the thread ends while holding this lock",
         "expected the init block",
     ];
     let unexpected: Vec<&String> = refused
@@ -345,7 +393,7 @@ fn the_macro_files_read_and_the_rmw_tests_load_with_them() {
         .filter(|r| !expected.iter().any(|e| r.contains(e)))
         .collect();
     assert!(unexpected.is_empty(), "{unexpected:#?}");
-    assert!(refused.len() <= 6, "{refused:#?}");
+    assert!(refused.len() <= 2, "{refused:#?}");
     eprintln!(
         "{loaded} tests with RMW macros load; {} refused",
         refused.len()

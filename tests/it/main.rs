@@ -36,3 +36,4 @@ mod parse_robustness;
 mod readme;
 mod semantic_errors;
 mod spec;
+mod spin_locks;

@@ -11,7 +11,8 @@
 //!   (or the tag written);
 //! - `__atomic_op_return{t}(X,op,V)`, `__atomic_fetch_op{t}(X,op,V)`: the same tagged `t`,
 //!   valued the new and the old value;
-//! - `__lock(X)`, `__unlock(X)`: nemos's locks.
+//! - `__lock(X)`, `__unlock(X)`: herd's spin locks as `lock.cat` defines them, memory
+//!   events (see [`crate::program::Location::herd_lock`]).
 //!
 //! Memory orders are given from the tags as the C11 translation of the kernel's model does
 //! (`once` relaxed, `acquire`, `release`, `mb` seq_cst, `rmb`/`wmb` acquire/release
@@ -20,6 +21,7 @@
 use std::sync::Arc;
 
 use super::{Lowerer, ThreadScope};
+use crate::cat::{ISLOCKED_TAG, TRYLOCK_FAILED_TAG, TRYLOCK_TAG};
 use crate::diagnostics::{Diagnostic, Span};
 use crate::program::{BinaryOp, Expected, Expr, Instr, MemOrder, RegId, RmwOp, Tags, UnaryOp};
 use crate::syntax::ast::{self, ExprKind};
@@ -186,14 +188,14 @@ impl Lowerer {
         out: &mut Vec<Instr>,
     ) -> Option<()> {
         let arity = match name {
-            "load" | "lock" | "unlock" => 1,
+            "load" | "lock" | "unlock" | "trylock" | "islocked" => 1,
             "store" | "xchg" => 2,
             "fence" => 0,
             "cmpxchg" | "atomic_op" | "atomic_op_return" | "atomic_fetch_op" => 3,
             _ => {
                 self.error(
                     self.bad_expansion(span, &format!("uses `__{name}`, which nemos does not support"))
-                        .with_help("nemos expands __load, __store, __fence, __xchg, __cmpxchg, __atomic_op, __atomic_op_return, __atomic_fetch_op, __lock and __unlock"),
+                        .with_help("nemos expands __load, __store, __fence, __xchg, __cmpxchg, __atomic_op, __atomic_op_return, __atomic_fetch_op, __lock, __unlock, __trylock and __islocked"),
                 );
                 return None;
             }
@@ -328,11 +330,48 @@ impl Lowerer {
                     });
                 }
             }
+            "trylock" => {
+                // A compare-exchange of 0 for 1: on success a read with Acquire ordering
+                // and a write (LKR, LKW), on failure one read (LF); its value is 1 on
+                // success, 0 on failure.
+                let loc = self.spin_lock(&location, span, scope, out)?;
+                let old = scope.temporary();
+                out.push(Instr::Assign {
+                    dst: old,
+                    value: Expr::Const(0),
+                    span,
+                });
+                out.push(Instr::CompareExchange {
+                    dst: None,
+                    loc: crate::program::Address::Fixed(loc),
+                    expected: Expected::Register(old),
+                    desired: Expr::Const(1),
+                    success: MemOrder::Acquire,
+                    failure: MemOrder::Relaxed,
+                    weak: false,
+                    tags: vec!["acquire".to_string(), TRYLOCK_TAG.to_string()],
+                    failure_tags: vec![TRYLOCK_FAILED_TAG.to_string()],
+                    span,
+                });
+                compare_with_zero(dst, BinaryOp::Eq, old, span, out);
+            }
+            "islocked" => {
+                // A read (RL when it reads a held lock, RU otherwise); its value is 1 when
+                // the lock is held.
+                let loc = self.spin_lock(&location, span, scope, out)?;
+                let read = scope.temporary();
+                out.push(Instr::Load {
+                    dst: read,
+                    loc: crate::program::Address::Fixed(loc),
+                    order: MemOrder::Relaxed,
+                    tags: vec![ISLOCKED_TAG.to_string()],
+                    span,
+                });
+                compare_with_zero(dst, BinaryOp::Ne, read, span, out);
+            }
             _ => {
                 // `lock` and `unlock`.
-                let loc = self.pointer_argument(&location, scope, out)?;
-                let loc = self.fixed_address(loc, "a lock", span)?;
-                self.locations[loc].is_lock = true;
+                let loc = self.spin_lock(&location, span, scope, out)?;
                 if name == "lock" {
                     out.push(Instr::Lock { loc, span });
                 } else {
@@ -341,6 +380,21 @@ impl Lowerer {
             }
         }
         Some(())
+    }
+
+    /// The location of a spin lock primitive, which herd's lock semantics then govern.
+    fn spin_lock(
+        &mut self,
+        location: &ast::Expr,
+        span: Span,
+        scope: &mut ThreadScope,
+        out: &mut Vec<Instr>,
+    ) -> Option<usize> {
+        let loc = self.pointer_argument(location, scope, out)?;
+        let loc = self.fixed_address(loc, "a lock", span)?;
+        self.locations[loc].is_lock = true;
+        self.locations[loc].herd_lock = true;
+        Some(loc)
     }
 
     fn value_arg(
@@ -357,6 +411,24 @@ impl Lowerer {
                 None
             }
         }
+    }
+}
+
+/// `dst = reg OP 0`, when the call's value is used.
+fn compare_with_zero(
+    dst: Option<RegId>,
+    op: BinaryOp,
+    reg: RegId,
+    span: Span,
+    out: &mut Vec<Instr>,
+) {
+    if let Some(dst) = dst {
+        let zero = Box::new(Expr::Const(0));
+        out.push(Instr::Assign {
+            dst,
+            value: Expr::Binary(op, Box::new(Expr::Reg(reg)), zero),
+            span,
+        });
     }
 }
 

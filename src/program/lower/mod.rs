@@ -190,6 +190,7 @@ impl Lowerer {
             initial: 0,
             declared_atomic: false,
             is_lock: false,
+            herd_lock: false,
             address,
             starts: None,
         });
