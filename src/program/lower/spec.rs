@@ -212,7 +212,7 @@ fn rule_condition(
         }
         params.extend(pattern.params.iter().cloned());
         if let Some(result) = &pattern.result {
-            if method.return_type.base == "void" && method.return_type.pointer_depth == 0 {
+            if is_void(method) {
                 errors.push(
                     Diagnostic::new(
                         format!("`{}` returns no value", pattern.function.name),
@@ -318,6 +318,11 @@ fn register(program: &Program, thread: usize, name: &str) -> Option<usize> {
         .position(|r| r.name == name)
 }
 
+/// `void f(..)`: a function without a value.
+fn is_void(function: &ast::Function) -> bool {
+    function.return_type.base == "void" && function.return_type.pointer_depth == 0
+}
+
 /// A method's sequential version has the test function's parameters and kind of result.
 fn check_method(
     function: &ast::Function,
@@ -341,14 +346,13 @@ fn check_method(
             .with_help("a call's arguments are passed to the sequential version in order"),
         );
     }
-    let void = |f: &ast::Function| f.return_type.base == "void" && f.return_type.pointer_depth == 0;
-    if void(original) != void(function) {
+    if is_void(original) != is_void(function) {
         errors.push(
             Diagnostic::new(
                 format!(
                     "`{}` returns a value in {} only",
                     function.name.name,
-                    if void(original) {
+                    if is_void(original) {
                         "the specification"
                     } else {
                         "the test"
@@ -452,7 +456,7 @@ fn caller_thread(index: usize, function: &ast::Function) -> ast::Thread {
             .map(|i| expr(ExprKind::Name(ident(format!("{ARG_PREFIX}{i}")))))
             .collect(),
     ));
-    let returns = !(function.return_type.base == "void" && function.return_type.pointer_depth == 0);
+    let returns = !is_void(function);
     body.push(ast::Stmt {
         kind: if returns {
             StmtKind::Decl {
