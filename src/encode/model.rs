@@ -647,7 +647,7 @@ impl<'e> Compiler<'e, '_> {
         let events = self.enc.events;
         let same_location = move |a: EventId, b: EventId| {
             let (x, y) = (&events.events[a], &events.events[b]);
-            x.is_memory() && y.is_memory() && x.location == y.location
+            x.is_located() && y.is_located() && x.location == y.location
         };
         let external =
             move |a: EventId, b: EventId| events.events[a].thread != events.events[b].thread;
@@ -850,7 +850,7 @@ impl Compiler<'_, '_> {
             Chains::Po => true,
             Chains::PoLoc => {
                 let (x, y) = (&events.events[a], &events.events[b]);
-                x.is_memory() && y.is_memory() && x.location == y.location
+                x.is_located() && y.is_located() && x.location == y.location
             }
         };
         // The chains' edges were not built (see `require`): for the nodes that may lie on a
@@ -862,7 +862,7 @@ impl Compiler<'_, '_> {
                     Chains::PoLoc => thread
                         .iter()
                         .copied()
-                        .filter(|&e| events.events[e].is_memory())
+                        .filter(|&e| events.events[e].is_located())
                         .collect(),
                     _ => thread.clone(),
                 };
@@ -1292,7 +1292,7 @@ impl Compiler<'_, '_> {
             Base::All => set(&|_| true),
             Base::R => set(&|e| e.is_read()),
             Base::W => set(&|e| e.is_write()),
-            Base::F => set(&|e| e.kind == EventKind::Fence),
+            Base::F => set(&|e| e.is_barrier()),
             Base::M => set(&|e| e.is_memory()),
             Base::IW => set(&|e| e.kind == EventKind::Init),
             Base::X => set(&|e| e.is_memory() && e.rmw.is_some()),
@@ -1377,17 +1377,18 @@ impl Compiler<'_, '_> {
 }
 
 impl Compiler<'_, '_> {
-    /// The least fixed point of a `let rec` group, by Kleene iteration from the empty
+    /// The least fixed point of a `let rec` group, by herd's iteration from the empty
     /// values, symbolically: round `k` holds, in every execution, the `k`-th iterate herd
-    /// computes. Iteration stops when a round gives literally the same literals as the one
-    /// before (then every execution has reached its fixed point), or after
+    /// computes. A round evaluates the members in the order they are written, each seeing
+    /// the values the members before it got in this round (herd's `fix_step`: the kernel
+    /// bell's `matched` depends on it, since `unmatched-po` must see this round's
+    /// `unmatched`). Iteration stops when a round gives literally the same literals as the
+    /// one before (then every execution has reached its fixed point), or after
     /// `(P + 1) * (n + 1)` rounds, `P` the pairs (elements) any round has made possible and
-    /// `n` the group's size. That bound is exact when the iteration is increasing (a
-    /// monotone group: each round that changes adds one of the `P` pairs), and when
-    /// some members are inflationary (`x = x | ...`, as the bell's `matched`) and the others
-    /// depend on them without a cycle among themselves: the inflationary ones change at
-    /// most `P` times, and when they keep still for `n + 1` rounds the others have settled.
-    /// The witness evaluator computes the true fixed point, and checks the witnesses.
+    /// `n` the group's size; a monotone group (no member under a difference's right
+    /// operand) stops after `P + 1`. Why that is exact is in ARCHITECTURE.md
+    /// (`src/encode/`, "let rec"). The witness evaluator computes the true fixed point on
+    /// each witness and checks it.
     fn fixpoint<S: ClauseSink>(&mut self, sink: &mut S, g: usize) {
         let model = self.model;
         let Some(group) = model.rec_groups.get(g) else {
@@ -1398,35 +1399,30 @@ impl Compiler<'_, '_> {
             Some(Type::Set) => Val::Set(vec![Bool::FALSE; n]),
             _ => Val::Rel(Relation::new()),
         };
-        let mut current: Vec<Rc<Val>> = group
-            .members
-            .iter()
-            .map(|&m| Rc::new(empty(model.defs.get(m).and_then(|d| d.2))))
-            .collect();
+        for &m in &group.members {
+            let v = Rc::new(empty(model.defs.get(m).and_then(|d| d.2)));
+            self.defs[m] = Some((v, None));
+        }
+        let monotone = model.rec_group_monotone(group);
         let mut support: HashSet<(usize, EventId, EventId)> = HashSet::new();
         let mut round = 0usize;
         loop {
-            for (&m, v) in group.members.iter().zip(&current) {
-                self.defs[m] = Some((v.clone(), None));
-            }
-            for i in group.inner.clone() {
-                if let Some(d) = self.defs.get_mut(i) {
-                    *d = None;
+            let mut stable = true;
+            for (i, &m) in group.members.iter().enumerate() {
+                // Definitions made inside the bodies may read members changed since.
+                for inner in group.inner.clone() {
+                    if let Some(d) = self.defs.get_mut(inner) {
+                        *d = None;
+                    }
                 }
-            }
-            let mut next = Vec::with_capacity(current.len());
-            for &m in &group.members {
                 let body = match model.defs.get(m) {
                     Some((_, body, _)) => body,
                     None => &TExpr::Empty(Type::Rel),
                 };
-                // The members' own caches hold this round's input: evaluate the body, not
-                // the name.
-                next.push(self.eval(sink, body, None));
-            }
-            round += 1;
-            for (i, v) in next.iter().enumerate() {
-                match v.as_ref() {
+                // The members' own caches hold the current values: evaluate the body,
+                // not the name.
+                let next = self.eval(sink, body, None);
+                match next.as_ref() {
                     Val::Set(s) => support.extend(
                         s.iter()
                             .enumerate()
@@ -1439,15 +1435,20 @@ impl Compiler<'_, '_> {
                             .map(|(a, b, _)| (i, a, b)),
                     ),
                 }
+                if let Some(Some((current, _))) = self.defs.get(m) {
+                    stable &= same_val(current, &next);
+                }
+                self.defs[m] = Some((next, None));
             }
-            let stable = next.iter().zip(&current).all(|(a, b)| same_val(a, b));
-            current = next;
-            if stable || round >= (support.len() + 1) * (group.members.len() + 1) {
+            round += 1;
+            let bound = if monotone {
+                support.len() + 1
+            } else {
+                (support.len() + 1) * (group.members.len() + 1)
+            };
+            if stable || round >= bound {
                 break;
             }
-        }
-        for (&m, v) in group.members.iter().zip(current) {
-            self.defs[m] = Some((v, None));
         }
     }
 

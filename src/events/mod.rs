@@ -158,6 +158,17 @@ impl Event {
     pub fn is_memory(&self) -> bool {
         self.is_read() || self.is_write()
     }
+
+    /// A fence proper, herd's `F` (a fence on a location, herd's SRCU action, is not one).
+    pub fn is_barrier(&self) -> bool {
+        self.kind == EventKind::Fence && self.location.is_none()
+    }
+
+    /// Takes part in herd's `loc`: a memory access, or a fence on a location (herd's SRCU
+    /// action, `synchronize_srcu(s)`).
+    pub fn is_located(&self) -> bool {
+        self.is_memory() || (self.kind == EventKind::Fence && self.location.is_some())
+    }
 }
 
 /// A control variable: true iff `within` holds and its term is non-zero.

@@ -602,13 +602,19 @@ impl Builder {
                 (tags, failure_tags),
                 *span,
             ),
-            Instr::Fence { order, tags, span } => {
+            Instr::Fence {
+                order,
+                tags,
+                loc,
+                span,
+            } => {
                 self.emit(
                     state,
                     Event {
                         kind: EventKind::Fence,
                         order: *order,
                         tags: tags.clone(),
+                        location: *loc,
                         ..blank_event(None, 0, *span)
                     },
                 );

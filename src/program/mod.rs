@@ -360,6 +360,10 @@ pub enum Instr {
         order: MemOrder,
         #[serde(skip_serializing_if = "Vec::is_empty")]
         tags: Tags,
+        /// The location of herd's `__srcu{sync-srcu}(X)`, a fence-like event on `X` that
+        /// `loc` relates to the accesses of `X`; `None` for a fence.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        loc: Option<LocId>,
         span: Span,
     },
     Assign {

@@ -400,7 +400,7 @@ impl<'a> Explicit<'a> {
         let events = self.events;
         let ev = &events.events;
         let same_loc = |a: EventId, b: EventId| {
-            ev[a].is_memory() && ev[b].is_memory() && ev[a].location == ev[b].location
+            ev[a].is_located() && ev[b].is_located() && ev[a].location == ev[b].location
         };
         let ext = |a: EventId, b: EventId| ev[a].thread != ev[b].thread;
         let fr = || self.rf.inverse().seq(&self.co);
@@ -408,7 +408,7 @@ impl<'a> Explicit<'a> {
             Base::All => self.set(|_| true),
             Base::R => self.set(|e| ev[e].is_read()),
             Base::W => self.set(|e| ev[e].is_write()),
-            Base::F => self.set(|e| ev[e].kind == EventKind::Fence),
+            Base::F => self.set(|e| ev[e].is_barrier()),
             Base::M => self.set(|e| ev[e].is_memory()),
             Base::IW => self.set(|e| ev[e].kind == EventKind::Init),
             Base::X => self.set(|e| ev[e].is_memory() && ev[e].rmw.is_some()),
@@ -619,41 +619,42 @@ impl Evaluator<'_, '_> {
     }
 
     /// The least fixed point of a `let rec` group: herd's iteration from the empty values
-    /// until a round changes nothing, on the explicit execution. A group whose iteration
-    /// has not settled after every round the encoding could need has none: an error.
+    /// until a round changes nothing, on the explicit execution. A round evaluates the
+    /// members in the order written, each seeing the values the members before it got in
+    /// that round (herd's `fix_step`). A group whose iteration has not settled after every
+    /// round the encoding could need has none: an error.
     fn fixpoint(&mut self, group: &RecGroup) -> Result<(), String> {
         let m = self.x.m();
         let model = self.model;
-        let mut current: Vec<Dense> = group
-            .members
-            .iter()
-            .map(|&d| match model.defs.get(d).and_then(|d| d.2) {
+        for &d in &group.members {
+            self.defs[d] = Some(match model.defs.get(d).and_then(|d| d.2) {
                 Some(Type::Set) => Dense::Set(BitSet::new(m)),
                 _ => Dense::Rel(BitRel::new(m)),
-            })
-            .collect();
+            });
+        }
         let k = group.members.len();
         let limit = (k * m * m + 1) * (k + 1);
         for _ in 0..=limit {
-            for (&d, v) in group.members.iter().zip(&current) {
-                self.defs[d] = Some(v.clone());
-            }
-            for i in group.inner.clone() {
-                if let Some(d) = self.defs.get_mut(i) {
-                    *d = None;
-                }
-            }
-            let mut next = Vec::with_capacity(k);
+            let mut stable = true;
             for &d in &group.members {
+                for i in group.inner.clone() {
+                    if let Some(v) = self.defs.get_mut(i) {
+                        *v = None;
+                    }
+                }
                 let Some((_, body, _)) = model.defs.get(d) else {
                     return Err(format!("definition {d} does not exist"));
                 };
-                next.push(self.eval(body)?);
+                let next = self.eval(body)?;
+                stable &= self.defs[d].as_ref() == Some(&next);
+                self.defs[d] = Some(next);
             }
-            if next == current {
+            if stable {
                 return Ok(());
             }
-            current = next;
+        }
+        for &d in &group.members {
+            self.defs[d] = None;
         }
         let names: Vec<&str> = group
             .members

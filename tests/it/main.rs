@@ -25,6 +25,7 @@ mod json_schema;
 mod litmus_expected;
 mod lkmm_events;
 mod lkmm_model;
+mod lkmm_rcu;
 mod localize;
 mod macros;
 mod model_errors;

@@ -253,6 +253,7 @@ impl Lowerer {
                 out.push(Instr::Fence {
                     order,
                     tags: Vec::new(),
+                    loc: None,
                     span,
                 });
             }

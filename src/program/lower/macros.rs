@@ -11,6 +11,8 @@
 //!   (or the tag written);
 //! - `__atomic_op_return{t}(X,op,V)`, `__atomic_fetch_op{t}(X,op,V)`: the same tagged `t`,
 //!   valued the new and the old value;
+//! - `__srcu{t}(X)`: an event tagged `t` on the location `X` points to, neither a read nor
+//!   a write (herd's SRCU action: `synchronize_srcu`);
 //! - `__lock(X)`, `__unlock(X)`: herd's spin locks as `lock.cat` defines them, memory
 //!   events (see [`crate::program::Location::herd_lock`]).
 //!
@@ -191,11 +193,12 @@ impl Lowerer {
             "load" | "lock" | "unlock" | "trylock" | "islocked" => 1,
             "store" | "xchg" => 2,
             "fence" => 0,
+            "srcu" => 1,
             "cmpxchg" | "atomic_op" | "atomic_op_return" | "atomic_fetch_op" => 3,
             _ => {
                 self.error(
                     self.bad_expansion(span, &format!("uses `__{name}`, which nemos does not support"))
-                        .with_help("nemos expands __load, __store, __fence, __xchg, __cmpxchg, __atomic_op, __atomic_op_return, __atomic_fetch_op, __lock, __unlock, __trylock and __islocked"),
+                        .with_help("nemos expands __load, __store, __fence, __srcu, __xchg, __cmpxchg, __atomic_op, __atomic_op_return, __atomic_fetch_op, __lock, __unlock, __trylock and __islocked"),
                 );
                 return None;
             }
@@ -213,7 +216,12 @@ impl Lowerer {
             Arg::Op(_) => None,
         };
         if name == "fence" {
-            out.push(Instr::Fence { order, tags, span });
+            out.push(Instr::Fence {
+                order,
+                tags,
+                loc: None,
+                span,
+            });
             return Some(());
         }
         let Some(location) = expr(0).cloned() else {
@@ -221,6 +229,23 @@ impl Lowerer {
             return None;
         };
         match name {
+            "srcu" => {
+                // `__srcu{t}(X)`: an event on the location `X` points to (herd's SRCU
+                // action), neither a read nor a write.
+                let span_x = location.span;
+                let cell = ast::Expr {
+                    kind: ExprKind::Unary(ast::UnaryOp::Deref, Box::new(location)),
+                    span: span_x,
+                };
+                let loc = self.pointer_argument(&cell, scope, out)?;
+                let loc = self.fixed_address(loc, "an SRCU structure", span_x)?;
+                out.push(Instr::Fence {
+                    order: MemOrder::Relaxed,
+                    tags,
+                    loc: Some(loc),
+                    span,
+                });
+            }
             "load" => {
                 let loc = self.pointer_argument(&location, scope, out)?;
                 self.mark_atomic(&loc);

@@ -331,7 +331,9 @@ impl Flattener<'_> {
     }
 
     /// A struct type that is written must be defined; a struct value where nemos keeps only
-    /// integers (a register, a parameter) is refused.
+    /// integers (a register, a parameter) is refused. A pointer to a struct the test does
+    /// not define is a pointer to one opaque cell, as herd reads the kernel's
+    /// `struct srcu_struct *s` (only its address is used; a field of it is an error).
     fn check_value_type(&mut self, ty: &ast::Type, span: Span) -> bool {
         let t = CType::of(ty);
         let mut inner = &t;
@@ -339,6 +341,10 @@ impl Flattener<'_> {
             inner = p;
         }
         if let CType::Struct(name) = inner {
+            let opaque = ty.pointer_depth > 0 && !self.definitions.contains_key(name);
+            if opaque {
+                return true;
+            }
             if !self.layouts.contains_key(name) {
                 if !self.definitions.contains_key(name) {
                     self.unknown_struct(name, ty.span);
@@ -565,6 +571,11 @@ impl Flattener<'_> {
             );
             return None;
         };
+        if !self.definitions.contains_key(name) {
+            // An opaque struct (see `check_value_type`).
+            self.unknown_struct(name, field.span);
+            return None;
+        }
         let layout = self.layouts.get(name)?;
         if let Some(f) = layout.fields.iter().find(|f| f.name == field.name) {
             return Some(f.clone());
