@@ -175,29 +175,10 @@ fn csv(path: &Path) -> BTreeMap<String, bool> {
 }
 
 /// The RCU and SRCU tests of the corpus on which nemos and Dat3M differ, and why.
-const RCU_DIFFERENCES: &[(&str, &str)] = &[
-    (
-        "manual/kernel/C-PaulEMcKenney-W+RWC4+2017-10-05.litmus",
-        "spin locks: `po-unlock-lock-po` needs the lock's events as memory (LKR, LKW, UL \
-         and their `rf`), the lock tier's work",
-    ),
-    (
-        "manual/kernel/C-PaulEMcKenney-psc+sr-mbacq.litmus",
-        "spin locks, as above",
-    ),
-    (
-        "manual/kernel/C-PaulEMcKenney-psc+sr-relacq.litmus",
-        "spin locks, as above",
-    ),
-    (
-        "manual/kernel/C-PaulEMcKenney-psc+sr-sr.litmus",
-        "spin locks, as above",
-    ),
-    (
-        "manual/kernel/C-srcu-nest-6.litmus",
-        "its `locations [0:r1]` names a register P0 does not have: nemos refuses the test",
-    ),
-];
+const RCU_DIFFERENCES: &[(&str, &str)] = &[(
+    "manual/kernel/C-srcu-nest-6.litmus",
+    "its `locations [0:r1]` names a register P0 does not have: nemos refuses the test",
+)];
 
 /// Every test of `LKMM-expected.csv` that uses RCU or SRCU (its text names `rcu`: 2121
 /// tests, RCU chains of up to 12 threads among them) agrees with Dat3M's verdict under
