@@ -117,6 +117,18 @@ impl<'a> Encoding<'a> {
         events: &'a Events,
         strategy: AcyclicStrategy,
     ) -> Self {
+        Self::with_fr(sink, program, events, strategy, false)
+    }
+
+    /// [`Encoding::with_strategy`], with `fr` defined by clauses rather than gates when
+    /// `direct_fr` (see `encode_fr`).
+    pub fn with_fr<S: ClauseSink>(
+        sink: &mut S,
+        program: &'a Program,
+        events: &'a Events,
+        strategy: AcyclicStrategy,
+        direct_fr: bool,
+    ) -> Self {
         let n = events.len();
         let mut enc = Encoding {
             program,
@@ -153,7 +165,7 @@ impl<'a> Encoding<'a> {
         }
         enc.encode_rf(sink);
         enc.encode_co(sink, strategy);
-        enc.encode_fr(sink);
+        enc.encode_fr(sink, direct_fr);
         for c in 0..events.controls.len() {
             let value = enc.term(sink, events.controls[c].term);
             let nonzero = value::is_nonzero(sink, &value);
@@ -427,12 +439,14 @@ impl<'a> Encoding<'a> {
         }
     }
 
-    /// `fr = rf^-1; co`, exactly: where a read has two ways or more to be `fr`-before a
-    /// write, one literal per pair and, per candidate write `w` of the read, the two clauses `rf(w, r) & co(w, w2) -> fr(r, w2)` and `rf(w, r) & fr(r, w2)
-    /// -> co(w, w2)` (a feasible read reads exactly one write). Gates (`rf & co` per triple,
-    /// then their disjunction) cost a literal and four clauses per triple more: 4 threads x
-    /// 25 locked increments of one counter have a million triples. Still cubic.
-    fn encode_fr<S: ClauseSink>(&mut self, sink: &mut S) {
+    /// `fr = rf^-1; co`, exactly. Where a read has two ways or more to be `fr`-before a
+    /// write: with `direct`, one literal per pair and, per candidate write `w` of the read,
+    /// the two clauses `rf(w, r) & co(w, w2) -> fr(r, w2)` and `rf(w, r) & fr(r, w2) ->
+    /// co(w, w2)` (a feasible read reads exactly one write); otherwise gates (`rf & co` per
+    /// triple, then their disjunction), a literal and about four clauses per triple more.
+    /// Either way cubic: 4 threads x 25 locked increments of one counter have a million
+    /// triples.
+    fn encode_fr<S: ClauseSink>(&mut self, sink: &mut S, direct: bool) {
         let events = self.events;
         for read in events.reads() {
             if read.location.is_some_and(|l| self.mutexes[l]) {
@@ -452,7 +466,14 @@ impl<'a> Encoding<'a> {
                     [] => Bool::FALSE,
                     // One way: the gate, folded when constant.
                     [w] => sink.and2(self.rf.get(w, r), self.co.get(w, w2)),
-                    _ => self.direct_fr(sink, r, w2),
+                    _ if direct => self.direct_fr(sink, r, w2),
+                    _ => {
+                        let gates: Vec<Bool> = ways
+                            .iter()
+                            .map(|&w| sink.and2(self.rf.get(w, r), self.co.get(w, w2)))
+                            .collect();
+                        sink.or(&gates)
+                    }
                 };
                 self.fr.set(r, w2, fr);
             }
