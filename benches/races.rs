@@ -2,12 +2,18 @@
 //! lock-protected increments, thread 0 then reading the counter unprotected. `races`
 //! finds the `T - 1` racing statement pairs (one solve each) and proves there are no more.
 //!
+//! The unlocked counter (`families::unlocked_counter`): every racing pair, and only the
+//! first (`races --first`), under SC and RC11.
+//!
 //! `cargo bench --bench races -- --warm-up-time 1 --measurement-time 3`
 
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
+use std::sync::Arc;
+
+use nemos::analysis::races::RaceSearch;
 use nemos::analysis::{AnalysisOptions, Session};
 
 #[path = "common/families.rs"]
@@ -34,5 +40,45 @@ fn races(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, races);
+/// The unlocked counter (`families::unlocked_counter`): every racing pair, and `--first`
+/// (stop at the first racing pair), under SC and RC11.
+fn unlocked(c: &mut Criterion) {
+    let mut group = c.benchmark_group("races_unlocked");
+    group.sample_size(10).warm_up_time(Duration::from_secs(1));
+    for (threads, increments) in [(4, 10), (4, 25)] {
+        let (program, events) = families::load(
+            &families::unlocked_counter(threads, increments),
+            increments as u32,
+        );
+        let rc11 = match nemos::cat::load_shipped("rc11") {
+            Some(Ok(model)) => model,
+            _ => panic!("models/rc11.cat is shipped and must compile"),
+        };
+        for (model, label) in [(nemos::cat::sc(), "sc"), (rc11, "rc11")] {
+            let options = AnalysisOptions {
+                model: Arc::new(model),
+                ..AnalysisOptions::default()
+            };
+            for (search, name) in [(RaceSearch::All, "all"), (RaceSearch::First, "first")] {
+                let id =
+                    BenchmarkId::from_parameter(format!("{threads}x{increments}/{label}/{name}"));
+                group.bench_function(id, |b| {
+                    b.iter(|| {
+                        let mut session =
+                            Session::new(&program, &events, &options).expect("encodes");
+                        let result = match session.model_races_with(search) {
+                            Some(result) => result,
+                            None => session.races_with(search),
+                        }
+                        .expect("solves");
+                        assert!(!result.races.is_empty());
+                    })
+                });
+            }
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, races, unlocked);
 criterion_main!(benches);

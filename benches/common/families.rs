@@ -40,6 +40,20 @@ pub fn locked_counter(threads: usize, increments: usize) -> String {
     text
 }
 
+/// The performance issue's unlocked counter: `threads` threads each do `increments`
+/// unprotected increments (`a = c; c = a + 1`) in a counted loop: every pair of the
+/// threads' statements on `c` races. Unroll `increments` times.
+pub fn unlocked_counter(threads: usize, increments: usize) -> String {
+    let mut text = format!("C ucounter{threads}x{increments}\n{{ c = 0; }}\n\n");
+    for t in 0..threads {
+        text.push_str(&format!(
+            "P{t} (int* c) {{\n  for (int i = 0; i < {increments}; i++) {{\n    int a = *c;\n    *c = a + 1;\n  }}\n}}\n\n"
+        ));
+    }
+    text.push_str(&format!("exists (c={})\n", threads * increments));
+    text
+}
+
 /// The symmetry issue's family: `threads` identical threads each take a lock around one
 /// increment of a shared counter; `forall (c=threads)` holds, and proving it means ruling
 /// out every order of the critical sections.

@@ -13,7 +13,7 @@ use super::explain::Explanation;
 use super::graph::Overlay;
 use super::infer::{self, InferError, Inference, Property, Search};
 use super::localize::{repair, Localization, LocalizeSettings};
-use super::races::RaceResult;
+use super::races::{RaceResult, RaceSearch};
 use super::spec::{SpecMode, SpecResult};
 use super::{observation_of, AnalysisError, AnalysisOptions, CheckResult, FinalState, Session};
 use crate::cat::Model;
@@ -100,6 +100,8 @@ pub struct QueryOptions {
     pub infer: InferSettings,
     /// How far `localize` searches, and whether it looks for fixes.
     pub localize: LocalizeSettings,
+    /// Whether `races` lists every racing pair or stops at the first.
+    pub race_search: RaceSearch,
 }
 
 /// The settings of an `infer` query.
@@ -125,6 +127,7 @@ impl QueryOptions {
             max_events: None,
             infer: InferSettings::default(),
             localize: LocalizeSettings::default(),
+            race_search: RaceSearch::All,
         }
     }
 }
@@ -361,9 +364,9 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
                 counts,
             }))
         }
-        Query::Races => Finding::Races(match session.model_races() {
+        Query::Races => Finding::Races(match session.model_races_with(options.race_search) {
             Some(result) => result?,
-            None => session.races()?,
+            None => session.races_with(options.race_search)?,
         }),
         Query::Atomicity(mode) => Finding::Atomicity(session.atomicity(mode)?),
         Query::Explain => {

@@ -73,11 +73,24 @@ pub struct Race {
     pub witness: Execution,
 }
 
+/// How far `races` searches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RaceSearch {
+    /// Every racing pair of statements, and a proof that there are no others.
+    #[default]
+    All,
+    /// Stop at the first racing pair found, as a stateless checker does.
+    First,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct RaceResult {
     /// Which definition of a race was used, in words.
     pub definition: String,
     pub races: Vec<Race>,
+    /// Every racing pair is listed; false when [`RaceSearch::First`] stopped at the first
+    /// one and others were not searched for.
+    pub complete: bool,
     /// Some execution needs more loop iterations than were unrolled: races beyond the bound
     /// are not covered.
     pub bound_hit: bool,
@@ -127,6 +140,16 @@ fn candidate_pairs(
         }
     }
     pairs
+}
+
+/// Two accesses inside critical sections of one pure mutex whenever they run: `lko`
+/// orders the sections (see [`candidate_pairs`]).
+pub(super) fn share_a_lock(events: &Events, mutexes: &[bool], a: EventId, b: EventId) -> bool {
+    let held = locks_held(events, mutexes, a);
+    !held.is_empty()
+        && locks_held(events, mutexes, b)
+            .iter()
+            .any(|m| held.contains(m))
 }
 
 /// The mutexes whose critical sections enclose `e` whenever `e` runs: a lock before `e`
@@ -308,6 +331,11 @@ impl Session<'_> {
 
     /// Every racing pair of statements, each once, with a witness.
     pub fn races(&mut self) -> Result<RaceResult, AnalysisError> {
+        self.races_with(RaceSearch::All)
+    }
+
+    /// The racing pairs of statements `search` asks for, each once, with a witness.
+    pub fn races_with(&mut self, search: RaceSearch) -> Result<RaceResult, AnalysisError> {
         let program = self.encoding.program;
         let events = self.encoding.events;
         let mut reach_from: HashMap<EventId, HashMap<EventId, Bool>> = HashMap::new();
@@ -326,7 +354,7 @@ impl Session<'_> {
             }
             add_candidate(&mut by_statement, events, (a, b), race);
         }
-        let mut result = self.distinct_races(by_statement)?;
+        let mut result = self.distinct_races(by_statement, search)?;
         result.definition = SC_RACE_DEFINITION.to_string();
         Ok(result)
     }
@@ -336,11 +364,13 @@ impl Session<'_> {
     pub(super) fn distinct_races(
         &mut self,
         by_statement: Candidates<StatementPair, (EventId, EventId)>,
+        search: RaceSearch,
     ) -> Result<RaceResult, AnalysisError> {
         let program = self.encoding.program;
         let events = self.encoding.events;
-        let mut races: Vec<Race> = self
-            .each_distinct(by_statement, false)?
+        let (found, complete) =
+            self.each_distinct_until(by_statement, false, search == RaceSearch::First)?;
+        let mut races: Vec<Race> = found
             .into_iter()
             .map(|found| {
                 let (a, b) = found.instance;
@@ -363,6 +393,7 @@ impl Session<'_> {
         Ok(RaceResult {
             definition: String::new(),
             races,
+            complete,
             bound_hit,
             deadlock,
         })

@@ -208,6 +208,23 @@ pub struct RecGroup {
 }
 
 impl Model {
+    /// Some `acyclic` check's relation is a union with `fr` among its operands, looked
+    /// through (non-recursive) definitions: `acyclic po | rf | co | fr` in `sc.cat`.
+    pub fn acyclic_over_fr(&self) -> bool {
+        fn holds_fr(model: &Model, e: &TExpr) -> bool {
+            match e {
+                TExpr::Base(b) => *b == Base::Fr,
+                TExpr::Def(id) if model.rec_group(*id).is_some() => false,
+                TExpr::Def(id) => model.defs.get(*id).is_some_and(|d| holds_fr(model, &d.1)),
+                TExpr::Binary(BinOp::Union, a, b) => holds_fr(model, a) || holds_fr(model, b),
+                _ => false,
+            }
+        }
+        self.checks
+            .iter()
+            .any(|c| c.kind == CheckKind::Acyclic && !c.flag && holds_fr(self, &c.expr))
+    }
+
     /// Some expression compares the values of events (`different-values`): the encoding
     /// must build every memory event's value before compiling the model.
     pub fn uses_values(&self) -> bool {

@@ -112,6 +112,10 @@ pub enum Command {
         paths: Vec<PathBuf>,
         #[command(flatten)]
         common: AnalysisArgs,
+        /// Stop at the first racing pair found (others are not searched for), as a
+        /// stateless model checker stopping at its first race does
+        #[arg(long)]
+        first: bool,
     },
     /// Check that `atomic { }` blocks are atomic (exit 1 on a violation).
     #[command(after_help = EXIT_CODES)]
@@ -344,6 +348,9 @@ pub struct AnalysisArgs {
     /// How far `localize` searches.
     #[arg(skip)]
     pub localize: nemos::analysis::localize::LocalizeSettings,
+    /// Whether `races` stops at the first racing pair.
+    #[arg(skip)]
+    pub race_search: nemos::analysis::races::RaceSearch,
 }
 
 fn parse_timeout(s: &str) -> Result<Duration, String> {

@@ -19,6 +19,7 @@ use clap::{CommandFactory, FromArgMatches};
 use nemos::analysis::infer::{patched, Inference, Property, Search};
 use nemos::analysis::localize::LocalizeSettings;
 use nemos::analysis::query::{ask, Finding, InferSettings, Query, QueryOptions, Severity};
+use nemos::analysis::races::RaceSearch;
 use nemos::diagnostics::{InputError, SourceFile};
 use nemos::report::herd_log::{self, Comparison};
 use nemos::report::{self, Printed, Rendered, Report, Shown};
@@ -201,9 +202,19 @@ fn run(mut command: Command) -> Status {
             };
             analyse_drawing(&paths, common, graphs, query, Shown::default())
         }
-        Command::Races { paths, common }
-        | Command::Atomicity { paths, common, .. }
-        | Command::Spec { paths, common, .. } => analyse(&paths, common, query, Shown::default()),
+        Command::Races {
+            paths,
+            mut common,
+            first,
+        } => {
+            if first {
+                common.race_search = RaceSearch::First;
+            }
+            analyse(&paths, common, query, Shown::default())
+        }
+        Command::Atomicity { paths, common, .. } | Command::Spec { paths, common, .. } => {
+            analyse(&paths, common, query, Shown::default())
+        }
         Command::Infer {
             paths,
             mut common,
@@ -506,6 +517,7 @@ fn analyse_one(
         emit: emit.as_ref().map(|(format, _)| *format),
         infer: args.infer.clone(),
         localize: args.localize,
+        race_search: args.race_search,
         ..QueryOptions::new(model, args.model.clone())
     };
     let answer = match ask(&test, query, &options) {

@@ -51,6 +51,9 @@ pub struct CompiledModel {
     /// pairs of events whose race makes the behaviour undefined. The races query lists
     /// them instead of its own SC notion of a race.
     pub race: Option<Relation>,
+    /// The model's `race` excludes every pair its happens-before orders, and that
+    /// happens-before contains `po` and `lko` ([`race_excludes_lock_order`]).
+    pub race_after_locks: bool,
 }
 
 impl CompiledModel {
@@ -176,6 +179,7 @@ pub fn encode_model<S: ClauseSink>(
         compiler.require(sink, check.kind, check.negated, &check.expr, selector);
     }
     compiled.orders = std::mem::take(&mut compiler.orders);
+    compiled.race_after_locks = race_excludes_lock_order(model);
     if let Some(id) = race {
         // Already built when a flag uses it: the definitions are cached.
         if let Val::Rel(r) = compiler.eval(sink, &TExpr::Def(id), None).as_ref() {
@@ -183,6 +187,61 @@ pub fn encode_model<S: ClauseSink>(
         }
     }
     compiled
+}
+
+/// Whether the model's last `race` is `X \ (hb | hb^-1)` (union operands in any order)
+/// for a definition `hb = (.. | po .. | lko ..)+`: a closure of a union that holds program
+/// order and the lock order among its operands (looked through definitions), as in
+/// `rc11.cat` and `c11.cat`. Then two accesses of different threads inside critical
+/// sections of one mutex never race: `lko` orders the sections, so `po; lko; po` orders
+/// the accesses in `hb` one way or the other (Eraser's lockset argument).
+pub fn race_excludes_lock_order(model: &Model) -> bool {
+    let Some(race) = model.defs.iter().rposition(|(n, _, _)| n == "race") else {
+        return false;
+    };
+    let TExpr::Binary(BinOp::Diff, _, ordered) = &model.defs[race].1 else {
+        return false;
+    };
+    let mut operands = Vec::new();
+    union_operands(ordered, &mut operands);
+    operands.iter().any(|hb| {
+        let inverse = TExpr::Unary(UnOp::Inverse, Box::new((*hb).clone()));
+        let TExpr::Def(id) = hb else { return false };
+        let Some((_, TExpr::Unary(UnOp::Plus, inner), _)) = model.defs.get(*id) else {
+            return false;
+        };
+        operands.contains(&&inverse)
+            && holds_base(model, inner, Base::Po)
+            && holds_base(model, inner, Base::Lko)
+    })
+}
+
+/// The operands of nested unions.
+fn union_operands<'t>(e: &'t TExpr, out: &mut Vec<&'t TExpr>) {
+    match e {
+        TExpr::Binary(BinOp::Union, a, b) => {
+            union_operands(a, out);
+            union_operands(b, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// `e` is a union one of whose operands is `base`, looked through (non-recursive)
+/// definitions.
+fn holds_base(model: &Model, e: &TExpr, base: Base) -> bool {
+    match e {
+        TExpr::Base(b) => *b == base,
+        TExpr::Def(id) if model.rec_group(*id).is_some() => false,
+        TExpr::Def(id) => model
+            .defs
+            .get(*id)
+            .is_some_and(|(_, body, _)| holds_base(model, body, base)),
+        TExpr::Binary(BinOp::Union, a, b) => {
+            holds_base(model, a, base) || holds_base(model, b, base)
+        }
+        _ => false,
+    }
 }
 
 /// The literals of the model's last `let` definition called `name`, without its checks: for
@@ -784,20 +843,7 @@ impl Compiler<'_, '_> {
 
     /// `e` is a union one of whose operands is the base relation `base`, so `e` contains it.
     fn contains_base(&self, e: &TExpr, base: Base) -> bool {
-        match e {
-            TExpr::Base(b) => *b == base,
-            // A recursive definition is not looked through (its body names itself).
-            TExpr::Def(id) if self.groups.contains_key(id) => false,
-            TExpr::Def(id) => self
-                .model
-                .defs
-                .get(*id)
-                .is_some_and(|(_, body, _)| self.contains_base(body, base)),
-            TExpr::Binary(BinOp::Union, a, b) => {
-                self.contains_base(a, base) || self.contains_base(b, base)
-            }
-            _ => false,
-        }
+        holds_base(self.model, e, base)
     }
 
     /// `e` without its union operands in `strip` (looked through definitions); `None` when

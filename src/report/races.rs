@@ -61,6 +61,9 @@ impl Report for RacesReport<'_> {
                 let _ = writeln!(out, "  {line}");
             }
         }
+        if !self.result.complete {
+            let _ = writeln!(out, "  first race found; others not searched (--first)");
+        }
         if let Some(execution) = &self.result.deadlock {
             let _ = writeln!(
                 out,
@@ -105,6 +108,7 @@ impl Report for RacesReport<'_> {
             "model": self.model,
             "race_definition": self.result.definition,
             "race_free": self.result.races.is_empty(),
+            "complete": self.result.complete,
             "bound_hit": self.result.bound_hit,
             "deadlock": self.result.deadlock.as_ref().map(|e| {
                 super::witness::deadlock_json(self.program, self.events, e)

@@ -277,3 +277,54 @@ fn herd_format_reports_undef() {
         assert_eq!(text.contains("Race 1 on y"), undef, "{model}: {text}");
     }
 }
+
+/// Under the C11 models two accesses inside critical sections of one mutex are not race
+/// candidates (their `hb` holds `lko`): the races found on a locked counter with an
+/// unprotected read are still the SC races (which `differential.rs` checks against the
+/// reference), and a model whose `race` ignores the lock order keeps every candidate.
+#[test]
+fn locked_accesses_are_not_race_candidates_when_hb_holds_the_lock_order() {
+    use nemos::analysis::races::Statement;
+    use nemos::encode::model::race_excludes_lock_order;
+    let mut text = String::from("C counter\n{ c = 0; l = 0; }\n\n");
+    for t in 0..3 {
+        let unprotected = if t == 0 { "  int s = *c;\n" } else { "" };
+        text.push_str(&format!(
+            "P{t} (int* c, int* l) {{\n  for (int i = 0; i < 2; i++) {{\n    lock(l);\n    int r = *c;\n    *c = r + 1;\n    unlock(l);\n  }}\n{unprotected}}}\n\n"
+        ));
+    }
+    text.push_str("exists (c=6)\n");
+    let test = crate::common::load_unrolled("counter", &text, 2);
+    let pairs = |result: nemos::analysis::races::RaceResult| -> Vec<(Statement, Statement)> {
+        result.races.iter().map(|r| (r.first, r.second)).collect()
+    };
+    let mut sc = Session::new(&test.program, &test.events, &AnalysisOptions::default()).unwrap();
+    let expected = pairs(sc.races().unwrap());
+    assert_eq!(expected.len(), 2);
+    for model in MODELS {
+        assert!(race_excludes_lock_order(
+            &nemos::cat::load_shipped(model).unwrap().unwrap()
+        ));
+        let mut session = Session::new(&test.program, &test.events, &options(model, &[])).unwrap();
+        assert_eq!(
+            pairs(session.model_races().unwrap().unwrap()),
+            expected,
+            "{model}"
+        );
+    }
+    assert!(!race_excludes_lock_order(&nemos::cat::sc()));
+    // Without `lko` in `hb`, the critical sections race with each other.
+    let file = SourceFile::new(
+        "nolock.cat",
+        "\"no lock order\"\nlet hb = po+\nlet conflict = (W * M | M * W) & loc & ext\n\
+         let race = (conflict & (NA * M | M * NA)) \\ (hb | hb^-1)\nflag ~empty race as undefined\n",
+    );
+    let model = nemos::cat::load(&file, "nolock", &mut |p: &str| Err(p.to_string())).unwrap();
+    assert!(!race_excludes_lock_order(&model));
+    let options = AnalysisOptions {
+        model: Arc::new(model),
+        ..AnalysisOptions::default()
+    };
+    let mut session = Session::new(&test.program, &test.events, &options).unwrap();
+    assert!(pairs(session.model_races().unwrap().unwrap()).len() > expected.len());
+}

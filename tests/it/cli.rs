@@ -161,6 +161,33 @@ fn races_in_each_format_exit_1() {
 }
 
 #[test]
+fn races_first_stops_at_one_and_says_so() {
+    let text = run(&["races", "--first", "litmus/fig1-program2.litmus"]);
+    assert_eq!(text.code, 1, "{}", text.stdout);
+    assert!(text.stdout.contains(": 1 data race\n"), "{}", text.stdout);
+    assert!(
+        text.stdout
+            .contains("first race found; others not searched (--first)"),
+        "{}",
+        text.stdout
+    );
+    let out = run(&[
+        "races",
+        "--first",
+        "--format",
+        "json",
+        "litmus/fig1-program2.litmus",
+    ]);
+    let value = json(&out.stdout);
+    assert_eq!(value["complete"], false);
+    assert_eq!(value["races"].as_array().map(Vec::len), Some(1));
+    let all = json(&run(&["races", "--format", "json", "litmus/fig1-program2.litmus"]).stdout);
+    assert_eq!(all["complete"], true);
+    let listed = all["races"].as_array().expect("races");
+    assert!(listed.contains(&value["races"][0]), "{value}");
+}
+
+#[test]
 fn atomicity_text_and_json_exit_1() {
     let text = run(&[
         "atomicity",

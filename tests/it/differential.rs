@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use nemos::analysis::atomicity::AtomicityMode;
-use nemos::analysis::races::Statement;
+use nemos::analysis::races::{RaceSearch, Statement};
 use nemos::analysis::{AnalysisOptions, Session};
 use nemos::diagnostics::SourceFile;
 use nemos::diagnostics::Span;
@@ -70,6 +70,7 @@ fn product(program: &Program, strategy: AcyclicStrategy) -> Answers {
         .into_iter()
         .map(|r| (r.first, r.second))
         .collect();
+    first_race_is_one_of(program, &events, &options, &races);
     let mut session = Session::new(program, &events, &options).unwrap();
     let interruptions = session
         .atomicity(AtomicityMode::Strict)
@@ -94,6 +95,26 @@ fn product(program: &Program, strategy: AcyclicStrategy) -> Answers {
         bound_hit,
         assertion_failure,
         deadlock,
+    }
+}
+
+/// `races --first`: at most one race, one of all the races, and when it claims to be
+/// complete, all of them.
+fn first_race_is_one_of(
+    program: &Program,
+    events: &nemos::events::Events,
+    options: &AnalysisOptions,
+    races: &Pairs,
+) {
+    let mut session = Session::new(program, events, options).unwrap();
+    let first = session.races_with(RaceSearch::First).unwrap();
+    assert!(first.races.len() <= 1, "{first:?}");
+    match first.races.first() {
+        Some(race) => assert!(races.contains(&(race.first, race.second)), "{first:?}"),
+        None => assert!(races.is_empty() && first.complete),
+    }
+    if first.complete {
+        assert_eq!(first.races.len(), races.len());
     }
 }
 
