@@ -18,6 +18,21 @@ pub fn corpus() -> Option<PathBuf> {
     dir.join("herd7-expected.json").exists().then_some(dir)
 }
 
+/// Whether a `check` result (JSON) says the condition is reachable as the LKMM corpus's
+/// CSV files do: herd's Sometimes/Always for `exists`, Always for `forall`.
+pub fn lkmm_reachable(result: &serde_json::Value) -> bool {
+    let observation = result["observation"].as_str().unwrap_or_default();
+    let forall = result["condition"]
+        .as_str()
+        .unwrap_or_default()
+        .starts_with("forall");
+    if forall {
+        observation == "Always"
+    } else {
+        observation != "Never"
+    }
+}
+
 /// The folders of the corpus that hold C11 litmus tests with herd7's verdicts in
 /// `herd7-expected.json`; `lkmm/` beside them is the Linux-kernel corpus, with its own
 /// verdicts and tests.

@@ -262,17 +262,7 @@ fn agreement(dir: &Path, corpus: &Path, tests: &[String]) -> (usize, Vec<String>
             differ.push(key.to_string());
             continue;
         }
-        let result = &t["result"];
-        let observation = result["observation"].as_str().unwrap_or_default();
-        let reachable = if result["condition"]
-            .as_str()
-            .unwrap_or_default()
-            .starts_with("forall")
-        {
-            observation == "Always"
-        } else {
-            observation != "Never"
-        };
+        let reachable = common::lkmm_reachable(&t["result"]);
         if expected.get(key) == Some(&reachable) {
             agree += 1;
         } else {

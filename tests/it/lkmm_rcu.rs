@@ -220,16 +220,7 @@ fn the_rcu_tests_agree_with_dat3m_under_the_kernel_model() {
             continue;
         }
         let result = &t["result"];
-        let observation = result["observation"].as_str().unwrap_or_default();
-        let forall = result["condition"]
-            .as_str()
-            .unwrap_or_default()
-            .starts_with("forall");
-        let reachable = if forall {
-            observation == "Always"
-        } else {
-            observation != "Never"
-        };
+        let reachable = common::lkmm_reachable(result);
         if expected.get(key) == Some(&reachable) {
             agree += 1;
         } else {
