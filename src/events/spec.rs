@@ -155,13 +155,12 @@ fn sync_pairs(
                 {
                     continue;
                 }
-                let (first, second) = (first.clone(), second.clone());
                 let terms = &mut events.terms;
-                let mut args = arguments(&first, terms);
+                let mut args = arguments(&first.args, terms);
                 if rule.binds_before_value {
                     args.extend(first.value);
                 }
-                args.extend(arguments(&second, terms));
+                args.extend(arguments(&second.args, terms));
                 if rule.binds_after_value {
                     args.extend(second.value);
                 }
@@ -187,9 +186,8 @@ fn sync_pairs(
 
 /// A call's arguments as the sequential version receives them: a pointer as 0, since the
 /// object's state is the specification's own.
-fn arguments(call: &crate::events::Call, terms: &mut Terms) -> Vec<TermId> {
-    call.args
-        .iter()
+fn arguments(args: &[CallArgValue], terms: &mut Terms) -> Vec<TermId> {
+    args.iter()
         .map(|a| match a {
             CallArgValue::Value { value, .. } => *value,
             CallArgValue::Pointer { .. } => terms.constant(0),
@@ -267,9 +265,8 @@ impl Search<'_> {
             Some(m) => m,
             None => unreachable!("method calls are calls of specified functions"),
         };
-        let record = record.clone();
         let terms = &mut self.events.terms;
-        let args = arguments(&record, terms);
+        let args = arguments(&record.args, terms);
         let (after, expected) = run(&self.spec.program, method, state, &args, terms);
         let merged = after
             .iter()

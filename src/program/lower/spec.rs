@@ -240,14 +240,7 @@ fn rule_condition(
         return None;
     }
     let span = rule.span;
-    let int = ast::Type {
-        base: "int".to_string(),
-        atomic: false,
-        volatile: false,
-        constant: false,
-        pointer_depth: 0,
-        span,
-    };
+    let int = int_type(span);
     let value = rule.condition.clone().unwrap_or(ast::Expr {
         kind: ExprKind::Int(1),
         span,
@@ -316,6 +309,18 @@ fn register(program: &Program, thread: usize, name: &str) -> Option<usize> {
         .registers
         .iter()
         .position(|r| r.name == name)
+}
+
+/// `int`, located at `span`: the type of the synthetic code written for a specification.
+fn int_type(span: Span) -> ast::Type {
+    ast::Type {
+        base: "int".to_string(),
+        atomic: false,
+        volatile: false,
+        constant: false,
+        pointer_depth: 0,
+        span,
+    }
 }
 
 /// `void f(..)`: a function without a value.
@@ -430,14 +435,7 @@ fn each_expr_mut(stmt: &mut ast::Stmt, f: &mut impl FnMut(&mut ast::Expr)) {
 fn caller_thread(index: usize, function: &ast::Function) -> ast::Thread {
     let span = function.name.span;
     let ident = |name: String| ast::Ident { name, span };
-    let int = ast::Type {
-        base: "int".to_string(),
-        atomic: false,
-        volatile: false,
-        constant: false,
-        pointer_depth: 0,
-        span,
-    };
+    let int = int_type(span);
     let expr = |kind| ast::Expr { kind, span };
     let mut body: Vec<ast::Stmt> = (0..function.params.len())
         .map(|i| ast::Stmt {
