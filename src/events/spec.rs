@@ -359,6 +359,7 @@ impl Machine<'_> {
             // Sequentially these do nothing; lowering refuses the rest (loops, asserts,
             // read-modify-writes) in a specification.
             Instr::Fence { .. }
+            | Instr::CheckIndex { .. }
             | Instr::Lock { .. }
             | Instr::Unlock { .. }
             | Instr::CallExit { .. }

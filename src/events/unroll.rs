@@ -738,6 +738,12 @@ impl Builder {
             }
             Instr::CallEnter { call, bind, span } => self.enter_call(state, *call, bind, *span),
             Instr::CallExit { call, .. } => self.exit_call(state, *call),
+            Instr::CheckIndex { index, limit, span } => {
+                let index = self.term(index, state);
+                let limit = *limit as usize;
+                let in_bounds = self.index_within(index, limit);
+                self.check_access(state, in_bounds, index, Some(limit), *span);
+            }
             Instr::Assert { cond, span } | Instr::Assume { cond, span } => {
                 let value = self.term(cond, state);
                 let kind = match instr {
@@ -1211,6 +1217,25 @@ impl Builder {
         span: Span,
     ) {
         self.block(cond_prelude, state);
+        let iterations = if entry_test_reads_first(cond_prelude, body) {
+            1
+        } else {
+            2
+        };
+        self.spin_test(state, cond_prelude, cond, body, span, iterations);
+    }
+
+    /// A test of a reduced spin loop and, when it holds, `iterations` more iterations, the
+    /// last followed by the wait.
+    fn spin_test(
+        &mut self,
+        state: &mut ThreadState,
+        cond_prelude: &[Instr],
+        cond: &Expr,
+        body: &[Instr],
+        span: Span,
+        iterations: u32,
+    ) {
         let outer = self.enter_condition(state, cond);
         let value = self.term(cond, state);
         let zero = self.terms.constant(0);
@@ -1225,6 +1250,9 @@ impl Builder {
                 b.block(cond_prelude, s);
                 if b.cut {
                     return;
+                }
+                if iterations > 1 {
+                    return b.spin_test(s, cond_prelude, cond, body, span, iterations - 1);
                 }
                 let reads = b.events[first..]
                     .iter()
@@ -1378,13 +1406,7 @@ impl Builder {
             Address::Fixed(loc) => return access(self, state, *loc),
             Address::Indexed { cells, index } => {
                 let index = self.term(index, state);
-                let zero = self.terms.constant(0);
-                let len = self
-                    .terms
-                    .constant(i32::try_from(cells.len()).unwrap_or(i32::MAX));
-                let non_negative = self.terms.binary(BinaryOp::Ge, index, zero);
-                let below = self.terms.binary(BinaryOp::Lt, index, len);
-                let in_bounds = self.terms.binary(BinaryOp::And, non_negative, below);
+                let in_bounds = self.index_within(index, cells.len());
                 let keys = (0..cells.len())
                     .map(|k| i32::try_from(k).unwrap_or(i32::MAX))
                     .collect();
@@ -1403,32 +1425,59 @@ impl Builder {
                 (cells, value, keys, valid, None)
             }
         };
-        if self.terms.constant_value(in_bounds) != Some(1) {
-            let check = self.emit(
-                state,
-                Event {
-                    kind: EventKind::Assert,
-                    value: Some(in_bounds),
-                    ..blank_event(None, 0, span)
-                },
-            );
-            self.access_checks.insert(
-                check,
-                AccessCheck {
-                    selector: index,
-                    cells: within,
-                },
-            );
-            let reached = self.guard_term(&state.guard);
-            let out_of_bounds = self.terms.unary(UnaryOp::Not, in_bounds);
-            let stopped = self.terms.binary(BinaryOp::And, reached, out_of_bounds);
-            state.stops.push((stopped, state.registers.clone()));
-            let control = self.control(state, in_bounds, Guard::default(), span);
-            self.address_controls.insert(self.controls[control].event);
-            state.guard = state.guard.with(control, true);
-        }
+        self.check_access(state, in_bounds, index, within, span);
         let cases: Vec<(LocId, i32)> = cells.iter().copied().zip(keys).collect();
         self.cell_case(state, index, &cases, 0, span, access);
+    }
+
+    /// The implicit assertion that an access's address is valid (`in_bounds`, over the
+    /// index or address `selector`; `within` the number of cells an index must stay
+    /// below): an execution where it fails reports it and stops the thread there, and the
+    /// rest of the thread is guarded by it.
+    fn check_access(
+        &mut self,
+        state: &mut ThreadState,
+        in_bounds: TermId,
+        selector: TermId,
+        within: Option<usize>,
+        span: Span,
+    ) {
+        if self.terms.constant_value(in_bounds) == Some(1) {
+            return;
+        }
+        let check = self.emit(
+            state,
+            Event {
+                kind: EventKind::Assert,
+                value: Some(in_bounds),
+                ..blank_event(None, 0, span)
+            },
+        );
+        self.access_checks.insert(
+            check,
+            AccessCheck {
+                selector,
+                cells: within,
+            },
+        );
+        let reached = self.guard_term(&state.guard);
+        let out_of_bounds = self.terms.unary(UnaryOp::Not, in_bounds);
+        let stopped = self.terms.binary(BinaryOp::And, reached, out_of_bounds);
+        state.stops.push((stopped, state.registers.clone()));
+        let control = self.control(state, in_bounds, Guard::default(), span);
+        self.address_controls.insert(self.controls[control].event);
+        state.guard = state.guard.with(control, true);
+    }
+
+    /// `0 <= index < limit`, as a term.
+    fn index_within(&mut self, index: TermId, limit: usize) -> TermId {
+        let zero = self.terms.constant(0);
+        let len = self
+            .terms
+            .constant(i32::try_from(limit).unwrap_or(i32::MAX));
+        let non_negative = self.terms.binary(BinaryOp::Ge, index, zero);
+        let below = self.terms.binary(BinaryOp::Lt, index, len);
+        self.terms.binary(BinaryOp::And, non_negative, below)
     }
 
     /// A term that is 1 exactly when `guard` holds.
@@ -1586,6 +1635,7 @@ fn may_stay_held(program: &Program) -> Vec<bool> {
                         stops(open, out);
                     }
                 }
+                Instr::CheckIndex { .. } => stops(open, out),
                 Instr::Fence { .. }
                 | Instr::Assign { .. }
                 | Instr::Assert { .. }
@@ -1777,6 +1827,25 @@ fn negated_register(cond: &Expr) -> Option<RegId> {
         },
         _ => None,
     }
+}
+
+/// Whether the entry test of a reduced spin loop runs every read of an iteration that
+/// goes on: its condition's reads, unconditionally, and none in the body. Then the entry
+/// test holds the first instance of each of them, and the first instance of a read races
+/// with whatever a later one does (ARCHITECTURE.md, `events`), so one iteration is kept;
+/// otherwise (reads in the body, a `do` loop, whose first test skips its condition, or a
+/// read under a branch) two are: the first instance of any read lies in some iteration
+/// that goes on, and keeping it with the last one is again an execution of the loop.
+fn entry_test_reads_first(cond_prelude: &[Instr], body: &[Instr]) -> bool {
+    fn reads(instrs: &[Instr]) -> bool {
+        instrs
+            .iter()
+            .any(|instr| instr.address().is_some() || instr.nested().into_iter().any(reads))
+    }
+    !reads(body)
+        && cond_prelude
+            .iter()
+            .all(|instr| instr.nested().into_iter().all(|b| !reads(b)))
 }
 
 /// A loop `while (cond) body` (the condition's accesses in `prelude`) whose failed

@@ -406,6 +406,15 @@ pub enum Instr {
         cond: Expr,
         span: Span,
     },
+    /// The index of an access into an array field of a struct (`n->slots[i]`) lies in
+    /// `0..limit`. The access itself addresses the whole object (the struct layout made it
+    /// an offset), whose own bounds the access checks; outside the field is undefined
+    /// behaviour in C all the same, an invalid access as an index out of an array is.
+    CheckIndex {
+        index: Expr,
+        limit: u32,
+        span: Span,
+    },
     /// The beginning of an inlined call (an index into [`ThreadProgram::calls`]): the
     /// instructions up to the matching `CallExit`, at the same nesting level, are its body.
     /// The arguments have been evaluated in the caller (their memory accesses hoisted before

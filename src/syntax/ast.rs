@@ -358,7 +358,10 @@ impl Expr {
     pub fn children(&self) -> Vec<&Expr> {
         match &self.kind {
             ExprKind::Int(_) | ExprKind::Name(_) => Vec::new(),
-            ExprKind::Unary(_, a) | ExprKind::Cast(_, a) | ExprKind::Member(a, _, _) => vec![a],
+            ExprKind::Unary(_, a)
+            | ExprKind::Cast(_, a)
+            | ExprKind::Member(a, _, _)
+            | ExprKind::FieldIndex(a, _) => vec![a],
             ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => vec![a, b],
             ExprKind::Conditional(c, a, b) => vec![c, a, b],
             ExprKind::Call(_, args) => args.iter().collect(),
@@ -369,7 +372,10 @@ impl Expr {
     pub fn children_mut(&mut self) -> Vec<&mut Expr> {
         match &mut self.kind {
             ExprKind::Int(_) | ExprKind::Name(_) => Vec::new(),
-            ExprKind::Unary(_, a) | ExprKind::Cast(_, a) | ExprKind::Member(a, _, _) => vec![a],
+            ExprKind::Unary(_, a)
+            | ExprKind::Cast(_, a)
+            | ExprKind::Member(a, _, _)
+            | ExprKind::FieldIndex(a, _) => vec![a],
             ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => vec![a, b],
             ExprKind::Conditional(c, a, b) => vec![c, a, b],
             ExprKind::Call(_, args) => args.iter_mut().collect(),
@@ -394,6 +400,11 @@ pub enum ExprKind {
     Index(Box<Expr>, Box<Expr>),
     /// `n.next` (false) or `p->next` (true).
     Member(Box<Expr>, Ident, bool),
+    /// Never parsed: an index into an array field of a struct, which the struct layout
+    /// turns into an offset within the whole object; the index must lie in `0..limit`
+    /// (the field's length, one more where only the address is taken), which lowering
+    /// checks when the access runs, as it checks an index into an array object.
+    FieldIndex(Box<Expr>, u32),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

@@ -27,6 +27,7 @@ fn sexp(e: &Expr) -> String {
         ExprKind::Member(a, f, arrow) => {
             format!("{}{}{}", sexp(a), if *arrow { "->" } else { "." }, f.name)
         }
+        ExprKind::FieldIndex(i, limit) => format!("(field-index {} {limit})", sexp(i)),
     }
 }
 

@@ -1492,3 +1492,102 @@ proptest! {
         prop_assert_eq!(mine, theirs, "{}", text);
     }
 }
+
+/// A thread that indexes `cells` by a value it reads, `k` off: as an array of its own and
+/// as an array field followed by another field (`after`) in a struct.
+fn field_index_programs(len: usize, offset: i32, written: &[i32], store: bool) -> (String, String) {
+    let writer: String = written.iter().map(|v| format!("  *x = {v};\n")).collect();
+    let zeros = vec!["0"; len].join(", ");
+    let access = |cell: &str| {
+        if store {
+            format!("  {cell} = 9;\n  int r1 = 0;\n")
+        } else {
+            format!("  int r1 = {cell};\n")
+        }
+    };
+    let plain = format!(
+        "C field-plain\n{{ x = 0; int cells[{len}] = {{{zeros}}}; after = 5; }}\n\
+         P0 (int *x, int *cells, int *after) {{\n  int i = *x;\n{}  int r2 = *after;\n}}\n\
+         P1 (int *x) {{\n{writer}}}\n\
+         locations [0:r1; 0:r2; cells[0]; after;]\nexists (0:r2 = 9)\n",
+        access(&format!("cells[i + {offset}]"))
+    );
+    let structs = format!(
+        "C field-struct\n{{ struct s {{ int cells[{len}]; int after; }}; x = 0; struct s S; S.after = 5; }}\n\
+         P0 (int *x, struct s *S) {{\n  int i = *x;\n{}  int r2 = S->after;\n}}\n\
+         P1 (int *x) {{\n{writer}}}\n\
+         locations [0:r1; 0:r2; S.cells[0]; S.after;]\nexists (0:r2 = 9)\n",
+        access(&format!("S->cells[i + {offset}]"))
+    );
+    (plain, structs)
+}
+
+proptest! {
+    #![proptest_config(config(48))]
+
+    /// A register index past an array field's end (or before its start) is an invalid
+    /// access, as it is past an array object's, not a silent access to the next field:
+    /// the struct program has the plain program's outcomes and assertion verdict, and the
+    /// reference explorer agrees with it.
+    #[test]
+    fn register_indices_past_an_array_field_are_invalid_accesses(
+        len in 1usize..4,
+        offset in -2i32..3,
+        written in proptest::collection::vec(0i32..4, 1..3),
+        store in any::<bool>(),
+    ) {
+        let (plain, structs) = field_index_programs(len, offset, &written, store);
+        let hand = lower("plain", &plain);
+        let flat = lower("structs", &structs);
+        let theirs = product(&hand, AcyclicStrategy::Lazy);
+        let mine = product(&flat, AcyclicStrategy::Lazy);
+        let rename = |program: &Program, answers: &Answers| -> BTreeSet<Vec<(String, String)>> {
+            outcomes_as_text(program, answers)
+                .into_iter()
+                .map(|state| {
+                    state
+                        .into_iter()
+                        .map(|(o, v)| (o.replace("S.cells", "cells").replace("S.after", "after"), v))
+                        .collect()
+                })
+                .collect()
+        };
+        prop_assert_eq!(rename(&flat, &mine), rename(&hand, &theirs), "{}", structs);
+        prop_assert_eq!(mine.assertion_failure, theirs.assertion_failure, "{}", structs);
+        if let Err(e) = compare("structs", &structs) {
+            return Err(TestCaseError::fail(e));
+        }
+    }
+}
+
+/// A read in a spin loop's body races in an iteration that goes on (it reads `data` before
+/// the acquire that would order it), not in the last one: the reduced loop keeps the first
+/// iteration too, so the race is found, as the reference explorer finds it.
+#[test]
+fn a_spin_loop_keeps_the_races_of_its_first_iteration() {
+    let writer = "P0 (int *data, atomic_int *flag) {\n  *data = 1;\n  \
+                  atomic_store_explicit(flag, 1, memory_order_release);\n}\n";
+    for (name, reader) in [
+        (
+            "do-body",
+            "int v = 0; int d = 0;\n  do {\n    v = atomic_load_explicit(flag, memory_order_acquire);\n    \
+             d = *data;\n  } while (v == 0);",
+        ),
+        (
+            "while-body",
+            "int d = 0;\n  while (atomic_load_explicit(flag, memory_order_acquire) == 0) {\n    \
+             d = *data;\n  }",
+        ),
+    ] {
+        let text = format!(
+            "C {name}\n{{ data = 0; flag = 0; }}\n{writer}\
+             P1 (int *data, atomic_int *flag) {{\n  {reader}\n}}\nexists (data = 1)\n"
+        );
+        let program = lower(name, &text);
+        let spins = spin_loops(&program);
+        assert_eq!(spins.len(), 1, "{text}: the loop is reduced");
+        let mine = product(&program, AcyclicStrategy::Lazy);
+        assert!(!mine.races.is_empty(), "{text}: no race found");
+        compare(name, &text).unwrap_or_else(|e| panic!("{e}"));
+    }
+}

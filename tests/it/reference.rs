@@ -137,6 +137,7 @@ fn expand<'a>(instrs: &'a [Instr], unroll: u32, spins: &[Span]) -> Vec<Step<'a>>
             | Instr::Lock { .. }
             | Instr::Unlock { .. } => out.push(Step::Shared(instr)),
             Instr::Assign { .. }
+            | Instr::CheckIndex { .. }
             | Instr::Assert { .. }
             | Instr::Assume { .. }
             | Instr::CallEnter { .. }
@@ -590,17 +591,7 @@ impl<'p> Explorer<'p> {
                         .address()
                         .is_none_or(|a| cell(self.program, a, &th.regs).is_some());
                     if !in_bounds {
-                        // Undefined behaviour: the thread stops here. Its open blocks end
-                        // with what they touched so far.
-                        th.failed = true;
-                        th.frames.clear();
-                        for block in std::mem::take(&mut th.blocks) {
-                            for (intruder, touched) in &block.confirmed {
-                                if overlaps(touched, &block.touched) {
-                                    state.window.insert((block.statement, *intruder));
-                                }
-                            }
-                        }
+                        stop_undefined(th, &mut state.window);
                         return Next::Done;
                     }
                     return Next::Step(step);
@@ -646,6 +637,13 @@ impl<'p> Explorer<'p> {
                             }
                         }
                         Instr::Assert { cond, .. } => th.failed |= eval(cond, &th.regs) == 0,
+                        Instr::CheckIndex { index, limit, .. } => {
+                            let index = eval(index, &th.regs);
+                            if index < 0 || index >= *limit as i32 {
+                                stop_undefined(th, &mut state.window);
+                                return Next::Done;
+                            }
+                        }
                         // The trace does not exist: it leaves nothing behind.
                         Instr::Assume { cond, .. } if eval(cond, &th.regs) == 0 => {
                             th.vanished = true;
@@ -1213,6 +1211,20 @@ fn run_sequential(
     }
     block(program, &thread.body, &mut regs, memory);
     method.result.map(|r| regs[r])
+}
+
+/// Undefined behaviour (an index out of bounds): the thread stops here, as after a failed
+/// assertion. Its open blocks end with what they touched so far.
+fn stop_undefined(th: &mut ThreadState<'_>, window: &mut BTreeSet<(Statement, Statement)>) {
+    th.failed = true;
+    th.frames.clear();
+    for block in std::mem::take(&mut th.blocks) {
+        for (intruder, touched) in &block.confirmed {
+            if overlaps(touched, &block.touched) {
+                window.insert((block.statement, *intruder));
+            }
+        }
+    }
 }
 
 /// The cell of an access `settle` let run: its index is in bounds.

@@ -499,6 +499,15 @@ impl Lowerer {
                     None
                 }
             }
+            ExprKind::FieldIndex(index, limit) => {
+                let index = self.lower_expr(index, scope, out)?;
+                out.push(Instr::CheckIndex {
+                    index: index.clone(),
+                    limit: *limit,
+                    span: e.span,
+                });
+                Some(index)
+            }
             // `structs::flatten` turned every member access into indexing.
             ExprKind::Member(..) => {
                 self.error(Diagnostic::new(

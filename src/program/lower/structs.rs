@@ -120,6 +120,9 @@ struct Flattener<'l> {
     functions: HashMap<String, CType>,
     /// Registers and parameters in scope, innermost last.
     scopes: Vec<HashMap<String, CType>>,
+    /// The next index flattened is under `&`: one past its array is an address, not an
+    /// access.
+    address_taken: bool,
 }
 
 /// The test with its structs flattened into arrays, and the names of their cells.
@@ -136,6 +139,7 @@ pub(super) fn flatten(
         objects: HashMap::new(),
         functions: HashMap::new(),
         scopes: Vec::new(),
+        address_taken: false,
     };
     f.define(&test.structs);
     let mut out = test.clone();
@@ -719,7 +723,7 @@ impl Flattener<'_> {
         let span = e.span;
         let value = |kind: ExprKind, t: CType| Typed::Value(ast::Expr { kind, span }, t);
         match &e.kind {
-            ExprKind::Int(_) => Typed::Value(e.clone(), CType::Scalar),
+            ExprKind::Int(_) | ExprKind::FieldIndex(..) => Typed::Value(e.clone(), CType::Scalar),
             ExprKind::Name(id) => {
                 let t = if let Some(t) = self.lookup(&id.name) {
                     t.clone()
@@ -743,6 +747,7 @@ impl Flattener<'_> {
                 }
             }
             ExprKind::Unary(ast::UnaryOp::AddrOf, inner) => {
+                self.address_taken = matches!(inner.kind, ExprKind::Index(..));
                 if let ExprKind::Name(id) = &inner.kind {
                     // `&x` of a location is its address, as `x` is; of a register, an
                     // error lowering reports.
@@ -774,6 +779,8 @@ impl Flattener<'_> {
                 value(ExprKind::Unary(*op, Box::new(v)), CType::Scalar)
             }
             ExprKind::Index(base, index) => {
+                // `&n->slots[2]` of two slots is one past the field: an address C allows.
+                let limit_past = u32::from(std::mem::take(&mut self.address_taken));
                 let (i, _) = self.value(index);
                 match self.typed(base) {
                     Typed::Place(Place {
@@ -781,17 +788,27 @@ impl Flattener<'_> {
                         offset,
                         shape: Shape::Array(elem, len),
                     }) => {
-                        // A register index past the field's end reaches the next field,
-                        // which C leaves undefined; a constant one is refused here.
-                        if constant(&i).is_some_and(|k| k < 0 || k >= i64::from(len)) {
-                            self.error(Diagnostic::new(
-                                format!(
-                                    "index outside `{}`, an array of {len}",
-                                    self.file.snippet(base.span)
-                                ),
-                                index.span,
-                            ));
-                        }
+                        // The offset is within the whole object, whose bounds the access
+                        // checks; the field's own are checked here (a constant index) or
+                        // when the access runs.
+                        let limit = len.saturating_add(limit_past);
+                        let i = match constant(&i) {
+                            Some(k) if k < 0 || k >= i64::from(limit) => {
+                                self.error(Diagnostic::new(
+                                    format!(
+                                        "index outside `{}`, an array of {len}",
+                                        self.file.snippet(base.span)
+                                    ),
+                                    index.span,
+                                ));
+                                i
+                            }
+                            Some(_) => i,
+                            None => ast::Expr {
+                                span,
+                                kind: ExprKind::FieldIndex(Box::new(i), limit),
+                            },
+                        };
                         let size = self.size_of(&elem);
                         let offset = add(offset, scale(i, size), span);
                         self.element(b, offset, elem, span)
