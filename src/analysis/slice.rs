@@ -21,6 +21,8 @@
 //! `po | rf | co | fr | lko` over the rest and letting each read of `L` read the latest
 //! write of `L` before it (`witness::Execution::decode` does exactly that for the witness).
 
+use std::sync::OnceLock;
+
 use crate::cat::Model;
 use crate::events::{EventKind, Events, Term, WaitOn};
 use crate::program::{MemOrder, Observable, Program};
@@ -28,7 +30,8 @@ use crate::program::{MemOrder, Observable, Program};
 /// The model is SC as shipped (`models/sc.cat`, wherever it was read from): the slice's
 /// argument is made for its checks, `acyclic po | com | lko` and RMW atomicity.
 pub fn is_sc(model: &Model) -> bool {
-    let sc = crate::cat::sc();
+    static SC: OnceLock<Model> = OnceLock::new();
+    let sc = SC.get_or_init(crate::cat::sc);
     model.defs == sc.defs
         && model.rec_groups.is_empty()
         && model.checks.len() == sc.checks.len()

@@ -68,23 +68,17 @@ fn product(program: &Program, strategy: AcyclicStrategy) -> Answers {
         slice_races: true,
         ..options.clone()
     };
-    let mut session = Session::new(program, &events, &sliced).unwrap();
-    let races: Pairs = session
-        .races()
-        .unwrap()
-        .races
-        .into_iter()
-        .map(|r| (r.first, r.second))
-        .collect();
-    let mut session = Session::new(program, &events, &options).unwrap();
-    let unsliced: Pairs = session
-        .races()
-        .unwrap()
-        .races
-        .into_iter()
-        .map(|r| (r.first, r.second))
-        .collect();
-    assert_eq!(races, unsliced, "the slice changed the races");
+    let races_under = |options: &AnalysisOptions| -> Pairs {
+        let mut session = Session::new(program, &events, options).unwrap();
+        let result = session.races().unwrap();
+        result
+            .races
+            .into_iter()
+            .map(|r| (r.first, r.second))
+            .collect()
+    };
+    let races = races_under(&sliced);
+    assert_eq!(races, races_under(&options), "the slice changed the races");
     first_race_is_one_of(program, &events, &sliced, &races);
     let mut session = Session::new(program, &events, &options).unwrap();
     let interruptions = session

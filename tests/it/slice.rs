@@ -12,6 +12,10 @@ use nemos::analysis::{AnalysisOptions, Session};
 use crate::common;
 use crate::reference;
 
+#[path = "../../benches/common/families.rs"]
+mod families;
+use families::{locked_counter, unlocked_counter};
+
 fn races(test: &nemos::Test, options: &AnalysisOptions) -> RaceResult {
     let mut session = Session::new(&test.program, &test.events, options).unwrap();
     session.races().unwrap()
@@ -56,29 +60,6 @@ fn sliced_locations(text: &str, unroll: u32, against_reference: bool) -> Vec<Str
         }
     }
     with.sliced
-}
-
-fn locked_counter(threads: usize, increments: usize) -> String {
-    let mut text = String::from("C counter\n{ c = 0; l = 0; }\n\n");
-    for t in 0..threads {
-        let unprotected = if t == 0 { "  int s = *c;\n" } else { "" };
-        text.push_str(&format!(
-            "P{t} (int* c, int* l) {{\n  for (int i = 0; i < {increments}; i++) {{\n    lock(l);\n    int r = *c;\n    *c = r + 1;\n    unlock(l);\n  }}\n{unprotected}}}\n\n"
-        ));
-    }
-    text.push_str(&format!("exists (c={})\n", threads * increments));
-    text
-}
-
-fn unlocked_counter(threads: usize, increments: usize) -> String {
-    let mut text = String::from("C ucounter\n{ c = 0; }\n\n");
-    for t in 0..threads {
-        text.push_str(&format!(
-            "P{t} (int* c) {{\n  for (int i = 0; i < {increments}; i++) {{\n    int a = *c;\n    *c = a + 1;\n  }}\n}}\n\n"
-        ));
-    }
-    text.push_str(&format!("exists (c={})\n", threads * increments));
-    text
 }
 
 #[test]
