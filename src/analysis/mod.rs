@@ -14,6 +14,7 @@ pub mod localize;
 pub mod model_races;
 pub mod query;
 pub mod races;
+pub mod slice;
 pub mod spec;
 
 use std::collections::BTreeMap;
@@ -51,6 +52,11 @@ pub struct AnalysisOptions {
     /// Look at one execution per renaming of interchangeable threads
     /// (`encode::symmetry`): only for questions blind to the renaming.
     pub symmetry: bool,
+    /// The session answers SC's races and nothing else: leave out the memory of the
+    /// locations that query cannot observe (`slice`). It takes effect only under SC with
+    /// no check skipped and without `symmetry`; `check`, `outcomes` and the other queries
+    /// must not be asked of such a session.
+    pub slice_races: bool,
 }
 
 impl Default for AnalysisOptions {
@@ -62,6 +68,7 @@ impl Default for AnalysisOptions {
             certify: false,
             solver: SolverOptions::default(),
             symmetry: false,
+            slice_races: false,
         }
     }
 }
@@ -185,8 +192,23 @@ impl<'a> Session<'a> {
         // compositions (`fr; rf?`) do much better with (races on 4 x 25 unlocked
         // increments under rc11: 9 s against 119 s).
         let direct_fr = model.acyclic_over_fr();
-        let mut encoding =
-            Encoding::with_fr(&mut solver, program, events, options.strategy, direct_fr);
+        let sliced = if options.slice_races
+            && options.skip.is_empty()
+            && !options.symmetry
+            && slice::is_sc(&model)
+        {
+            slice::unobservable_locations(program, events)
+        } else {
+            vec![false; events.init.len()]
+        };
+        let mut encoding = Encoding::sliced(
+            &mut solver,
+            program,
+            events,
+            options.strategy,
+            direct_fr,
+            sliced,
+        );
         prepare(&mut solver, &mut encoding);
         if options.symmetry {
             let classes = interchangeable_threads(program);

@@ -297,6 +297,9 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
             query,
             Query::Check { .. } | Query::Outcomes | Query::Explain
         ) && !options.count,
+        // Races under SC read no final state and no value of a plain location that only
+        // feeds its own writes: such locations need no memory encoding.
+        slice_races: query == Query::Races,
         solver: SolverOptions {
             backend: options.backend,
             record: recording.clone(),

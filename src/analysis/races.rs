@@ -96,6 +96,9 @@ pub struct RaceResult {
     pub bound_hit: bool,
     /// An execution in which a thread is blocked for good (excluded from the races).
     pub deadlock: Option<crate::witness::Execution>,
+    /// The locations whose memory the encoding left out, the query being blind to it
+    /// (`super::slice`): plain accesses whose values feed only their own writes.
+    pub sliced: Vec<String>,
 }
 
 /// Accesses that can take part in a race: thread accesses to locations not used as locks.
@@ -220,23 +223,39 @@ fn is_release(events: &Events, e: EventId) -> bool {
         }
 }
 
-/// The last acquisition of `e`'s thread before `e`, or `e` itself when it is one.
-fn last_acquisition_before(events: &Events, e: EventId) -> Option<EventId> {
-    let thread = events.events[e].thread?;
-    events.threads[thread]
-        .iter()
-        .copied()
-        .rev()
-        .find(|&x| (x == e || events.po(x, e)) && is_acquisition(events, x))
+/// Per event of a thread: the last acquisition of its thread before it (or itself when it
+/// is one), and the first release after it (or itself): where `hb` enters and leaves.
+struct SyncPoints {
+    last_acquisition: Vec<Option<EventId>>,
+    first_release: Vec<Option<EventId>>,
 }
 
-/// The first release of `e`'s thread after `e`, or `e` itself when it is one.
-fn first_release_after(events: &Events, e: EventId) -> Option<EventId> {
-    let thread = events.events[e].thread?;
-    events.threads[thread]
-        .iter()
-        .copied()
-        .find(|&x| (x == e || events.po(e, x)) && is_release(events, x))
+impl SyncPoints {
+    /// One walk of each thread in program order, each way.
+    fn of(events: &Events) -> SyncPoints {
+        let mut last_acquisition = vec![None; events.len()];
+        let mut first_release = vec![None; events.len()];
+        for thread in &events.threads {
+            let mut last = None;
+            for &e in thread {
+                if is_acquisition(events, e) {
+                    last = Some(e);
+                }
+                last_acquisition[e] = last;
+            }
+            let mut first = None;
+            for &e in thread.iter().rev() {
+                if is_release(events, e) {
+                    first = Some(e);
+                }
+                first_release[e] = first;
+            }
+        }
+        SyncPoints {
+            last_acquisition,
+            first_release,
+        }
+    }
 }
 
 impl Session<'_> {
@@ -244,7 +263,7 @@ impl Session<'_> {
     /// acquisition: true when the acquisition is `hb`-after `source`. Only lower bounds are stated
     /// (every `hb` path forces its literal); a race needs the literals false, so they cannot
     /// claim less reach than there is, and any true race leaves them free to be false.
-    fn hb_reach(&mut self, source: EventId) -> HashMap<EventId, Bool> {
+    fn hb_reach(&mut self, source: EventId, sync_points: &SyncPoints) -> HashMap<EventId, Bool> {
         let events = self.encoding.events;
         let source_thread = events.events[source].thread;
         let mut reach: HashMap<EventId, Bool> = HashMap::new();
@@ -285,7 +304,7 @@ impl Session<'_> {
                         continue;
                     }
                 } else {
-                    match last_acquisition_before(events, u) {
+                    match sync_points.last_acquisition[u] {
                         Some(l) => reach[&l],
                         None => continue,
                     }
@@ -312,16 +331,16 @@ impl Session<'_> {
         a: EventId,
         b: EventId,
         reach_from: &mut HashMap<EventId, HashMap<EventId, Bool>>,
+        sync_points: &SyncPoints,
     ) -> Bool {
-        let events = self.encoding.events;
         let (Some(source), Some(target)) = (
-            first_release_after(events, a),
-            last_acquisition_before(events, b),
+            sync_points.first_release[a],
+            sync_points.last_acquisition[b],
         ) else {
             return Bool::FALSE;
         };
         if let std::collections::hash_map::Entry::Vacant(slot) = reach_from.entry(source) {
-            slot.insert(self.hb_reach(source));
+            slot.insert(self.hb_reach(source, sync_points));
         }
         reach_from[&source]
             .get(&target)
@@ -340,9 +359,10 @@ impl Session<'_> {
         let events = self.encoding.events;
         let mut reach_from: HashMap<EventId, HashMap<EventId, Bool>> = HashMap::new();
         let mut by_statement: Candidates<StatementPair, (EventId, EventId)> = BTreeMap::new();
+        let sync_points = SyncPoints::of(events);
         for (a, b) in candidate_pairs(program, events, &self.encoding.mutexes) {
-            let a_reaches_b = self.reaches(a, b, &mut reach_from);
-            let b_reaches_a = self.reaches(b, a, &mut reach_from);
+            let a_reaches_b = self.reaches(a, b, &mut reach_from, &sync_points);
+            let b_reaches_a = self.reaches(b, a, &mut reach_from, &sync_points);
             let race = self.solver.and(&[
                 self.encoding.feasible[a],
                 self.encoding.feasible[b],
@@ -390,12 +410,17 @@ impl Session<'_> {
         races.sort_by_key(|r| (r.first, r.second));
         let bound_hit = self.bound_reachable()?;
         let deadlock = self.deadlock()?;
+        let sliced = (0..self.encoding.sliced.len())
+            .filter(|&l| self.encoding.sliced[l])
+            .map(|l| program.locations[l].name.clone())
+            .collect();
         Ok(RaceResult {
             definition: String::new(),
             races,
             complete,
             bound_hit,
             deadlock,
+            sliced,
         })
     }
 }

@@ -55,6 +55,10 @@ pub struct Encoding<'a> {
     /// Per location: it is a mutex, touched only by `lock`/`unlock` (and its initial write).
     /// Mutexes are not encoded as memory (see [`Encoding::encode_locks`]).
     pub mutexes: Vec<bool>,
+    /// Per location: its memory (`rf`, `co`, `fr`) is left out, because the query this
+    /// encoding answers cannot observe it (`analysis::slice`); the witness decoder chooses
+    /// its reads along the interleaving of the rest.
+    pub sliced: Vec<bool>,
     /// The lock order: `(u, k)` when the critical section ending with unlock `u` precedes
     /// the one starting with lock `k`, for critical sections of one mutex in different
     /// threads (within a thread, program order orders them).
@@ -134,6 +138,21 @@ impl<'a> Encoding<'a> {
         strategy: AcyclicStrategy,
         direct_fr: bool,
     ) -> Self {
+        let sliced = vec![false; events.init.len()];
+        Self::sliced(sink, program, events, strategy, direct_fr, sliced)
+    }
+
+    /// [`Encoding::with_fr`] without the memory of the locations `sliced` marks: no `rf`,
+    /// `co` or `fr` pairs, and their reads' values unconstrained. Only for a query that
+    /// nothing about them can change (`analysis::slice` says which).
+    pub fn sliced<S: ClauseSink>(
+        sink: &mut S,
+        program: &'a Program,
+        events: &'a Events,
+        strategy: AcyclicStrategy,
+        direct_fr: bool,
+        sliced: Vec<bool>,
+    ) -> Self {
         let n = events.len();
         let mut enc = Encoding {
             program,
@@ -144,6 +163,7 @@ impl<'a> Encoding<'a> {
             co: Relation::new(),
             co_orders: Vec::new(),
             mutexes: mutex_locations(program, events),
+            sliced,
             lko: Relation::new(),
             lock_choices: Vec::new(),
             fr: Relation::new(),
@@ -358,9 +378,14 @@ impl<'a> Encoding<'a> {
         b
     }
 
+    /// `loc` is encoded as memory (`rf`, `co`, `fr`): not a mutex, not sliced away.
+    fn is_memory(&self, loc: LocId) -> bool {
+        !self.mutexes[loc] && !self.sliced[loc]
+    }
+
     fn encode_rf<S: ClauseSink>(&mut self, sink: &mut S) {
         for read in self.events.reads() {
-            if read.location.is_some_and(|l| self.mutexes[l]) {
+            if read.location.is_some_and(|l| !self.is_memory(l)) {
                 continue;
             }
             let r = read.id;
@@ -391,7 +416,7 @@ impl<'a> Encoding<'a> {
     fn encode_co<S: ClauseSink>(&mut self, sink: &mut S, strategy: AcyclicStrategy) {
         let events = self.events;
         for (loc, &init) in events.init.iter().enumerate() {
-            if self.mutexes[loc] {
+            if !self.is_memory(loc) {
                 continue;
             }
             let writes: Vec<EventId> = events
@@ -454,7 +479,7 @@ impl<'a> Encoding<'a> {
     fn encode_fr<S: ClauseSink>(&mut self, sink: &mut S, direct: bool) {
         let events = self.events;
         for read in events.reads() {
-            if read.location.is_some_and(|l| self.mutexes[l]) {
+            if read.location.is_some_and(|l| !self.is_memory(l)) {
                 continue;
             }
             let r = read.id;

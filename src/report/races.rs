@@ -110,6 +110,7 @@ impl Report for RacesReport<'_> {
             "race_free": self.result.races.is_empty(),
             "complete": self.result.complete,
             "bound_hit": self.result.bound_hit,
+            "sliced_locations": self.result.sliced,
             "deadlock": self.result.deadlock.as_ref().map(|e| {
                 super::witness::deadlock_json(self.program, self.events, e)
             }),

@@ -72,6 +72,11 @@ impl Execution {
                 co.push(writes);
                 continue;
             }
+            if enc.sliced[loc] {
+                // Completed along the interleaving below (`complete_sliced`).
+                co.push(vec![init]);
+                continue;
+            }
             let mut writes: Vec<EventId> = events
                 .writes()
                 .filter(|w| w.location == Some(loc) && feasible[w.id] && w.id != init)
@@ -129,7 +134,34 @@ impl Execution {
             blocked,
         };
         execution.interleave(enc);
+        if enc.sliced.contains(&true) && !execution.cyclic {
+            execution.complete_sliced(events, &enc.sliced);
+            execution.values = evaluate_values(events, &execution.feasible, &execution.rf, &chosen);
+            execution.interleave(enc);
+        }
         execution
+    }
+
+    /// Reads and coherence of the locations the encoding left out (`Encoding::sliced`),
+    /// chosen along the interleaving of everything else: each write comes after the writes
+    /// before it, each read reads the latest write before it. Every new `rf`, `co` and `fr`
+    /// edge then follows that interleaving, so the execution keeps one; and nothing the
+    /// encoding constrained depends on these values (`analysis::slice`).
+    fn complete_sliced(&mut self, events: &Events, sliced: &[bool]) {
+        let mut latest: Vec<EventId> = events.init.clone();
+        for &e in &self.interleaving {
+            let event = &events.events[e];
+            let Some(loc) = event.location.filter(|&l| sliced[l]) else {
+                continue;
+            };
+            if event.is_read() {
+                self.rf.push((latest[loc], e));
+            } else if event.is_write() && e != events.init[loc] {
+                self.co[loc].push(e);
+                latest[loc] = e;
+            }
+        }
+        self.rf.sort_unstable();
     }
 
     /// The value of a term in this execution; a read that did not execute counts as 0

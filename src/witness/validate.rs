@@ -120,6 +120,9 @@ pub fn validate(
                     true
                 } else if b == events.init[loc] {
                     false
+                } else if enc.sliced[loc] {
+                    // No literals: the decoder chose the order along the interleaving.
+                    i < j
                 } else if enc.mutexes[loc] {
                     // A mutex has no co literals: its order is the lock order, which
                     // relates a release to a later acquisition (whose write half `b` is).

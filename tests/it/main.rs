@@ -36,5 +36,6 @@ mod parse_errors;
 mod parse_robustness;
 mod readme;
 mod semantic_errors;
+mod slice;
 mod spec;
 mod spin_locks;
