@@ -341,18 +341,7 @@ fn kernel_model() -> Option<(nemos::cat::Model, nemos::LoadOptions)> {
             std::fs::read(&path).expect("the model file reads"),
         )
     };
-    let options = nemos::cat::Options {
-        bell: Some(read("linux-kernel.bell")),
-        variants: Vec::new(),
-        tags_from_events: true,
-    };
-    let model = nemos::cat::load_with(
-        &read("linux-kernel.cat"),
-        "linux-kernel",
-        &mut |p: &str| Ok(read(p)),
-        &options,
-    )
-    .unwrap_or_else(|e| panic!("{}", e.short()));
+    let model = common::lkmm_model(&dir);
     let macros = nemos::syntax::def::parse(&read("linux-kernel.def"))
         .unwrap_or_else(|e| panic!("{}", e.short()));
     let load = nemos::LoadOptions {
