@@ -205,6 +205,10 @@ pub struct Model {
 pub struct RecGroup {
     pub members: Vec<usize>,
     pub inner: std::ops::Range<usize>,
+    /// Only the model's checks read the group, and only where a larger value makes them
+    /// fail more ([`Model::one_sided`] makes such copies): the encoding may then require
+    /// each member to contain its body instead of computing the least fixed point.
+    pub one_sided: bool,
 }
 
 impl Model {
@@ -601,6 +605,7 @@ impl Checker<'_> {
                 self.model.rec_groups.push(RecGroup {
                     members: members.clone(),
                     inner,
+                    one_sided: false,
                 });
                 return Ok(bindings
                     .iter()

@@ -12,6 +12,7 @@
 
 pub mod ast;
 mod check;
+mod polarity;
 
 pub use check::{Base, Check, Model, Options, RecGroup, TExpr, Type};
 pub use check::{ISLOCKED_TAG, TRYLOCK_FAILED_TAG, TRYLOCK_TAG};

@@ -59,6 +59,11 @@ impl Bits {
         }
     }
 
+    /// Some pair is in both.
+    pub fn meets(&self, other: &Bits) -> bool {
+        self.rows.iter().zip(&other.rows).any(|(x, y)| x & y != 0)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.rows.iter().all(|&w| w == 0)
     }

@@ -154,11 +154,15 @@ pub fn encode_model<S: ClauseSink>(
     model: &Model,
     strategy: AcyclicStrategy,
 ) -> CompiledModel {
-    let mut compiler = Compiler::new(enc, model, strategy);
     let race = model.defs.iter().rposition(|(n, _, _)| n == "race");
+    // The checks read one-sided copies of the fixed points they use positively only; the
+    // flags and `race` the exact ones, which keep their indices.
+    let split = model.one_sided();
+    let compiled_model = split.as_ref().unwrap_or(model);
+    let mut compiler = Compiler::new(enc, compiled_model, strategy);
     compiler.plan(sink, race);
     let mut compiled = CompiledModel::default();
-    for check in &model.checks {
+    for check in &compiled_model.checks {
         if check.flag {
             let raised = compiler.test(sink, check.kind, check.negated, &check.expr);
             let name = check.name.clone().unwrap_or_else(|| "flag".to_string());
@@ -1111,6 +1115,14 @@ impl Compiler<'_, '_> {
             TExpr::Base(b) => return restrict(self.base(sink, *b), mask),
             TExpr::Def(id) => {
                 let id = *id;
+                if let (Some(m), Ub::Rel(ub)) = (mask, self.ub(sink, e).as_ref()) {
+                    if !m.meets(ub) {
+                        // None of the pairs asked for can hold: nothing to build (a flag
+                        // over plain accesses when every access is marked does not
+                        // iterate the fixed points under it).
+                        return Rc::new(Val::Rel(Relation::new()));
+                    }
+                }
                 if let Some(&g) = self.groups.get(&id) {
                     if self.defs[id].is_none() {
                         self.fixpoint(sink, g);
@@ -1449,6 +1461,10 @@ impl Compiler<'_, '_> {
             let v = Rc::new(empty(model.defs.get(m).and_then(|d| d.2)));
             self.defs[m] = Some((v, None));
         }
+        if group.one_sided {
+            self.pre_fixpoint(sink, g);
+            return;
+        }
         let monotone = model.rec_group_monotone(group);
         let mut support: HashSet<(usize, EventId, EventId)> = HashSet::new();
         let mut round = 0usize;
@@ -1494,6 +1510,64 @@ impl Compiler<'_, '_> {
             };
             if stable || round >= bound {
                 break;
+            }
+        }
+    }
+
+    /// A one-sided group ([`crate::cat::RecGroup::one_sided`]): each member a fresh
+    /// literal per pair (element) of its static bound, required to contain its body
+    /// evaluated once on them (`body(V) ⊆ V`). Its least fixed point is the least such
+    /// value, and the checks that read it fail more as it grows, so they hold for some
+    /// such value exactly when they hold for the least fixed point (ARCHITECTURE.md,
+    /// `src/encode/`, "one-sided").
+    fn pre_fixpoint<S: ClauseSink>(&mut self, sink: &mut S, g: usize) {
+        let model = self.model;
+        let Some(group) = model.rec_groups.get(g) else {
+            return;
+        };
+        for &m in &group.members {
+            let value = match self.ub(sink, &TExpr::Def(m)).as_ref() {
+                Ub::Set(s) => Val::Set(
+                    s.iter()
+                        .map(|&p| {
+                            if p {
+                                Bool::Lit(sink.new_lit())
+                            } else {
+                                Bool::FALSE
+                            }
+                        })
+                        .collect(),
+                ),
+                Ub::Rel(bits) => {
+                    let mut r = Relation::new();
+                    for (a, b) in bits.iter() {
+                        r.set(a, b, Bool::Lit(sink.new_lit()));
+                    }
+                    Val::Rel(r)
+                }
+            };
+            self.defs[m] = Some((Rc::new(value), None));
+        }
+        for &m in &group.members {
+            let (Some((_, body, _)), Some(Some((var, _)))) = (model.defs.get(m), self.defs.get(m))
+            else {
+                continue;
+            };
+            let var = var.clone();
+            let value = self.eval(sink, body, None);
+            match (value.as_ref(), var.as_ref()) {
+                (Val::Set(x), Val::Set(v)) => {
+                    for (&l, &w) in x.iter().zip(v) {
+                        sink.implies(l, w);
+                    }
+                }
+                (Val::Rel(x), Val::Rel(v)) => {
+                    for (a, b, l) in x.iter() {
+                        sink.implies(l, v.get(a, b));
+                    }
+                }
+                // The checker types a member and its body alike.
+                _ => {}
             }
         }
     }

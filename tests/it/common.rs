@@ -128,3 +128,27 @@ pub fn load_unrolled(name: &str, text: &str, unroll: u32) -> nemos::Test {
 pub fn load(name: &str, text: &str) -> nemos::Test {
     load_unrolled(name, text, nemos::LoadOptions::default().unroll)
 }
+
+/// The kernel model in `dir` through the library, as `--model DIR/linux-kernel.cat` reads
+/// it: the bell first, then the model and its include, the tags the events' own.
+pub fn lkmm_model(dir: &Path) -> nemos::cat::Model {
+    let read = |name: &str| {
+        let path = dir.join(name);
+        nemos::diagnostics::SourceFile::from_bytes(
+            path.display().to_string(),
+            std::fs::read(&path).expect("the model file reads"),
+        )
+    };
+    let options = nemos::cat::Options {
+        bell: Some(read("linux-kernel.bell")),
+        variants: Vec::new(),
+        tags_from_events: true,
+    };
+    nemos::cat::load_with(
+        &read("linux-kernel.cat"),
+        "linux-kernel",
+        &mut |p: &str| Ok(read(p)),
+        &options,
+    )
+    .unwrap_or_else(|e| panic!("{}", e.short()))
+}

@@ -52,22 +52,7 @@ fn the_dat3m_copy_of_the_kernel_model_loads_and_decides() {
     // file beside the model: nothing is read as empty.
     assert!(!stderr.contains("note: nemos reads as empty"), "{stderr}");
     // The same through the library: the bell first, then the model and its include.
-    let read = |name: &str| {
-        let path = dir.join(name);
-        SourceFile::from_bytes(path.display().to_string(), std::fs::read(&path).unwrap())
-    };
-    let options = nemos::cat::Options {
-        bell: Some(read("linux-kernel.bell")),
-        variants: Vec::new(),
-        tags_from_events: true,
-    };
-    let model = nemos::cat::load_with(
-        &read("linux-kernel.cat"),
-        "linux-kernel",
-        &mut |p: &str| Ok(read(p)),
-        &options,
-    )
-    .unwrap_or_else(|e| panic!("{}", e.short()));
+    let model = common::lkmm_model(&dir);
     for check in [
         "coherence",
         "atomic",

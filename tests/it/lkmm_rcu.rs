@@ -251,3 +251,171 @@ fn the_rcu_tests_agree_with_dat3m_under_the_kernel_model() {
     assert_eq!(agree, 2121 - RCU_DIFFERENCES.len());
     assert_eq!((race_agree, race_checked), (2032, 2032));
 }
+
+/// A monotone fixed point the model's only check reads positively (`o` in an `acyclic`),
+/// and a flag reads under a difference: the check uses the one-sided copy (`body(o) ⊆ o`),
+/// the flag the exact least fixed point.
+const ONE_SIDED: &str = r#""one-sided"
+let rec o = rf | co | (o ; po ; o)
+acyclic o | fr | po-loc as order
+flag ~empty ((W * W) & po) \ o as unordered
+"#;
+
+/// The same model with `o` also read under a difference in the check (`0 \ o`, which adds
+/// nothing): no group is read positively only, and the check uses the exact fixed point.
+const EXACT: &str = r#""exact"
+let rec o = rf | co | (o ; po ; o)
+acyclic o | fr | po-loc | (0 \ o) as order
+flag ~empty ((W * W) & po) \ o as unordered
+"#;
+
+fn small_model(text: &str) -> nemos::cat::Model {
+    let file = nemos::diagnostics::SourceFile::new("m.cat", text);
+    nemos::cat::load(&file, "m", &mut |p: &str| Err(format!("no file {p}")))
+        .unwrap_or_else(|e| panic!("{}", e.short()))
+}
+
+/// What `check` answers, with the final states.
+type Answers = (
+    nemos::analysis::Observation,
+    Vec<String>,
+    Vec<nemos::analysis::FinalState>,
+);
+
+fn answers(test: &nemos::Test, model: &nemos::cat::Model) -> Answers {
+    let options = nemos::analysis::AnalysisOptions {
+        model: std::sync::Arc::new(model.clone()),
+        ..Default::default()
+    };
+    let mut session = nemos::analysis::Session::new(&test.program, &test.events, &options)
+        .expect("the session is built");
+    let result = session.check().expect("check answers");
+    let states = session.outcomes().expect("outcomes answers");
+    (result.observation, result.flags, states)
+}
+
+/// The one-sided encoding of a fixed point the checks read positively only decides as the
+/// exact least fixed point does: the same observation, flags and final states on the
+/// litmus tests of the project (`check` also re-evaluates each witness's checks and flags
+/// with the true least fixed point).
+#[test]
+fn a_one_sided_fixed_point_decides_as_the_exact_one() {
+    let (one_sided, exact) = (small_model(ONE_SIDED), small_model(EXACT));
+    assert!(one_sided.one_sided().is_some());
+    assert!(exact.one_sided().is_none());
+    let (mut compared, mut flagged, mut forbidden) = (0, 0, 0);
+    for path in common::project_litmus() {
+        let text = std::fs::read_to_string(&path).expect("the test reads");
+        let file = nemos::diagnostics::SourceFile::new(path.display().to_string(), text);
+        // The larger tests reach thousands of states under this model, which forbids
+        // little: up to 24 events keeps the comparison to seconds.
+        let Ok(test) = nemos::load(&file, &Default::default()) else {
+            continue;
+        };
+        if test.events.events.len() > 24 {
+            continue;
+        }
+        let mine = answers(&test, &one_sided);
+        let theirs = answers(&test, &exact);
+        assert_eq!(mine, theirs, "{}", path.display());
+        compared += 1;
+        flagged += usize::from(!mine.1.is_empty());
+        forbidden += usize::from(mine.0 == nemos::analysis::Observation::Never);
+    }
+    // Both sides are exercised: the check forbids, the flag is raised.
+    assert!(
+        compared > 30 && flagged > 0 && forbidden > 0,
+        "{compared} {flagged} {forbidden}"
+    );
+}
+
+/// The kernel model read through the library, as `--model` reads it: the bell first, the
+/// macros of the `.def` file beside the model for the tests.
+fn kernel_model() -> Option<(nemos::cat::Model, nemos::LoadOptions)> {
+    let model = dat3m_model()?;
+    let dir = model.parent()?.to_path_buf();
+    let read = |name: &str| {
+        let path = dir.join(name);
+        nemos::diagnostics::SourceFile::from_bytes(
+            path.display().to_string(),
+            std::fs::read(&path).expect("the model file reads"),
+        )
+    };
+    let model = common::lkmm_model(&dir);
+    let macros = nemos::syntax::def::parse(&read("linux-kernel.def"))
+        .unwrap_or_else(|e| panic!("{}", e.short()));
+    let load = nemos::LoadOptions {
+        macros: Some(std::sync::Arc::new(macros)),
+        ..Default::default()
+    };
+    Some((model, load))
+}
+
+/// Under the kernel model the checks (`rcu`, `plain-coherence`) read `rcu-order` one-sided
+/// and the `data-race` flag reads it exactly. Against the model whose `rcu` check also
+/// reads it under a difference (`| (0 \ rcu-order)`, so that every use is exact): the
+/// same observation and flags on the RCU tests of `manual/` (plain accesses and the
+/// `data-race` flag among them) and those of `auto/` with up to three threads.
+#[test]
+fn the_kernel_models_one_sided_rcu_order_decides_as_the_exact_one() {
+    use nemos::cat::ast::BinOp;
+    use nemos::cat::{TExpr, Type};
+    let (Some((model, load)), Some(corpus)) = (kernel_model(), common::corpus()) else {
+        return;
+    };
+    let Some(order) = model.defs.iter().position(|d| d.0 == "rcu-order") else {
+        panic!("the kernel model defines rcu-order");
+    };
+    let mut exact = model.clone();
+    for check in exact.checks.iter_mut() {
+        if check.name.as_deref() == Some("rcu") {
+            let nothing = TExpr::Binary(
+                BinOp::Diff,
+                Box::new(TExpr::Empty(Type::Rel)),
+                Box::new(TExpr::Def(order)),
+            );
+            check.expr = TExpr::Binary(
+                BinOp::Union,
+                Box::new(check.expr.clone()),
+                Box::new(nothing),
+            );
+        }
+    }
+    assert!(model.one_sided().is_some());
+    assert!(exact.one_sided().is_none());
+    let options = |m: &nemos::cat::Model| nemos::analysis::AnalysisOptions {
+        model: std::sync::Arc::new(m.clone()),
+        ..Default::default()
+    };
+    let (one_sided, exact) = (options(&model), options(&exact));
+    let tests = corpus.join("lkmm/tests");
+    let (mut compared, mut raced, mut forbidden) = (0, 0, 0);
+    for path in common::litmus_files(&tests) {
+        let bytes = std::fs::read(&path).expect("the test reads");
+        let file = nemos::diagnostics::SourceFile::from_bytes(path.display().to_string(), bytes);
+        let threads = file.text.lines().filter(|l| l.starts_with('P')).count();
+        let manual = path.starts_with(tests.join("manual"));
+        if !file.text.contains("rcu") || !(manual || threads <= 3) {
+            continue;
+        }
+        let Ok(test) = nemos::load(&file, &load) else {
+            continue;
+        };
+        let decide = |options: &nemos::analysis::AnalysisOptions| {
+            let mut session = nemos::analysis::Session::new(&test.program, &test.events, options)
+                .expect("the session is built");
+            let result = session.check().expect("check answers");
+            (result.observation, result.flags)
+        };
+        let mine = decide(&one_sided);
+        assert_eq!(mine, decide(&exact), "{}", path.display());
+        compared += 1;
+        raced += usize::from(mine.1.iter().any(|f| f == "data-race"));
+        forbidden += usize::from(mine.0 == nemos::analysis::Observation::Never);
+    }
+    eprintln!("{compared} RCU tests, {raced} raising data-race, {forbidden} never reached");
+    assert!(
+        compared > 250 && raced > 0 && forbidden > 0,
+        "{compared} {raced} {forbidden}"
+    );
+}
