@@ -1142,3 +1142,25 @@ fn deadlocks_are_reported_with_the_blocked_threads() {
         assert!(!out.stdout.contains("unroll"), "{}", out.stdout);
     }
 }
+
+/// A `locations` list may name a register its thread never declares, as herd's tests do
+/// (`C-srcu-nest-6`): it is listed with the value every register starts with; a condition
+/// that names one is still an error.
+#[test]
+fn a_listed_register_the_thread_lacks_is_printed_as_zero() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let test = dir.path().join("listed.litmus");
+    let text = "C listed\n{ x = 0; }\nP0 (int *x) {\n  int r0 = *x;\n}\n\
+                P1 (int *x) {\n  *x = 1;\n}\nlocations [0:r9;]\nexists (0:r0 = 1)\n";
+    std::fs::write(&test, text).expect("write");
+    let out = run_with(nemos().arg("outcomes").arg(&test));
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert!(out.stdout.contains("0:r0=1; 0:r9=0;"), "{}", out.stdout);
+    std::fs::write(
+        &test,
+        text.replace("exists (0:r0 = 1)", "exists (0:r9 = 1)"),
+    )
+    .expect("write");
+    let refused = run_with(nemos().arg("check").arg(&test));
+    assert_eq!(refused.code, 2, "{}", refused.stdout);
+}

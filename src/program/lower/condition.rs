@@ -3,7 +3,7 @@
 
 use super::Lowerer;
 use crate::diagnostics::Diagnostic;
-use crate::program::{Location, Observable, StateProp, ThreadProgram};
+use crate::program::{Location, Observable, Register, StateProp, ThreadProgram};
 use crate::syntax::ast;
 
 /// herd's order: registers by thread then name, then locations by name.
@@ -27,12 +27,30 @@ pub(super) fn sort_observed(
 }
 
 impl Lowerer {
-    /// What a `locations` entry names: an array named whole is every one of its cells.
+    /// What a `locations` entry names: an array named whole is every one of its cells. A
+    /// register its thread never declares is listed as herd lists it, with the value every
+    /// register starts with, 0: the list only says what to print (a condition or filter
+    /// that names such a register is an error, where a typo would change the verdict).
     pub(super) fn listed_observables(
         &mut self,
         var: &ast::StateVar,
-        threads: &[ThreadProgram],
+        threads: &mut [ThreadProgram],
     ) -> Vec<Observable> {
+        if let ast::StateVar::Register { thread, name } = var {
+            if let Some(t) = threads.iter().position(|t| t.index == *thread) {
+                let declared = threads[t]
+                    .registers
+                    .iter()
+                    .any(|r| r.name == name.name && !r.temporary);
+                if !declared {
+                    threads[t].registers.push(Register {
+                        name: name.name.clone(),
+                        initial: 0,
+                        temporary: false,
+                    });
+                }
+            }
+        }
         if let ast::StateVar::Location {
             name, index: None, ..
         } = var

@@ -85,7 +85,7 @@ pub fn lower_with(
         .and_then(|p| lowerer.lower_prop(p, &threads));
     let mut observed = Vec::new();
     for var in &test.locations {
-        observed.extend(lowerer.listed_observables(var, &threads));
+        observed.extend(lowerer.listed_observables(var, &mut threads));
     }
     if let Some(c) = &condition {
         c.prop.observables(&mut observed);
