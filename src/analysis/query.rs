@@ -297,6 +297,7 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
             query,
             Query::Check { .. } | Query::Outcomes | Query::Explain
         ) && !options.count,
+        counting: true,
         solver: SolverOptions {
             backend: options.backend,
             record: recording.clone(),
