@@ -25,6 +25,7 @@ use serde::Serialize;
 use crate::cat::Model;
 use crate::encode::acyclic::{AcyclicStrategy, Order};
 use crate::encode::cnf::{Bool, ClauseSink, Gates, Lit};
+use crate::encode::counting::{add_lemmas, lock_premise, locked_counters, LockedCounter};
 use crate::encode::model::{encode_model, CompiledModel};
 use crate::encode::sc;
 use crate::encode::symmetry::break_symmetry;
@@ -57,6 +58,9 @@ pub struct AnalysisOptions {
     /// no check skipped and without `symmetry`; `check`, `outcomes` and the other queries
     /// must not be asked of such a session.
     pub slice_races: bool,
+    /// Add the counting lemmas (`encode::counting`) where the model makes them hold: off
+    /// only to compare with the encoding without them.
+    pub counting: bool,
 }
 
 impl Default for AnalysisOptions {
@@ -69,6 +73,7 @@ impl Default for AnalysisOptions {
             solver: SolverOptions::default(),
             symmetry: false,
             slice_races: false,
+            counting: true,
         }
     }
 }
@@ -147,6 +152,13 @@ pub struct Session<'a> {
     observed: Vec<(Observable, Value)>,
     condition: Option<Bool>,
     within_bound: Bool,
+    /// The locked counters (`encode::counting`) whose final value is not yet tied to its
+    /// sum, and the literal under which the model makes the lemma hold.
+    counters: Vec<LockedCounter>,
+    counting_premise: Option<Bool>,
+    /// How many counting lemmas this session added (a counter's final value tied to the
+    /// sum of its increments): tests check that they fire where they should.
+    pub counting_lemmas: usize,
 }
 
 impl<'a> Session<'a> {
@@ -235,6 +247,11 @@ impl<'a> Session<'a> {
         // The normal answers are about executions within the bound in which no thread is
         // blocked for good; the others are reported apart.
         let within_bound = solver.and2(!encoding.bound_hit, !encoding.deadlock);
+        let counting_premise = lock_premise(&model, &compiled).filter(|_| options.counting);
+        let counters = match counting_premise {
+            Some(_) => locked_counters(events, &encoding.mutexes),
+            None => Vec::new(),
+        };
         Ok(Session {
             solver,
             encoding,
@@ -246,6 +263,9 @@ impl<'a> Session<'a> {
             observed: Vec::new(),
             condition: None,
             within_bound,
+            counters,
+            counting_premise,
+            counting_lemmas: 0,
         })
     }
 
@@ -317,6 +337,30 @@ impl<'a> Session<'a> {
             .into_iter()
             .map(|o| (o, self.encoding.final_value(&mut self.solver, o)))
             .collect();
+        self.tie_counters();
+    }
+
+    /// Tie the final value of each locked counter now observed to the sum of its
+    /// increments (`encode::counting`), once.
+    fn tie_counters(&mut self) {
+        let Some(premise) = self.counting_premise else {
+            return;
+        };
+        for (var, last) in &self.observed {
+            let Observable::Loc(loc) = *var else { continue };
+            let Some(i) = self.counters.iter().position(|c| c.location == loc) else {
+                continue;
+            };
+            let counter = self.counters.swap_remove(i);
+            add_lemmas(
+                &mut self.solver,
+                &mut self.encoding,
+                &counter,
+                last,
+                premise,
+            );
+            self.counting_lemmas += 1;
+        }
     }
 
     /// The selector of the named check when the model has it and it is not skipped.

@@ -300,6 +300,7 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
         // Races under SC read no final state and no value of a plain location that only
         // feeds its own writes: such locations need no memory encoding.
         slice_races: query == Query::Races,
+        counting: true,
         solver: SolverOptions {
             backend: options.backend,
             record: recording.clone(),

@@ -11,6 +11,7 @@
 pub mod acyclic;
 pub mod bits;
 pub mod cnf;
+pub mod counting;
 pub mod model;
 pub mod relation;
 pub mod sc;

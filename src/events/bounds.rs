@@ -12,14 +12,19 @@
 //!
 //! Values: a fixpoint over finite sets, where a read may return any value of its candidate
 //! writes. A set that grows past [`VALUE_SET_CAP`] becomes "unbounded" and that term is
-//! encoded with 32-bit vectors instead of one-hot literals.
+//! encoded with 32-bit vectors instead of one-hot literals. The reads of a counter
+//! ([`super::counting`]: every write adds a positive constant to a value its thread read
+//! there, or writes a constant) are clamped to the counter's range when it is small
+//! enough: their candidates form cycles along which the fixpoint would grow past the cap.
 
 use std::collections::{BTreeSet, HashMap};
 
 use serde::Serialize;
 
+use super::counting::{self, Counter};
 use super::{EventId, EventKind, Events, Term, TermId};
 use crate::program::arith::{eval_binary, eval_unary};
+use crate::program::LocId;
 
 /// Largest value set kept as a finite set.
 pub const VALUE_SET_CAP: usize = 64;
@@ -32,6 +37,9 @@ pub struct Bounds {
     pub rf_candidates: Vec<Vec<EventId>>,
     /// Per term: its possible values in increasing order, or `None` when unbounded.
     pub values: Vec<Option<Vec<i32>>>,
+    /// The counters of the test (see [`super::counting`]), whose reads' values are clamped
+    /// to the counter's range.
+    pub counters: Vec<Counter>,
 }
 
 impl Bounds {
@@ -42,10 +50,12 @@ impl Bounds {
 
 pub fn compute(events: &Events) -> Bounds {
     let rf_candidates = rf_candidates(events);
-    let values = values(events, &rf_candidates);
+    let counters = counting::counters(events);
+    let values = values(events, &rf_candidates, &counters);
     Bounds {
         rf_candidates,
         values,
+        counters,
     }
 }
 
@@ -92,7 +102,29 @@ fn rf_candidates(events: &Events) -> Vec<Vec<EventId>> {
 
 type ValueSet = Option<BTreeSet<i32>>;
 
-fn values(events: &Events, rf_candidates: &[Vec<EventId>]) -> Vec<Option<Vec<i32>>> {
+fn values(
+    events: &Events,
+    rf_candidates: &[Vec<EventId>],
+    counters: &[Counter],
+) -> Vec<Option<Vec<i32>>> {
+    // A counter's reads return values of its range, whatever the fixpoint below would
+    // make of its cycles of candidates (which grow the sets past the cap): see `counting`.
+    let mut ranges: HashMap<LocId, (i32, i32)> = HashMap::new();
+    for c in counters {
+        let (low, high) = c.range;
+        if (high as i64 - low as i64) < VALUE_SET_CAP as i64 {
+            ranges.insert(c.location, c.range);
+        }
+    }
+    let clamp = |loc: Option<LocId>, set: ValueSet| -> ValueSet {
+        let Some(&(low, high)) = loc.and_then(|l| ranges.get(&l)) else {
+            return set;
+        };
+        Some(match set {
+            Some(s) => s.into_iter().filter(|v| (low..=high).contains(v)).collect(),
+            None => (low..=high).collect(),
+        })
+    };
     let mut read_sets: Vec<ValueSet> = vec![Some(BTreeSet::new()); events.len()];
     // A mutex wait's value is the thread's choice to block there: 0 or 1.
     for wait in &events.waits {
@@ -111,6 +143,7 @@ fn values(events: &Events, rf_candidates: &[Vec<EventId>]) -> Vec<Option<Vec<i32
                 };
                 set = union(set, term_set(events, &read_sets, term, &mut memo));
             }
+            let set = clamp(read.location, set);
             if set != read_sets[read.id] {
                 read_sets[read.id] = set;
                 changed = true;

@@ -10,6 +10,7 @@
 //! and, for each term, the finite set of values it may take when that set is small.
 
 pub mod bounds;
+pub mod counting;
 pub mod spec;
 mod unroll;
 

@@ -12,6 +12,7 @@ mod cli;
 mod corpus_cli_herd;
 mod corpus_rc11;
 mod corpus_sc;
+mod counting;
 mod defects;
 mod differential;
 mod dot;

@@ -1,0 +1,69 @@
+//! Counters, where the solver used to count increments order by order: `check` of the
+//! locked counter (`families::locked_counter`, its `exists (c=T*M)`) and `outcomes` of the
+//! unlocked one (`families::unlocked_counter`), under SC, with the counting lemmas
+//! (`encode::counting`) and without them (the value ranges of `events::counting` are part
+//! of the unrolled test either way).
+//!
+//! `cargo bench --bench counting -- --warm-up-time 1 --measurement-time 3`
+
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+
+use nemos::analysis::{AnalysisOptions, Session};
+
+#[path = "common/families.rs"]
+mod families;
+
+fn locked(c: &mut Criterion) {
+    let mut group = c.benchmark_group("locked_counter_check");
+    group.sample_size(10).warm_up_time(Duration::from_secs(1));
+    // Without the lemmas, 4 x 3 already takes tens of seconds.
+    let cases = [
+        (2, 5, false),
+        (2, 5, true),
+        (4, 3, true),
+        (4, 5, true),
+        (4, 7, true),
+    ];
+    for (threads, increments, counting) in cases {
+        let text = families::locked_counter(threads, increments);
+        let (program, events) = families::load(&text, increments as u32);
+        let options = AnalysisOptions {
+            counting,
+            ..AnalysisOptions::default()
+        };
+        let label = if counting { "lemmas" } else { "no lemmas" };
+        let id = BenchmarkId::new(label, format!("{threads}x{increments}"));
+        group.bench_function(id, |b| {
+            b.iter(|| {
+                let mut session = Session::new(&program, &events, &options).expect("encodes");
+                let result = session.check().expect("solves");
+                assert!(result.ok && result.negative.is_none());
+            })
+        });
+    }
+    group.finish();
+}
+
+fn unlocked(c: &mut Criterion) {
+    let mut group = c.benchmark_group("unlocked_counter_outcomes");
+    group.sample_size(10).warm_up_time(Duration::from_secs(1));
+    for (threads, increments) in [(2, 3), (3, 3), (4, 2)] {
+        let text = families::unlocked_counter(threads, increments);
+        let (program, events) = families::load(&text, increments as u32);
+        let options = AnalysisOptions::default();
+        let id = BenchmarkId::from_parameter(format!("{threads}x{increments}"));
+        group.bench_function(id, |b| {
+            b.iter(|| {
+                let mut session = Session::new(&program, &events, &options).expect("encodes");
+                let states = session.outcomes().expect("solves");
+                assert_eq!(states.len(), threads * increments - 1);
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, locked, unlocked);
+criterion_main!(benches);

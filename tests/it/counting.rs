@@ -1,0 +1,225 @@
+//! Counters (`events::counting`, `encode::counting`): the value ranges of counters and the
+//! lemmas tying a locked counter's final value to the sum of its increments must lose no
+//! answer (random counter programs against the reference under SC, and against the
+//! encoding without the lemmas under RC11 and C11), and must keep applying to the counter
+//! families of the benchmarks, so that they cannot stop firing unnoticed.
+
+use crate::common;
+use crate::reference;
+
+#[path = "../../benches/common/families.rs"]
+mod families;
+
+use std::collections::BTreeSet;
+
+use nemos::analysis::{AnalysisOptions, Session};
+use nemos::diagnostics::SourceFile;
+use nemos::events::{unroll, UnrollOptions};
+use nemos::program::{Observable, Program};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, FileFailurePersistence};
+
+const UNROLL: u32 = 2;
+
+/// One step of a thread of a random counter program.
+#[derive(Clone, Debug)]
+enum Step {
+    /// `lock(l); r = *c; *c = r + k; unlock(l);`
+    Locked(i32),
+    /// `r = *c; *c = r + k;`
+    Unlocked(i32),
+    /// The locked increment under `if (*x == 1)`.
+    Guarded(i32),
+    /// `*x = 1;`
+    SetX,
+    /// `r = *c;` outside any lock.
+    Peek,
+    /// `*c = k;` (a reset: the counter is then no locked counter).
+    Reset(i32),
+    /// A counted loop of two locked increments.
+    Loop(i32),
+}
+
+fn step(unlocked: bool) -> impl Strategy<Value = Step> {
+    let k = 1..=2i32;
+    let mut options = vec![
+        (4, k.clone().prop_map(Step::Locked).boxed()),
+        (2, k.clone().prop_map(Step::Guarded).boxed()),
+        (1, Just(Step::SetX).boxed()),
+        (1, Just(Step::Peek).boxed()),
+        (1, k.clone().prop_map(Step::Loop).boxed()),
+    ];
+    if unlocked {
+        options.push((3, k.clone().prop_map(Step::Unlocked).boxed()));
+        options.push((1, (0..=1i32).prop_map(Step::Reset).boxed()));
+    }
+    prop::strategy::Union::new_weighted(options)
+}
+
+/// Two or three threads of one to three steps, at most five steps in all.
+fn program(unlocked: bool) -> impl Strategy<Value = Vec<Vec<Step>>> {
+    prop::collection::vec(prop::collection::vec(step(unlocked), 1..=3), 2..=3)
+        .prop_filter("small enough for brute force", |t| {
+            t.iter().map(Vec::len).sum::<usize>() <= 5
+        })
+}
+
+fn render(threads: &[Vec<Step>]) -> String {
+    let mut text = String::from("C counter\n{ c = 0; l = 0; x = 0; }\n\n");
+    for (t, steps) in threads.iter().enumerate() {
+        text.push_str(&format!("P{t} (int* c, int* l, int* x) {{\n"));
+        for i in 0..steps.len() {
+            text.push_str(&format!("  int r{i} = 0;\n  int g{i} = 0;\n"));
+        }
+        for (i, s) in steps.iter().enumerate() {
+            let inc = |k: i32| format!("lock(l); r{i} = *c; *c = r{i} + {k}; unlock(l);");
+            let line = match s {
+                Step::Locked(k) => inc(*k),
+                Step::Unlocked(k) => format!("r{i} = *c; *c = r{i} + {k};"),
+                Step::Guarded(k) => format!("g{i} = *x; if (g{i} == 1) {{ {} }}", inc(*k)),
+                Step::SetX => "*x = 1;".to_string(),
+                Step::Peek => format!("r{i} = *c;"),
+                Step::Reset(k) => format!("*c = {k};"),
+                Step::Loop(k) => format!("for (int i{i} = 0; i{i} < 2; i{i}++) {{ {} }}", inc(*k)),
+            };
+            text.push_str(&format!("  {line}\n"));
+        }
+        text.push_str("}\n\n");
+    }
+    text.push_str("exists (c=2 /\\ 0:r0=0)\n");
+    text
+}
+
+fn lower(text: &str) -> Program {
+    let file = SourceFile::new("counter.litmus".to_string(), text.to_string());
+    nemos::load::lower(&file).unwrap_or_else(|e| panic!("{}\n{text}", e.short()))
+}
+
+type States = BTreeSet<Vec<(Observable, i32)>>;
+
+/// Final states and the `check` verdict, with or without the counting lemmas, and how many
+/// lemmas the session added.
+fn answers(program: &Program, model: &str, counting: bool) -> (States, bool, bool, usize) {
+    let events = unroll(
+        program,
+        UnrollOptions {
+            unroll: UNROLL,
+            ..Default::default()
+        },
+    )
+    .expect("unrolls");
+    let options = AnalysisOptions {
+        counting,
+        ..common::under(model)
+    };
+    let mut session = Session::new(program, &events, &options).unwrap();
+    let states = session
+        .outcomes()
+        .unwrap()
+        .into_iter()
+        .map(|s| s.values)
+        .collect();
+    let lemmas = session.counting_lemmas;
+    let mut session = Session::new(program, &events, &options).unwrap();
+    let check = session.check().unwrap();
+    (
+        states,
+        check.positive.is_some(),
+        check.negative.is_some(),
+        lemmas,
+    )
+}
+
+fn config(cases: u32) -> Config {
+    Config {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "tests/proptest-regressions/counting.txt",
+        ))),
+        ..Config::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(config(160))]
+
+    /// Locked increments (some under a branch, some in a loop), reads outside the lock
+    /// and a flag: the lemma applies; with `unlocked`, unprotected increments and resets
+    /// too, where only the value range does.
+    #[test]
+    fn counting_keeps_every_outcome(threads in any::<bool>().prop_flat_map(program)) {
+        let text = render(&threads);
+        let program = lower(&text);
+        let r = reference::explore_within(&program, UNROLL, &[], 300_000);
+        prop_assume!(!r.gave_up);
+        let (states, positive, negative, _) = answers(&program, "sc", true);
+        prop_assert_eq!(&states, &r.outcomes, "{}", text);
+        let holds = |s: &Vec<(Observable, i32)>| {
+            s.iter().all(|&(o, v)| match o {
+                Observable::Loc(_) => v == 2,
+                Observable::Reg { .. } => v == 0,
+            })
+        };
+        prop_assert_eq!(positive, r.outcomes.iter().any(holds), "{}", text);
+        prop_assert_eq!(negative, r.outcomes.iter().any(|s| !holds(s)), "{}", text);
+        for model in ["rc11", "c11"] {
+            let (with, without) = (answers(&program, model, true), answers(&program, model, false));
+            prop_assert_eq!(
+                (with.0, with.1, with.2),
+                (without.0, without.1, without.2),
+                "{} under {}", text, model
+            );
+        }
+    }
+}
+
+/// The locked counter family (`families::locked_counter`) under a model whose checks
+/// order critical sections: one lemma, tying `c`'s final value; none under TSO, whose
+/// checks the premise does not recognise, nor with `--skip` of the check it rests on
+/// (the lemma is added under that check's selector, and is then never assumed: the
+/// answer must still be right).
+#[test]
+fn the_lemma_fires_on_the_locked_counter() {
+    let (program, events) = families::load(&families::locked_counter(4, 3), 3);
+    for model in ["sc", "rc11", "c11"] {
+        let mut session = Session::new(&program, &events, &common::under(model)).unwrap();
+        let result = session.check().unwrap();
+        assert!(result.ok && result.negative.is_none(), "{model}");
+        assert_eq!(session.counting_lemmas, 1, "{model}");
+    }
+    let (small, small_events) = families::load(&families::locked_counter(2, 2), 2);
+    let mut session = Session::new(&small, &small_events, &common::under("tso")).unwrap();
+    assert!(session.check().unwrap().negative.is_none());
+    assert_eq!(session.counting_lemmas, 0);
+    let counter = &events.bounds.counters[0];
+    assert_eq!(counter.range, (0, 12));
+    let skipping = AnalysisOptions {
+        skip: vec!["sc".to_string()],
+        ..common::under("sc")
+    };
+    let mut session = Session::new(&program, &events, &skipping).unwrap();
+    let result = session.check().unwrap();
+    assert_eq!(session.counting_lemmas, 1);
+    // Without `sc`'s acyclicity, lost updates end below 12.
+    assert!(result.negative.is_some());
+}
+
+/// The unlocked counter family: no lemma (no lock), but the counter's reads take values
+/// in `0..=T*K`, one-hot, instead of 32-bit vectors.
+#[test]
+fn unlocked_counters_get_a_value_range() {
+    let (program, events) = families::load(&families::unlocked_counter(3, 3), 3);
+    let counters = &events.bounds.counters;
+    assert_eq!(counters.len(), 1);
+    assert_eq!(counters[0].range, (0, 9));
+    for read in events.reads() {
+        let t = read.value.expect("a read has a value");
+        let values = events.bounds.values[t].as_ref().expect("bounded");
+        assert!(values.iter().all(|v| (0..=9).contains(v)), "{values:?}");
+    }
+    let mut session = Session::new(&program, &events, &common::under("sc")).unwrap();
+    let states = session.outcomes().unwrap();
+    let finals: Vec<i32> = states.iter().map(|s| s.values[0].1).collect();
+    assert_eq!(finals, (2..=9).collect::<Vec<_>>());
+    assert_eq!(session.counting_lemmas, 0);
+}
