@@ -180,6 +180,11 @@ impl SolverOptions {
     }
 }
 
+/// The value of `lit` in a model indexed by variable; an unknown variable is false.
+fn model_value(model: &[bool], lit: Lit) -> bool {
+    model.get(lit.var() as usize).copied().unwrap_or(false) == lit.is_positive()
+}
+
 /// Solve under assumptions given as [`Bool`]s: a constant false assumption is unsatisfiable
 /// without asking the solver.
 pub fn solve_under<S: Solver + ?Sized>(
@@ -198,4 +203,48 @@ pub fn solve_under<S: Solver + ?Sized>(
         }
     }
     solver.solve(&lits)
+}
+
+/// What every in-process backend must do, run by each backend's tests.
+#[cfg(test)]
+mod conformance {
+    use super::{SolveOutcome, Solver};
+    use crate::encode::cnf::{Gates, Lit};
+
+    /// Models, failed-assumption cores, and clauses added between solves.
+    pub fn sat_unsat_and_core(s: &mut impl Solver) {
+        let a = s.new_lit();
+        let b = s.new_lit();
+        let c = s.new_lit();
+        s.add_clause(&[a, b]);
+        assert_eq!(s.solve(&[!a]).unwrap(), SolveOutcome::Sat);
+        assert!(s.value(b) && !s.value(a));
+        assert_eq!(s.solve(&[c, !a, !b]).unwrap(), SolveOutcome::Unsat);
+        let core = s.failed_core();
+        assert!(!core.is_empty() && core.iter().all(|l| *l == !a || *l == !b));
+        // Clauses between solves; the assumptions held for one call only.
+        s.add_clause(&[!a]);
+        assert_eq!(s.solve(&[]).unwrap(), SolveOutcome::Sat);
+        assert!(!s.value(a) && s.value(b));
+        s.add_clause(&[!b]);
+        assert_eq!(s.solve(&[]).unwrap(), SolveOutcome::Unsat);
+        assert!(s.failed_core().is_empty());
+    }
+
+    /// Enumeration by blocking clauses added between solves: the 9 models of exactly-one.
+    pub fn counts_models_of_exactly_one(s: &mut impl Solver) {
+        let lits: Vec<_> = (0..9).map(|_| s.new_lit()).collect();
+        let parts: Vec<_> = lits.iter().map(|&l| l.into()).collect();
+        s.exactly_one(&parts);
+        let mut models = 0;
+        while s.solve(&[]).unwrap() == SolveOutcome::Sat {
+            models += 1;
+            let block: Vec<Lit> = lits
+                .iter()
+                .map(|&l| if s.value(l) { !l } else { l })
+                .collect();
+            s.add_clause(&block);
+        }
+        assert_eq!(models, 9);
+    }
 }
