@@ -317,7 +317,8 @@ pub struct AnalysisArgs {
     /// How acyclicity is encoded.
     #[arg(long, default_value = "lazy", value_parser = parse_strategy)]
     pub acyclicity: AcyclicStrategy,
-    /// The solver: varisat (embedded), or z3 or cvc5 run as a process (installed separately).
+    /// The solver: varisat (embedded), cadical (embedded when built with `--features
+    /// cadical`), or z3 or cvc5 run as a process (installed separately).
     #[arg(long, default_value = "varisat", value_parser = parse_backend)]
     pub solver: Backend,
     /// Write the instance of the query (check: the condition query) to FILE as `dimacs` or

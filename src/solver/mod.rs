@@ -2,14 +2,19 @@
 //! [`ClauseSink`](crate::encode::cnf::ClauseSink); the queries solve, read models and cores.
 //! This module knows literals and clauses, nothing of memory models.
 //!
-//! Backends: varisat, embedded (the default: nothing to install); z3 and cvc5 as processes
-//! speaking SMT-LIB through rsmt2. A [`Recorder`] in front of any backend keeps the clauses,
+//! Backends: varisat, embedded (the default: nothing to install); CaDiCaL, embedded when
+//! nemos is built with the `cadical` feature; z3 and cvc5 as processes speaking SMT-LIB
+//! through rsmt2. A [`Recorder`] in front of any backend keeps the clauses,
 //! the names of literals and the queries, for `--emit dimacs|smt2`.
 
+#[cfg(feature = "cadical")]
+mod cadical_backend;
 mod record;
 mod smt_backend;
 mod varisat_backend;
 
+#[cfg(feature = "cadical")]
+pub use cadical_backend::CadicalSolver;
 pub use record::{EmitFormat, Log, QueryRecord, Recorder, Recording};
 pub use smt_backend::{SmtKind, SmtSolver};
 pub use varisat_backend::VarisatSolver;
@@ -38,6 +43,11 @@ pub enum SolverError {
         command: &'static str,
         package: &'static str,
     },
+    #[error(
+        "this nemos was built without the {solver} solver: build it with `cargo build \
+         --release --features {solver}`, or use the embedded `--solver varisat`"
+    )]
+    NotBuilt { solver: &'static str },
 }
 
 pub trait Solver: ClauseSink {
@@ -92,26 +102,36 @@ pub enum Backend {
     /// Embedded, in process; the fastest on nemos's instances (see the README's table).
     #[default]
     Varisat,
+    /// Embedded too, when built with the `cadical` feature.
+    Cadical,
     Z3,
     Cvc5,
 }
 
 impl Backend {
-    pub const ALL: [Backend; 3] = [Backend::Varisat, Backend::Z3, Backend::Cvc5];
+    pub const ALL: [Backend; 4] = [
+        Backend::Varisat,
+        Backend::Cadical,
+        Backend::Z3,
+        Backend::Cvc5,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Backend::Varisat => "varisat",
+            Backend::Cadical => "cadical",
             Backend::Z3 => "z3",
             Backend::Cvc5 => "cvc5",
         }
     }
 
-    /// Whether the backend can run here: an external solver must be on PATH. The error names
-    /// the package that provides it.
+    /// Whether the backend can run here: an external solver must be on PATH, CaDiCaL built
+    /// in. The error names the package or the feature that provides it.
     pub fn available(self) -> Result<(), SolverError> {
         match self {
             Backend::Varisat => Ok(()),
+            Backend::Cadical if cfg!(feature = "cadical") => Ok(()),
+            Backend::Cadical => Err(SolverError::NotBuilt { solver: "cadical" }),
             Backend::Z3 => SmtKind::Z3.available(),
             Backend::Cvc5 => SmtKind::Cvc5.available(),
         }
@@ -120,6 +140,10 @@ impl Backend {
     pub fn create(self) -> Result<Box<dyn Solver>, SolverError> {
         Ok(match self {
             Backend::Varisat => Box::new(VarisatSolver::new()),
+            #[cfg(feature = "cadical")]
+            Backend::Cadical => Box::new(CadicalSolver::new()),
+            #[cfg(not(feature = "cadical"))]
+            Backend::Cadical => return Err(SolverError::NotBuilt { solver: "cadical" }),
             Backend::Z3 => Box::new(SmtSolver::new(SmtKind::Z3)?),
             Backend::Cvc5 => Box::new(SmtSolver::new(SmtKind::Cvc5)?),
         })
@@ -132,7 +156,9 @@ impl std::str::FromStr for Backend {
         Backend::ALL
             .into_iter()
             .find(|b| b.name() == s)
-            .ok_or_else(|| format!("unknown solver `{s}`: the solvers are varisat, z3, cvc5"))
+            .ok_or_else(|| {
+                format!("unknown solver `{s}`: the solvers are varisat, cadical, z3, cvc5")
+            })
     }
 }
 
@@ -154,6 +180,11 @@ impl SolverOptions {
     }
 }
 
+/// The value of `lit` in a model indexed by variable; an unknown variable is false.
+fn model_value(model: &[bool], lit: Lit) -> bool {
+    model.get(lit.var() as usize).copied().unwrap_or(false) == lit.is_positive()
+}
+
 /// Solve under assumptions given as [`Bool`]s: a constant false assumption is unsatisfiable
 /// without asking the solver.
 pub fn solve_under<S: Solver + ?Sized>(
@@ -172,4 +203,48 @@ pub fn solve_under<S: Solver + ?Sized>(
         }
     }
     solver.solve(&lits)
+}
+
+/// What every in-process backend must do, run by each backend's tests.
+#[cfg(test)]
+mod conformance {
+    use super::{SolveOutcome, Solver};
+    use crate::encode::cnf::{Gates, Lit};
+
+    /// Models, failed-assumption cores, and clauses added between solves.
+    pub fn sat_unsat_and_core(s: &mut impl Solver) {
+        let a = s.new_lit();
+        let b = s.new_lit();
+        let c = s.new_lit();
+        s.add_clause(&[a, b]);
+        assert_eq!(s.solve(&[!a]).unwrap(), SolveOutcome::Sat);
+        assert!(s.value(b) && !s.value(a));
+        assert_eq!(s.solve(&[c, !a, !b]).unwrap(), SolveOutcome::Unsat);
+        let core = s.failed_core();
+        assert!(!core.is_empty() && core.iter().all(|l| *l == !a || *l == !b));
+        // Clauses between solves; the assumptions held for one call only.
+        s.add_clause(&[!a]);
+        assert_eq!(s.solve(&[]).unwrap(), SolveOutcome::Sat);
+        assert!(!s.value(a) && s.value(b));
+        s.add_clause(&[!b]);
+        assert_eq!(s.solve(&[]).unwrap(), SolveOutcome::Unsat);
+        assert!(s.failed_core().is_empty());
+    }
+
+    /// Enumeration by blocking clauses added between solves: the 9 models of exactly-one.
+    pub fn counts_models_of_exactly_one(s: &mut impl Solver) {
+        let lits: Vec<_> = (0..9).map(|_| s.new_lit()).collect();
+        let parts: Vec<_> = lits.iter().map(|&l| l.into()).collect();
+        s.exactly_one(&parts);
+        let mut models = 0;
+        while s.solve(&[]).unwrap() == SolveOutcome::Sat {
+            models += 1;
+            let block: Vec<Lit> = lits
+                .iter()
+                .map(|&l| if s.value(l) { !l } else { l })
+                .collect();
+            s.add_clause(&block);
+        }
+        assert_eq!(models, 9);
+    }
 }

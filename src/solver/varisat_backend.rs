@@ -101,12 +101,7 @@ impl Solver for VarisatSolver {
     }
 
     fn value(&self, lit: Lit) -> bool {
-        let v = self.model.get(lit.var() as usize).copied().unwrap_or(false);
-        if lit.is_positive() {
-            v
-        } else {
-            !v
-        }
+        super::model_value(&self.model, lit)
     }
 
     fn failed_core(&self) -> Vec<Lit> {
@@ -117,23 +112,10 @@ impl Solver for VarisatSolver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encode::cnf::Gates;
 
     #[test]
     fn sat_unsat_and_core() {
-        let mut s = VarisatSolver::new();
-        let a = s.new_lit();
-        let b = s.new_lit();
-        s.add_clause(&[a, b]);
-        assert_eq!(s.solve(&[!a]).unwrap(), SolveOutcome::Sat);
-        assert!(s.value(b));
-        assert_eq!(s.solve(&[!a, !b]).unwrap(), SolveOutcome::Unsat);
-        let core = s.failed_core();
-        assert!(!core.is_empty() && core.iter().all(|l| *l == !a || *l == !b));
-        // Blocking clauses between solves.
-        s.add_clause(&[!a]);
-        assert_eq!(s.solve(&[]).unwrap(), SolveOutcome::Sat);
-        assert!(!s.value(a) && s.value(b));
+        crate::solver::conformance::sat_unsat_and_core(&mut VarisatSolver::new());
     }
 
     #[test]
@@ -160,19 +142,6 @@ mod tests {
 
     #[test]
     fn counts_models_of_exactly_one() {
-        let mut s = VarisatSolver::new();
-        let lits: Vec<_> = (0..9).map(|_| s.new_lit()).collect();
-        let parts: Vec<_> = lits.iter().map(|&l| l.into()).collect();
-        s.exactly_one(&parts);
-        let mut models = 0;
-        while s.solve(&[]).unwrap() == SolveOutcome::Sat {
-            models += 1;
-            let block: Vec<Lit> = lits
-                .iter()
-                .map(|&l| if s.value(l) { !l } else { l })
-                .collect();
-            s.add_clause(&block);
-        }
-        assert_eq!(models, 9);
+        crate::solver::conformance::counts_models_of_exactly_one(&mut VarisatSolver::new());
     }
 }

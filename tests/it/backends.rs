@@ -1,12 +1,13 @@
 //! Every solver backend answers alike, and exported instances mean what nemos solved.
 //!
-//! - On the whole corpus (`../shared/corpus`) under `sc`, z3 and cvc5 give the same verdict
-//!   and the same set of final states as the embedded varisat.
+//! - On the whole corpus (`../shared/corpus`) under `sc` and `rc11`, cadical (when built
+//!   in, `--features cadical`), z3 and cvc5 give the same verdict and the same set of final
+//!   states as the embedded varisat; on `litmus/`, the same races and atomicity violations.
 //! - The DIMACS that `--emit` writes, solved by an external SAT solver (cadical or
 //!   minisat), and the SMT-LIB it writes, solved by z3, give the answer nemos got.
 //!
-//! Tests needing a solver that is not installed say "skipping" and pass; CI installs them
-//! (`.ci/run`).
+//! Tests needing a solver that is not installed (or, for cadical, not built in) say "skipping"
+//! and pass; CI installs them (`.ci/run`).
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -72,14 +73,14 @@ fn answer(program: &Program, events: &Events, backend: Backend, model: &str) -> 
     }
 }
 
-/// The external backends installed here, each announced when skipped.
-fn installed_smt_backends() -> Vec<Backend> {
-    [Backend::Z3, Backend::Cvc5]
+/// The backends other than varisat that can run here, each announced when skipped.
+fn other_backends() -> Vec<Backend> {
+    [Backend::Cadical, Backend::Z3, Backend::Cvc5]
         .into_iter()
         .filter(|b| match b.available() {
             Ok(()) => true,
-            Err(_) => {
-                eprintln!("skipping: {} not installed", b.name());
+            Err(e) => {
+                eprintln!("skipping {}: {e}", b.name());
                 false
             }
         })
@@ -101,7 +102,7 @@ fn every_backend_agrees_on_the_corpus(model: &str) {
         eprintln!("skipping: ../shared/corpus not found");
         return;
     };
-    let backends = installed_smt_backends();
+    let backends = other_backends();
     if backends.is_empty() {
         return;
     }
@@ -245,6 +246,23 @@ fn exported_instance_names_relation_literals() {
     assert_eq!(body, clauses);
 }
 
+/// A solver left out of the build is a usage error that says how to build it in.
+#[test]
+fn a_solver_not_built_in_says_how_to_build_it() {
+    if cfg!(feature = "cadical") {
+        eprintln!("skipping: cadical is built in");
+        return;
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_nemos"))
+        .current_dir(manifest_dir())
+        .args(["check", "litmus/SB.litmus", "--solver", "cadical"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--features cadical"), "{stderr}");
+}
+
 /// A missing solver is a usage error that names the package, never a panic.
 #[test]
 fn a_missing_solver_names_its_package() {
@@ -269,7 +287,7 @@ fn cli_emits_and_solves_with_each_installed_backend() {
     let dir = std::env::temp_dir().join(format!("nemos-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut backends = vec![Backend::Varisat];
-    backends.extend(installed_smt_backends());
+    backends.extend(other_backends());
     for backend in backends {
         for format in ["dimacs", "smt2"] {
             let target = dir.join(format!("{}.{format}", backend.name()));
@@ -345,7 +363,7 @@ fn defects(program: &Program, events: &Events, backend: Backend) -> Defects {
 
 #[test]
 fn every_backend_finds_the_same_races_and_atomicity_violations() {
-    let backends = installed_smt_backends();
+    let backends = other_backends();
     let mut compared = 0;
     for path in litmus_files(&manifest_dir().join("litmus")) {
         let (program, events) = load(&path).unwrap();
