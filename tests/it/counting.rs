@@ -7,8 +7,7 @@
 use crate::common;
 use crate::reference;
 
-#[path = "../../benches/common/families.rs"]
-mod families;
+use crate::families;
 
 use std::collections::BTreeSet;
 

@@ -2,6 +2,9 @@
 //! linked the whole crate; one binary links it once.
 
 mod common;
+/// The program families of the benchmarks, shared with the tests that check what fires on them.
+#[path = "../../benches/common/families.rs"]
+mod families;
 mod reference;
 
 mod backends;

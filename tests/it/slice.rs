@@ -12,9 +12,7 @@ use nemos::analysis::{AnalysisOptions, Session};
 use crate::common;
 use crate::reference;
 
-#[path = "../../benches/common/families.rs"]
-mod families;
-use families::{locked_counter, unlocked_counter};
+use crate::families::{locked_counter, unlocked_counter};
 
 fn races(test: &nemos::Test, options: &AnalysisOptions) -> RaceResult {
     let mut session = Session::new(&test.program, &test.events, options).unwrap();
