@@ -152,7 +152,8 @@ fn external_sat_solver() -> Option<&'static str> {
 /// Each query `check` asked of each of the project's litmus tests, written out and solved
 /// again by `solve_file` (which returns `Some(true)` for SAT).
 fn each_emitted_query(format: EmitFormat, solve_file: impl Fn(&Path) -> Option<bool>) -> usize {
-    let dir = std::env::temp_dir().join(format!("nemos-emit-{}", std::process::id()));
+    // One directory per format: the SMT-LIB and DIMACS tests run at once in this process.
+    let dir = std::env::temp_dir().join(format!("nemos-emit-{}-{format:?}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut checked = 0;
     for path in litmus_files(&manifest_dir().join("litmus")) {
