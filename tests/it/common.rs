@@ -153,3 +153,15 @@ pub fn lkmm_model(dir: &Path) -> nemos::cat::Model {
     )
     .unwrap_or_else(|e| panic!("{}", e.short()))
 }
+
+/// proptest's configuration for `cases` cases, failures kept in
+/// `tests/proptest-regressions/{file}.txt`.
+pub fn proptest_config(cases: u32, file: &'static str) -> proptest::test_runner::Config {
+    proptest::test_runner::Config {
+        cases,
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::Direct(file),
+        )),
+        ..proptest::test_runner::Config::default()
+    }
+}

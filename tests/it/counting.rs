@@ -16,7 +16,7 @@ use nemos::diagnostics::SourceFile;
 use nemos::events::{unroll, UnrollOptions};
 use nemos::program::{Observable, Program};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, FileFailurePersistence};
+use proptest::test_runner::Config;
 
 const UNROLL: u32 = 2;
 
@@ -130,13 +130,7 @@ fn answers(program: &Program, model: &str, counting: bool) -> (States, bool, boo
 }
 
 fn config(cases: u32) -> Config {
-    Config {
-        cases,
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-            "tests/proptest-regressions/counting.txt",
-        ))),
-        ..Config::default()
-    }
+    common::proptest_config(cases, "tests/proptest-regressions/counting.txt")
 }
 
 proptest! {

@@ -19,7 +19,7 @@ use nemos::encode::acyclic::AcyclicStrategy;
 use nemos::events::{unroll, UnrollOptions, WaitOn};
 use nemos::program::{Observable, Program};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, FileFailurePersistence};
+use proptest::test_runner::Config;
 
 const UNROLL: u32 = 2;
 
@@ -834,13 +834,7 @@ fn strategy(transitive: bool) -> AcyclicStrategy {
 }
 
 fn config(cases: u32) -> Config {
-    Config {
-        cases,
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-            "tests/proptest-regressions/differential.txt",
-        ))),
-        ..Config::default()
-    }
+    common::proptest_config(cases, "tests/proptest-regressions/differential.txt")
 }
 
 proptest! {
