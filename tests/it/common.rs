@@ -165,3 +165,24 @@ pub fn proptest_config(cases: u32, file: &'static str) -> proptest::test_runner:
         ..proptest::test_runner::Config::default()
     }
 }
+
+/// One of the LKMM corpus's verdict files, `path -> value == 1`: in `LKMM-expected.csv`, 1
+/// when the condition is reachable (herd's Sometimes or Always for `exists`); in
+/// `LKMM-DR-expected.csv`, 1 when no allowed execution raises `data-race`.
+pub fn lkmm_csv(path: &Path) -> std::collections::BTreeMap<String, bool> {
+    let text = std::fs::read_to_string(path).expect("the CSV reads");
+    text.lines()
+        .filter(|l| !l.starts_with("//") && !l.trim().is_empty())
+        .filter_map(|l| l.trim().rsplit_once(','))
+        .map(|(path, v)| (path.to_string(), v == "1"))
+        .collect()
+}
+
+/// Fails with the tests in `differ` that `known` (test, reason) does not explain.
+pub fn assert_explained(differ: &[String], known: &[(&str, &str)]) {
+    let unexplained: Vec<&String> = differ
+        .iter()
+        .filter(|d| !known.iter().any(|(k, _)| k == d))
+        .collect();
+    assert!(unexplained.is_empty(), "{unexplained:#?}");
+}

@@ -2,7 +2,6 @@
 //! GPL-2.0+: never copied into nemos), loaded as a user loads them: `--model
 //! DIR/linux-kernel.cat`, with the bell file beside it. Skipped when the corpus is absent.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
@@ -168,17 +167,6 @@ const CORE_DIFFERENCES: &[(&str, &str)] = &[
     ),
 ];
 
-/// The expected verdicts: `path -> 1` when the condition is reachable (herd's Sometimes or
-/// Always for `exists`).
-fn expected_verdicts(corpus: &Path) -> BTreeMap<String, bool> {
-    let text = std::fs::read_to_string(corpus.join("LKMM-expected.csv")).expect("the CSV reads");
-    text.lines()
-        .filter(|l| !l.starts_with("//") && !l.trim().is_empty())
-        .filter_map(|l| l.trim().rsplit_once(','))
-        .map(|(path, v)| (path.to_string(), v == "1"))
-        .collect()
-}
-
 /// The names called in a test's threads (after the init block), keywords aside.
 fn calls(text: &str) -> Vec<String> {
     let body = text.split_once('{').map_or(text, |(_, rest)| rest);
@@ -209,7 +197,7 @@ fn calls(text: &str) -> Vec<String> {
 
 /// The tests of `LKMM-expected.csv` without RCU whose calls all pass `tier`.
 fn tier_tests(corpus: &Path, tier: impl Fn(&str) -> bool) -> Vec<String> {
-    let expected = expected_verdicts(corpus);
+    let expected = common::lkmm_csv(&corpus.join("LKMM-expected.csv"));
     let mut tests = Vec::new();
     for path in expected.keys() {
         let file = corpus.join("tests").join(path);
@@ -226,7 +214,7 @@ fn tier_tests(corpus: &Path, tier: impl Fn(&str) -> bool) -> Vec<String> {
 /// Check `tests` in one batch under the model in `dir`: the number agreeing with
 /// `LKMM-expected.csv`, and the others (errors included). No test may hit a limit.
 fn agreement(dir: &Path, corpus: &Path, tests: &[String]) -> (usize, Vec<String>) {
-    let expected = expected_verdicts(corpus);
+    let expected = common::lkmm_csv(&corpus.join("LKMM-expected.csv"));
     let output = Command::cargo_bin("nemos")
         .expect("the nemos binary is built")
         .args(["check", "--format", "json", "--model"])
@@ -282,11 +270,7 @@ fn the_core_and_rmw_tiers_agree_with_dat3m_under_the_kernel_model() {
         "{agree} of {} core- and RMW-tier LKMM tests agree with Dat3M",
         core.len()
     );
-    let unexplained: Vec<&String> = differ
-        .iter()
-        .filter(|d| !CORE_DIFFERENCES.iter().any(|(k, _)| k == d))
-        .collect();
-    assert!(unexplained.is_empty(), "{unexplained:#?}");
+    common::assert_explained(&differ, CORE_DIFFERENCES);
     // The tiers' size is the corpus's: a change of the selection shows here.
     assert_eq!(core.len(), 2522);
     assert!(agree >= 2520, "{agree}");

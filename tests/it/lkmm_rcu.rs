@@ -3,8 +3,7 @@
 //! shared corpus, never copied: the model files are GPL-2.0+). The tests that do not need
 //! the corpus write small models of their own.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use assert_cmd::Command;
 
@@ -164,19 +163,9 @@ fn dat3m_model() -> Option<PathBuf> {
     }
 }
 
-/// `path -> 0|1` of one of the corpus's CSV files.
-fn csv(path: &Path) -> BTreeMap<String, bool> {
-    let text = std::fs::read_to_string(path).expect("the CSV reads");
-    text.lines()
-        .filter(|l| !l.starts_with("//") && !l.trim().is_empty())
-        .filter_map(|l| l.trim().rsplit_once(','))
-        .map(|(path, v)| (path.to_string(), v == "1"))
-        .collect()
-}
-
 /// The RCU and SRCU tests of the corpus on which nemos and Dat3M differ, and why: none
 /// (`C-srcu-nest-6`, whose `locations [0:r1]` names a register P0 does not have, lists it
-/// with the value registers start with, as herd does).
+/// with the value registers start with, 0; Dat3M's verdict does not depend on it).
 const RCU_DIFFERENCES: &[(&str, &str)] = &[];
 
 /// Every test of `LKMM-expected.csv` that uses RCU or SRCU (its text names `rcu`: 2121
@@ -190,8 +179,8 @@ fn the_rcu_tests_agree_with_dat3m_under_the_kernel_model() {
         return;
     };
     let corpus = corpus.join("lkmm");
-    let expected = csv(&corpus.join("LKMM-expected.csv"));
-    let races = csv(&corpus.join("LKMM-DR-expected.csv"));
+    let expected = common::lkmm_csv(&corpus.join("LKMM-expected.csv"));
+    let races = common::lkmm_csv(&corpus.join("LKMM-DR-expected.csv"));
     let tests: Vec<&String> = expected
         .keys()
         .filter(|p| {
@@ -241,11 +230,7 @@ fn the_rcu_tests_agree_with_dat3m_under_the_kernel_model() {
          {race_checked}",
         tests.len()
     );
-    let unexplained: Vec<&String> = differ
-        .iter()
-        .filter(|d| !RCU_DIFFERENCES.iter().any(|(k, _)| k == d))
-        .collect();
-    assert!(unexplained.is_empty(), "{unexplained:#?}");
+    common::assert_explained(&differ, RCU_DIFFERENCES);
     assert_eq!(tests.len(), 2121);
     assert_eq!(agree, 2121 - RCU_DIFFERENCES.len());
     assert_eq!((race_agree, race_checked), (2032, 2032));

@@ -28,9 +28,10 @@ pub(super) fn sort_observed(
 
 impl Lowerer {
     /// What a `locations` entry names: an array named whole is every one of its cells. A
-    /// register its thread never declares is listed as herd lists it, with the value every
-    /// register starts with, 0: the list only says what to print (a condition or filter
-    /// that names such a register is an error, where a typo would change the verdict).
+    /// register its thread never declares is listed with the value every register starts
+    /// with, 0 (herd's registers start at 0 too; what herd prints here was not checked):
+    /// the list only says what to print (a condition or filter that names such a register
+    /// is an error, where a typo would change the verdict).
     pub(super) fn listed_observables(
         &mut self,
         var: &ast::StateVar,
