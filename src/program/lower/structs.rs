@@ -120,9 +120,6 @@ struct Flattener<'l> {
     functions: HashMap<String, CType>,
     /// Registers and parameters in scope, innermost last.
     scopes: Vec<HashMap<String, CType>>,
-    /// The next index flattened is under `&`: one past its array is an address, not an
-    /// access.
-    address_taken: bool,
 }
 
 /// The test with its structs flattened into arrays, and the names of their cells.
@@ -139,7 +136,6 @@ pub(super) fn flatten(
         objects: HashMap::new(),
         functions: HashMap::new(),
         scopes: Vec::new(),
-        address_taken: false,
     };
     f.define(&test.structs);
     let mut out = test.clone();
@@ -747,7 +743,6 @@ impl Flattener<'_> {
                 }
             }
             ExprKind::Unary(ast::UnaryOp::AddrOf, inner) => {
-                self.address_taken = matches!(inner.kind, ExprKind::Index(..));
                 if let ExprKind::Name(id) = &inner.kind {
                     // `&x` of a location is its address, as `x` is; of a register, an
                     // error lowering reports.
@@ -757,7 +752,12 @@ impl Flattener<'_> {
                     };
                     return Typed::Value(e.clone(), t);
                 }
-                match self.typed(inner) {
+                // `&n->slots[2]` of two slots is one past the field: an address C allows.
+                let operand = match &inner.kind {
+                    ExprKind::Index(base, index) => self.indexed(base, index, inner.span, true),
+                    _ => self.typed(inner),
+                };
+                match operand {
                     Typed::Place(place) => {
                         let t = match &place.shape {
                             Shape::Struct(s) => CType::Struct(s.clone()),
@@ -778,62 +778,7 @@ impl Flattener<'_> {
                 let (v, _) = self.value(inner);
                 value(ExprKind::Unary(*op, Box::new(v)), CType::Scalar)
             }
-            ExprKind::Index(base, index) => {
-                // `&n->slots[2]` of two slots is one past the field: an address C allows.
-                let limit_past = u32::from(std::mem::take(&mut self.address_taken));
-                let (i, _) = self.value(index);
-                match self.typed(base) {
-                    Typed::Place(Place {
-                        base: b,
-                        offset,
-                        shape: Shape::Array(elem, len),
-                    }) => {
-                        // The offset is within the whole object, whose bounds the access
-                        // checks; the field's own are checked here (a constant index) or
-                        // when the access runs.
-                        let limit = len.saturating_add(limit_past);
-                        let i = match constant(&i) {
-                            Some(k) if k < 0 || k >= i64::from(limit) => {
-                                self.error(Diagnostic::new(
-                                    format!(
-                                        "index outside `{}`, an array of {len}",
-                                        self.file.snippet(base.span)
-                                    ),
-                                    index.span,
-                                ));
-                                i
-                            }
-                            Some(_) => i,
-                            None => ast::Expr {
-                                span,
-                                kind: ExprKind::FieldIndex(Box::new(i), limit),
-                            },
-                        };
-                        let size = self.size_of(&elem);
-                        let offset = add(offset, scale(i, size), span);
-                        self.element(b, offset, elem, span)
-                    }
-                    Typed::Place(Place {
-                        shape: Shape::Struct(s),
-                        ..
-                    }) => {
-                        self.error(Diagnostic::new(
-                            format!("a `struct {s}` indexed like an array"),
-                            base.span,
-                        ));
-                        invalid(span)
-                    }
-                    Typed::Value(b, t) => {
-                        let elem = t.pointee();
-                        if matches!(elem, CType::Struct(_)) {
-                            let size = self.size_of(&elem);
-                            self.element(b, scale(i, size), elem, span)
-                        } else {
-                            value(ExprKind::Index(Box::new(b), Box::new(i)), elem)
-                        }
-                    }
-                }
-            }
+            ExprKind::Index(base, index) => self.indexed(base, index, span, false),
             ExprKind::Member(base, field, arrow) => self.member(base, field, *arrow, span),
             ExprKind::Binary(op, a, b) => {
                 let (a, ta) = self.value(a);
@@ -913,6 +858,70 @@ impl Flattener<'_> {
                     None => first.map(|t| t.pointee()).unwrap_or(CType::Scalar),
                 };
                 value(ExprKind::Call(f.clone(), flat), t)
+            }
+        }
+    }
+
+    /// `base[index]`; `one_past` when only its address is taken (`&a[i]`), where an index
+    /// one past an array field is an address, not an access.
+    fn indexed(
+        &mut self,
+        base: &ast::Expr,
+        index: &ast::Expr,
+        span: Span,
+        one_past: bool,
+    ) -> Typed {
+        let value = |kind: ExprKind, t: CType| Typed::Value(ast::Expr { kind, span }, t);
+        let (i, _) = self.value(index);
+        match self.typed(base) {
+            Typed::Place(Place {
+                base: b,
+                offset,
+                shape: Shape::Array(elem, len),
+            }) => {
+                // The offset is within the whole object, whose bounds the access
+                // checks; the field's own are checked here (a constant index) or
+                // when the access runs.
+                let limit = len.saturating_add(u32::from(one_past));
+                let i = match constant(&i) {
+                    Some(k) if k < 0 || k >= i64::from(limit) => {
+                        self.error(Diagnostic::new(
+                            format!(
+                                "index outside `{}`, an array of {len}",
+                                self.file.snippet(base.span)
+                            ),
+                            index.span,
+                        ));
+                        i
+                    }
+                    Some(_) => i,
+                    None => ast::Expr {
+                        span,
+                        kind: ExprKind::FieldIndex(Box::new(i), limit),
+                    },
+                };
+                let size = self.size_of(&elem);
+                let offset = add(offset, scale(i, size), span);
+                self.element(b, offset, elem, span)
+            }
+            Typed::Place(Place {
+                shape: Shape::Struct(s),
+                ..
+            }) => {
+                self.error(Diagnostic::new(
+                    format!("a `struct {s}` indexed like an array"),
+                    base.span,
+                ));
+                invalid(span)
+            }
+            Typed::Value(b, t) => {
+                let elem = t.pointee();
+                if matches!(elem, CType::Struct(_)) {
+                    let size = self.size_of(&elem);
+                    self.element(b, scale(i, size), elem, span)
+                } else {
+                    value(ExprKind::Index(Box::new(b), Box::new(i)), elem)
+                }
             }
         }
     }
