@@ -30,7 +30,7 @@ use crate::encode::model::{encode_model, CompiledModel};
 use crate::encode::sc;
 use crate::encode::symmetry::break_symmetry;
 use crate::encode::value::{self, Value};
-use crate::encode::Encoding;
+use crate::encode::{Encoding, EncodingOptions};
 use crate::events::{EventId, Events};
 use crate::program::symmetry::interchangeable_threads;
 use crate::program::Quantifier;
@@ -61,6 +61,10 @@ pub struct AnalysisOptions {
     /// Add the counting lemmas (`encode::counting`) where the model makes them hold: off
     /// only to compare with the encoding without them.
     pub counting: bool,
+    /// Some solve of the session drops named checks that `skip` keeps (`explain`, the
+    /// picture of a forbidden outcome): the values reads may return are then those of the
+    /// model without its named checks, which may allow them out of thin air.
+    pub what_if: bool,
 }
 
 impl Default for AnalysisOptions {
@@ -74,6 +78,7 @@ impl Default for AnalysisOptions {
             symmetry: false,
             slice_races: false,
             counting: true,
+            what_if: false,
         }
     }
 }
@@ -159,7 +164,14 @@ pub struct Session<'a> {
     /// How many counting lemmas this session added (a counter's final value tied to the
     /// sum of its increments): tests check that they fire where they should.
     pub counting_lemmas: usize,
+    /// The last enumeration of final states stopped at [`THIN_AIR_STATES`].
+    pub outcomes_cut: bool,
 }
+
+/// Where reads may return values out of thin air, a value justified only by itself may be
+/// any of the 2^32 (`r = x; y = r` against `s = y; x = s`): an enumeration of final states
+/// stops after this many, and says so.
+pub const THIN_AIR_STATES: usize = 256;
 
 impl<'a> Session<'a> {
     pub fn new(
@@ -213,14 +225,18 @@ impl<'a> Session<'a> {
         } else {
             vec![false; events.init.len()]
         };
-        let mut encoding = Encoding::sliced(
-            &mut solver,
-            program,
-            events,
-            options.strategy,
+        // Values out of thin air only where the model allows them (`events::bounds`).
+        let thin_air = !model.forbids_thin_air(|check| match &check.name {
+            Some(name) => !options.what_if && !options.skip.contains(name),
+            None => true,
+        });
+        let shape = EncodingOptions {
+            strategy: options.strategy,
             direct_fr,
             sliced,
-        );
+            thin_air,
+        };
+        let mut encoding = Encoding::with_options(&mut solver, program, events, shape);
         prepare(&mut solver, &mut encoding);
         if options.symmetry {
             let classes = interchangeable_threads(program);
@@ -266,6 +282,7 @@ impl<'a> Session<'a> {
             counters,
             counting_premise,
             counting_lemmas: 0,
+            outcomes_cut: false,
         })
     }
 
@@ -617,7 +634,12 @@ impl<'a> Session<'a> {
             .map(|c| c.prop.clone());
         let mut assumptions = vec![self.within_bound, enumerating];
         assumptions.extend_from_slice(extra);
+        self.outcomes_cut = false;
         while let Some(execution) = self.find(&assumptions)? {
+            if self.encoding.thin_air && states.len() == THIN_AIR_STATES {
+                self.outcomes_cut = true;
+                break;
+            }
             let values = execution.final_state.clone();
             let mut block = vec![!enumerating];
             for ((_, value), (_, v)) in self.observed.iter().zip(&values) {

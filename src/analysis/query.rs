@@ -138,6 +138,9 @@ pub struct CheckAnswer {
     pub result: CheckResult,
     /// The reachable final states, when enumerated.
     pub states: Option<Vec<FinalState>>,
+    /// The enumeration stopped at [`super::THIN_AIR_STATES`]: more states exist, with
+    /// values out of thin air.
+    pub states_cut: bool,
     /// herd's Positive and Negative execution counts, when counted.
     pub counts: Option<(u64, u64)>,
 }
@@ -245,7 +248,7 @@ impl Answer {
                 c.result.assertion_failure.is_some()
                     || c.result.deadlock.is_some()
                     || c.result.requirement_fails(),
-                c.result.bound_hit,
+                c.result.bound_hit || c.states_cut,
             ),
             Finding::Races(r) => (!r.races.is_empty() || r.deadlock.is_some(), r.bound_hit),
             Finding::Atomicity(a) => (a.violated(), a.bound_hit),
@@ -301,6 +304,9 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
         // feeds its own writes: such locations need no memory encoding.
         slice_races: query == Query::Races,
         counting: true,
+        // `explain`, and `check`'s picture of a forbidden outcome, drop checks.
+        what_if: query == Query::Explain
+            || (options.picture && matches!(query, Query::Check { .. })),
         solver: SolverOptions {
             backend: options.backend,
             record: recording.clone(),
@@ -365,6 +371,7 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
             Finding::Check(Box::new(CheckAnswer {
                 result,
                 states,
+                states_cut: session.outcomes_cut,
                 counts,
             }))
         }

@@ -211,6 +211,31 @@ pub struct RecGroup {
     pub one_sided: bool,
 }
 
+/// The pairs [`Model::forbids_thin_air`] asks a relation to contain.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pairs {
+    /// `[R]; po; [W]`.
+    ReadToLaterWrite,
+    /// `rfe`.
+    ExternalRf,
+}
+
+impl Pairs {
+    fn source(self) -> Base {
+        match self {
+            Pairs::ReadToLaterWrite => Base::R,
+            Pairs::ExternalRf => Base::W,
+        }
+    }
+
+    fn target(self) -> Base {
+        match self {
+            Pairs::ReadToLaterWrite => Base::W,
+            Pairs::ExternalRf => Base::R,
+        }
+    }
+}
+
 impl Model {
     /// Some `acyclic` check's relation is a union with `fr` among its operands, looked
     /// through (non-recursive) definitions: `acyclic po | rf | co | fr` in `sc.cat`.
@@ -227,6 +252,127 @@ impl Model {
         self.checks
             .iter()
             .any(|c| c.kind == CheckKind::Acyclic && !c.flag && holds_fr(self, &c.expr))
+    }
+
+    /// Some `acyclic` check in force (`in_force` says which) forbids every cycle of
+    /// `po | rf`, so that no value comes out of thin air: its relation contains, looked
+    /// through (non-recursive) definitions, both the program order from a read to a later
+    /// write and the external reads-from. That is enough: a cycle of `po | rf` along which
+    /// values flow (each read's value computed into a later write of its thread, read by
+    /// the next) has an external `rf` edge, and between two such edges a chain of program
+    /// order and internal `rf` from a read to a write, which is one `[R]; po; [W]` pair.
+    /// SC, TSO, C11 and RC11 say so (`po | com`, `ppo | rfe`, `hb | rf`, `sb | rf`); a model
+    /// that does not, or whose check is skipped, gets values that may justify themselves
+    /// (`events::bounds`).
+    pub fn forbids_thin_air(&self, in_force: impl Fn(&Check) -> bool) -> bool {
+        self.checks.iter().any(|c| {
+            c.kind == CheckKind::Acyclic
+                && !c.flag
+                && !c.negated
+                && in_force(c)
+                && self.covers(&c.expr, Pairs::ReadToLaterWrite)
+                && self.covers(&c.expr, Pairs::ExternalRf)
+        })
+    }
+
+    /// The relation `e` contains every pair of `pairs`.
+    fn covers(&self, e: &TExpr, pairs: Pairs) -> bool {
+        match e {
+            TExpr::Base(Base::Po) => pairs == Pairs::ReadToLaterWrite,
+            TExpr::Base(Base::Rf | Base::Rfe) => pairs == Pairs::ExternalRf,
+            TExpr::Def(id) => self.definition(*id).is_some_and(|d| self.covers(d, pairs)),
+            TExpr::Binary(BinOp::Union, a, b) => self.covers(a, pairs) || self.covers(b, pairs),
+            TExpr::Binary(BinOp::Inter, a, b) => self.covers(a, pairs) && self.covers(b, pairs),
+            TExpr::Binary(BinOp::Diff, a, b) => self.covers(a, pairs) && self.misses(b, pairs),
+            TExpr::Binary(BinOp::Seq, a, b) => match (&**a, &**b) {
+                (TExpr::Unary(UnOp::Identity, s), r) => {
+                    self.contains_all(s, pairs.source()) && self.covers(r, pairs)
+                }
+                (r, TExpr::Unary(UnOp::Identity, s)) => {
+                    self.covers(r, pairs) && self.contains_all(s, pairs.target())
+                }
+                _ => false,
+            },
+            TExpr::Unary(UnOp::Plus | UnOp::Star | UnOp::Opt, a) => self.covers(a, pairs),
+            _ => false,
+        }
+    }
+
+    /// The relation `e` contains no pair of `pairs`.
+    fn misses(&self, e: &TExpr, pairs: Pairs) -> bool {
+        match e {
+            TExpr::Empty(_) => true,
+            TExpr::Def(id) => self.definition(*id).is_some_and(|d| self.misses(d, pairs)),
+            TExpr::Binary(BinOp::Union, a, b) => self.misses(a, pairs) && self.misses(b, pairs),
+            TExpr::Binary(BinOp::Inter, a, b) => self.misses(a, pairs) || self.misses(b, pairs),
+            TExpr::Binary(BinOp::Diff, a, _) => self.misses(a, pairs),
+            TExpr::Binary(BinOp::Product, a, b) => {
+                self.excludes(a, pairs.source()) || self.excludes(b, pairs.target())
+            }
+            TExpr::Binary(BinOp::Seq, ..) => {
+                self.end_excludes(e, pairs.source(), true)
+                    || self.end_excludes(e, pairs.target(), false)
+            }
+            _ => false,
+        }
+    }
+
+    /// The sequence `e` starts (`first`) or ends with a filter `[S]` that holds no event
+    /// of `kind`.
+    fn end_excludes(&self, e: &TExpr, kind: Base, first: bool) -> bool {
+        match e {
+            TExpr::Unary(UnOp::Identity, s) => self.excludes(s, kind),
+            TExpr::Binary(BinOp::Seq, a, b) => {
+                self.end_excludes(if first { a } else { b }, kind, first)
+            }
+            _ => false,
+        }
+    }
+
+    /// The set `e` contains every event of `kind`.
+    fn contains_all(&self, e: &TExpr, kind: Base) -> bool {
+        match e {
+            TExpr::Base(b) => *b == kind || matches!(b, Base::All | Base::M),
+            TExpr::Def(id) => self
+                .definition(*id)
+                .is_some_and(|d| self.contains_all(d, kind)),
+            TExpr::Binary(BinOp::Union, a, b) => {
+                self.contains_all(a, kind) || self.contains_all(b, kind)
+            }
+            TExpr::Binary(BinOp::Inter, a, b) => {
+                self.contains_all(a, kind) && self.contains_all(b, kind)
+            }
+            TExpr::Binary(BinOp::Diff, a, b) => {
+                self.contains_all(a, kind) && self.excludes(b, kind)
+            }
+            _ => false,
+        }
+    }
+
+    /// The set `e` holds no event of `kind` (reads and writes are apart; fences are
+    /// neither; initial writes are writes).
+    fn excludes(&self, e: &TExpr, kind: Base) -> bool {
+        match e {
+            TExpr::Empty(_) => true,
+            TExpr::Base(b) => match kind {
+                Base::R => matches!(b, Base::W | Base::IW | Base::F),
+                Base::W => matches!(b, Base::R | Base::F),
+                _ => false,
+            },
+            TExpr::Def(id) => self.definition(*id).is_some_and(|d| self.excludes(d, kind)),
+            TExpr::Binary(BinOp::Union, a, b) => self.excludes(a, kind) && self.excludes(b, kind),
+            TExpr::Binary(BinOp::Inter, a, b) => self.excludes(a, kind) || self.excludes(b, kind),
+            TExpr::Binary(BinOp::Diff, a, _) => self.excludes(a, kind),
+            _ => false,
+        }
+    }
+
+    /// The body of a non-recursive definition (a recursive one's value is not its body).
+    fn definition(&self, id: usize) -> Option<&TExpr> {
+        if self.rec_group(id).is_some() {
+            return None;
+        }
+        self.defs.get(id).map(|d| &d.1)
     }
 
     /// Some expression compares the values of events (`different-values`): the encoding

@@ -60,6 +60,9 @@ pub struct Encoding<'a> {
     /// encoding answers cannot observe it (`analysis::slice`); the witness decoder chooses
     /// its reads along the interleaving of the rest.
     pub sliced: Vec<bool>,
+    /// Reads may return values out of thin air (the model allows `po | rf` cycles): their
+    /// values range over `Bounds::thin_air_values`.
+    pub thin_air: bool,
     /// The lock order: `(u, k)` when the critical section ending with unlock `u` precedes
     /// the one starting with lock `k`, for critical sections of one mutex in different
     /// threads (within a thread, program order orders them).
@@ -115,45 +118,40 @@ fn mutex_locations(program: &Program, events: &Events) -> Vec<bool> {
     mutex
 }
 
+/// How [`Encoding::with_options`] shapes the shared encoding.
+#[derive(Clone, Debug, Default)]
+pub struct EncodingOptions {
+    /// How `co`'s total orders are built.
+    pub strategy: AcyclicStrategy,
+    /// `fr` by clauses rather than gates (see `encode_fr`).
+    pub direct_fr: bool,
+    /// Per location (missing ones `false`): its memory (`rf`, `co`, `fr`) is left out, its
+    /// reads' values unconstrained. Only for a query that nothing about those locations can
+    /// change (`analysis::slice` says which).
+    pub sliced: Vec<bool>,
+    /// Reads' values may come out of thin air ([`Encoding::thin_air`]).
+    pub thin_air: bool,
+}
+
 impl<'a> Encoding<'a> {
     pub fn new<S: ClauseSink>(sink: &mut S, program: &'a Program, events: &'a Events) -> Self {
-        Self::with_strategy(sink, program, events, AcyclicStrategy::default())
+        Self::with_options(sink, program, events, EncodingOptions::default())
     }
 
-    /// The shared encoding, with `co`'s total orders built by `strategy`.
-    pub fn with_strategy<S: ClauseSink>(
+    /// The shared encoding, shaped by `options`.
+    pub fn with_options<S: ClauseSink>(
         sink: &mut S,
         program: &'a Program,
         events: &'a Events,
-        strategy: AcyclicStrategy,
+        options: EncodingOptions,
     ) -> Self {
-        Self::with_fr(sink, program, events, strategy, false)
-    }
-
-    /// [`Encoding::with_strategy`], with `fr` defined by clauses rather than gates when
-    /// `direct_fr` (see `encode_fr`).
-    pub fn with_fr<S: ClauseSink>(
-        sink: &mut S,
-        program: &'a Program,
-        events: &'a Events,
-        strategy: AcyclicStrategy,
-        direct_fr: bool,
-    ) -> Self {
-        let sliced = vec![false; events.init.len()];
-        Self::sliced(sink, program, events, strategy, direct_fr, sliced)
-    }
-
-    /// [`Encoding::with_fr`] without the memory of the locations `sliced` marks: no `rf`,
-    /// `co` or `fr` pairs, and their reads' values unconstrained. Only for a query that
-    /// nothing about them can change (`analysis::slice` says which).
-    pub fn sliced<S: ClauseSink>(
-        sink: &mut S,
-        program: &'a Program,
-        events: &'a Events,
-        strategy: AcyclicStrategy,
-        direct_fr: bool,
-        sliced: Vec<bool>,
-    ) -> Self {
+        let EncodingOptions {
+            strategy,
+            direct_fr,
+            mut sliced,
+            thin_air,
+        } = options;
+        sliced.resize(events.init.len(), false);
         let n = events.len();
         let mut enc = Encoding {
             program,
@@ -165,6 +163,7 @@ impl<'a> Encoding<'a> {
             co_orders: Vec::new(),
             mutexes: mutex_locations(program, events),
             sliced,
+            thin_air,
             lko: Relation::new(),
             lock_choices: Vec::new(),
             fr: Relation::new(),
@@ -290,7 +289,7 @@ impl<'a> Encoding<'a> {
     /// feasible read equals the write it reads from. Values nothing asks for (no branch, lock,
     /// assertion or condition depends on them) are never encoded: the cone of influence.
     fn read_value<S: ClauseSink>(&mut self, sink: &mut S, read: EventId, t: TermId) -> Value {
-        let value = match &self.events.bounds.values[t] {
+        let value = match self.events.bounds.value_set(t, self.thin_air) {
             Some(set) => Value::fresh_one_hot(sink, set),
             None => Value::fresh_bits(sink),
         };
@@ -319,6 +318,15 @@ impl<'a> Encoding<'a> {
         };
         self.values[e] = Some(value.clone());
         value
+    }
+
+    /// The value of event `e` as encoded so far, if something needed it.
+    pub fn encoded_value(&self, e: EventId) -> Option<&Value> {
+        self.values[e].as_ref().or_else(|| {
+            self.events.events[e]
+                .value
+                .and_then(|t| self.term_cache.get(&t))
+        })
     }
 
     /// The value of a term, built once.

@@ -11,7 +11,16 @@
 //!   preceding every write.
 //!
 //! Values: a fixpoint over finite sets, where a read may return any value of its candidate
-//! writes. A set that grows past [`VALUE_SET_CAP`] becomes "unbounded" and that term is
+//! writes, computed twice. The least fixpoint ([`Bounds::values`]) holds the values of
+//! executions in which `po | rf` is acyclic: follow a read's value back along `rf` and the
+//! reads its write's value is computed from; the chain ends, at constants. SC, TSO, C11 and
+//! RC11 are such models. Others (the Linux-kernel model, a model with its `no-thin-air`
+//! check skipped) allow a value to justify itself around a cycle (LB with data
+//! dependencies: `r = x; y = r` against `s = y; x = s` may end with `r = 42`); the greatest
+//! fixpoint ([`Bounds::thin_air_values`]) holds those, since in every execution the family
+//! of values each read returns is a post-fixpoint of the step (each read's value is a value
+//! of the term of the write it reads from) and the greatest fixpoint contains every
+//! post-fixpoint. The encoding picks one by the model (`Model::forbids_thin_air`). A set that grows past [`VALUE_SET_CAP`] becomes "unbounded" and that term is
 //! encoded with 32-bit vectors instead of one-hot literals. The reads of a counter
 //! ([`super::counting`]: every write adds a positive constant to a value its thread read
 //! there, or writes a constant) are clamped to the counter's range when it is small
@@ -35,8 +44,13 @@ const PRODUCT_CAP: usize = 4096;
 pub struct Bounds {
     /// Per event: for reads, the writes it may read from (in event order); empty otherwise.
     pub rf_candidates: Vec<Vec<EventId>>,
-    /// Per term: its possible values in increasing order, or `None` when unbounded.
+    /// Per term: its possible values in increasing order, or `None` when unbounded, in the
+    /// executions of a model that makes `po | rf` acyclic (no value out of thin air).
     pub values: Vec<Option<Vec<i32>>>,
+    /// The same, in the executions of any coherent model: values may justify themselves
+    /// through a cycle of reads and writes (out of thin air), so the sets are a greatest
+    /// fixpoint and contain [`Bounds::values`].
+    pub thin_air_values: Vec<Option<Vec<i32>>>,
     /// The counters of the test (see [`super::counting`]), whose reads' values are clamped
     /// to the counter's range.
     pub counters: Vec<Counter>,
@@ -46,15 +60,33 @@ impl Bounds {
     pub fn may_read_from(&self, read: EventId, write: EventId) -> bool {
         self.rf_candidates[read].contains(&write)
     }
+
+    /// The possible values of `term`: [`Bounds::thin_air_values`] when `thin_air`, else
+    /// [`Bounds::values`].
+    pub fn value_set(&self, term: TermId, thin_air: bool) -> Option<&[i32]> {
+        let sets = if thin_air {
+            &self.thin_air_values
+        } else {
+            &self.values
+        };
+        sets[term].as_deref()
+    }
 }
 
 pub fn compute(events: &Events) -> Bounds {
     let rf_candidates = rf_candidates(events);
     let counters = counting::counters(events);
-    let values = values(events, &rf_candidates, &counters);
+    let grounded = values(events, &rf_candidates, &counters, Justification::Grounded);
+    let thin_air = values(
+        events,
+        &rf_candidates,
+        &counters,
+        Justification::SelfJustified,
+    );
     Bounds {
         rf_candidates,
-        values,
+        values: grounded,
+        thin_air_values: thin_air,
         counters,
     }
 }
@@ -102,10 +134,24 @@ fn rf_candidates(events: &Events) -> Vec<Vec<EventId>> {
 
 type ValueSet = Option<BTreeSet<i32>>;
 
+/// Where the fixpoint over reads' value sets starts, and so which one it finds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Justification {
+    /// From empty sets, growing: the least fixpoint. Every value a read returns was
+    /// written by a write that an earlier read in `po | rf` justified, which holds when
+    /// the model makes `po | rf` acyclic.
+    Grounded,
+    /// From "anything", shrinking: the greatest fixpoint. A read may return a value that
+    /// justifies itself through a cycle of reads and writes (out of thin air), as in
+    /// models that allow `po | rf` cycles.
+    SelfJustified,
+}
+
 fn values(
     events: &Events,
     rf_candidates: &[Vec<EventId>],
     counters: &[Counter],
+    justification: Justification,
 ) -> Vec<Option<Vec<i32>>> {
     // A counter's reads return values of its range, whatever the fixpoint below would
     // make of its cycles of candidates (which grow the sets past the cap): see `counting`.
@@ -126,6 +172,11 @@ fn values(
         })
     };
     let mut read_sets: Vec<ValueSet> = vec![Some(BTreeSet::new()); events.len()];
+    if justification == Justification::SelfJustified {
+        for read in events.reads() {
+            read_sets[read.id] = None;
+        }
+    }
     // A mutex wait's value is the thread's choice to block there: 0 or 1.
     for wait in &events.waits {
         if matches!(wait.on, super::WaitOn::Mutex { .. }) {
@@ -143,7 +194,12 @@ fn values(
                 };
                 set = union(set, term_set(events, &read_sets, term, &mut memo));
             }
-            let set = clamp(read.location, set);
+            let mut set = clamp(read.location, set);
+            if justification == Justification::SelfJustified {
+                // Descending from "anything": keep every step within the last (the caps
+                // make a step's sets only an over-approximation, which could grow back).
+                set = meet(set, read_sets[read.id].clone());
+            }
             if set != read_sets[read.id] {
                 read_sets[read.id] = set;
                 changed = true;
@@ -157,6 +213,14 @@ fn values(
     (0..events.terms.len())
         .map(|t| term_set(events, &read_sets, t, &mut memo).map(|s| s.into_iter().collect()))
         .collect()
+}
+
+/// The intersection, `None` standing for every value.
+fn meet(a: ValueSet, b: ValueSet) -> ValueSet {
+    match (a, b) {
+        (None, other) | (other, None) => other,
+        (Some(a), Some(b)) => Some(a.intersection(&b).copied().collect()),
+    }
 }
 
 fn union(a: ValueSet, b: ValueSet) -> ValueSet {

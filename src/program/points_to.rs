@@ -10,9 +10,11 @@
 //! within its object (a constant moves by that many cells, anything else may reach any cell
 //! of the object); other operations on addresses (masking, multiplying) may give any cell.
 //!
-//! It over-approximates what any execution can hold (every execution only combines values
-//! the program computes, as the shipped models allow no out-of-thin-air values), so no cell
-//! a pointer reaches is missing. A value no set holds (`NULL`, one past an array, an integer
+//! It over-approximates what any execution can hold where every value is computed from
+//! constants (the models that forbid values out of thin air, `events::bounds`), so no cell
+//! a pointer reaches is missing. Under a model that allows them, a pointer value that
+//! justifies itself and happens to be the address of a cell the program never names for it
+//! is reported as an invalid access rather than followed. A value no set holds (`NULL`, one past an array, an integer
 //! that never was an address) is an invalid access, which the unroller reports.
 
 use std::collections::BTreeSet;

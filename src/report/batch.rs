@@ -26,7 +26,7 @@ impl Tally {
             Finding::Check(found) => Tally {
                 reachable: Some(found.result.observation != Observation::Never),
                 assertion_failed: found.result.assertion_failure.is_some(),
-                bound_hit: found.result.bound_hit,
+                bound_hit: found.result.bound_hit || found.states_cut,
                 ..Tally::default()
             },
             Finding::Races(result) => Tally {

@@ -91,6 +91,8 @@ pub struct CheckReport<'a> {
     pub result: &'a CheckResult,
     /// Present when the states were enumerated.
     pub states: Option<&'a [FinalState]>,
+    /// The enumeration stopped before the last state (values out of thin air).
+    pub states_cut: bool,
     /// Present with `--count`.
     pub counts: Option<(u64, u64)>,
     pub matrix: bool,
@@ -188,6 +190,7 @@ impl CheckReport<'_> {
                 };
                 let _ = writeln!(out, "  {}{}", state_line(self.program, &s.values), mark);
             }
+            out.push_str(&self.states_cut_text(palette));
         }
         for flag in &self.result.flags {
             let _ = writeln!(
@@ -304,18 +307,26 @@ impl CheckReport<'_> {
                 (true, false) => "No",
             }
             .to_string(),
-            limit: self.result.bound_hit.then(|| {
-                format!(
+            limit: if self.result.bound_hit {
+                Some(format!(
                     "some executions need more than {} loop iterations (--unroll)",
                     self.events.unroll
-                )
-            }),
+                ))
+            } else {
+                self.states_cut.then(|| {
+                    format!(
+                        "stopped after {} final states: values out of thin air",
+                        crate::analysis::THIN_AIR_STATES
+                    )
+                })
+            },
             observation: observation_word(self.result.observation).to_string(),
             states: self.states.map(|s| {
                 s.iter()
                     .map(|s| state_line(self.program, &s.values))
                     .collect()
             }),
+            states_cut: self.states_cut,
             positive: self.counts.map(|c| c.0),
             negative: self.counts.map(|c| c.1),
             bound_hit: self.result.bound_hit,
@@ -395,15 +406,30 @@ impl CheckReport<'_> {
     }
 
     /// The reachable final states, each marked where the condition holds.
+    /// Why the list of states is not the whole set, when it is not.
+    fn states_cut_text(&self, palette: Palette) -> String {
+        if !self.states_cut {
+            return String::new();
+        }
+        format!(
+            "  {}\n",
+            palette.warn(&format!(
+                "stopped after {} states: the model allows values out of thin air (a cycle of po | rf may justify any value), so more exist",
+                crate::analysis::THIN_AIR_STATES
+            ))
+        )
+    }
+
     fn outcomes_text(&self, palette: Palette) -> String {
         let states = self.states.unwrap_or_default();
         let mut out = format!(
-            "Test {} ({}, model {}): {} reachable final state{}\n",
+            "Test {} ({}, model {}): {} reachable final state{}{}\n",
             self.program.name,
             self.file,
             self.model,
             states.len(),
-            if states.len() == 1 { "" } else { "s" }
+            if states.len() == 1 { "" } else { "s" },
+            if self.states_cut { ", and more" } else { "" }
         );
         for s in states {
             let mark = if s.satisfies {
@@ -417,6 +443,7 @@ impl CheckReport<'_> {
                 mark
             ));
         }
+        out.push_str(&self.states_cut_text(palette));
         out.push_str(&self.counts_line());
         out.push_str(&self.assertion_failure_text(palette));
         out.push_str(&self.deadlock_text(palette));
@@ -613,6 +640,9 @@ pub struct CheckJson {
     pub limit: Option<String>,
     pub observation: String,
     pub states: Option<Vec<String>>,
+    /// The states listed are the first [`crate::analysis::THIN_AIR_STATES`] of more.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub states_cut: bool,
     pub positive: Option<u64>,
     pub negative: Option<u64>,
     pub bound_hit: bool,

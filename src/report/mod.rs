@@ -206,6 +206,7 @@ pub(crate) fn check_report<'a>(
         events: &test.events,
         result: &found.result,
         states: found.states.as_deref(),
+        states_cut: found.states_cut,
         counts: found.counts,
         matrix: shown.matrix,
         layout: match query {

@@ -94,7 +94,7 @@ impl Execution {
         }
         rf.sort_unstable();
         // A mutex wait's value is a choice, not computed from reads: the model's.
-        let chosen: Vec<(EventId, i32)> = events
+        let mut chosen: Vec<(EventId, i32)> = events
             .waits
             .iter()
             .filter(|w| matches!(w.on, crate::events::WaitOn::Mutex { .. }))
@@ -103,7 +103,22 @@ impl Execution {
                 Some((w.event, v))
             })
             .collect();
-        let values = evaluate_values(events, &feasible, &rf, &chosen);
+        let mut values = evaluate_values(events, &feasible, &rf, &chosen);
+        // A value out of thin air justifies itself around a cycle of reads and writes, so
+        // it cannot be computed along `rf`: it is the solver's choice, where the encoding
+        // has it (the validator checks that the cycle computes it back).
+        if enc.thin_air {
+            let before = chosen.len();
+            chosen.extend(events.reads().filter_map(|r| {
+                if !feasible[r.id] || values[r.id].is_some() {
+                    return None;
+                }
+                Some((r.id, enc.encoded_value(r.id)?.decode(value_of)?))
+            }));
+            if chosen.len() > before {
+                values = evaluate_values(events, &feasible, &rf, &chosen);
+            }
+        }
         let blocked = enc
             .blocked
             .iter()

@@ -187,6 +187,34 @@ pub fn validate(
         }
     }
     let read_value = |e: EventId| value(e).unwrap_or(0);
+    // Each read returns its write's value and each write writes its term's value on the
+    // values read: a value out of thin air, which the decoder takes from the solver,
+    // must come back around its cycle.
+    if values_known {
+        for &(w, r) in &execution.rf {
+            if let (Some(written), Some(read)) = (value(w), value(r)) {
+                if written != read {
+                    return Err(format!(
+                        "values: read {} returns {read} but reads from write {}, which writes {written}",
+                        r + 1,
+                        w + 1
+                    ));
+                }
+            }
+        }
+        for e in events.writes().filter(|e| executed(e.id)) {
+            let (Some(term), Some(written)) = (e.value, value(e.id)) else {
+                continue;
+            };
+            let computed = events.terms.eval(term, &read_value);
+            if computed != written {
+                return Err(format!(
+                    "values: write {} writes {written} but its value computes to {computed}",
+                    e.id + 1
+                ));
+            }
+        }
+    }
     // A control is defined from earlier ones (its `within`): evaluated in order, once.
     let mut control_values: Vec<bool> = Vec::with_capacity(events.controls.len());
     for control in &events.controls {

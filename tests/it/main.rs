@@ -43,3 +43,4 @@ mod semantic_errors;
 mod slice;
 mod spec;
 mod spin_locks;
+mod thin_air;
