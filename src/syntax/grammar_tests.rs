@@ -143,6 +143,16 @@ fn header_forms() {
     );
     let t = litmus("C IRIW-sc-sc.acq_1\n{}\nP0(int *x) { }\nforall true");
     assert_eq!(t.name.name, "IRIW-sc-sc.acq_1");
+    // A second header line, as in the kernel's C-JanStancek-rwsem: the first names the test.
+    let t = litmus("C JanStancek-rwsem\nC rwsem\n\n{}\nP0(int *x) { }\nexists (x=0)");
+    assert_eq!(t.name.name, "JanStancek-rwsem");
+    assert!(t.metadata.is_empty());
+    // Anything else before the init block is still an error.
+    let file = SourceFile::new(
+        "test.litmus",
+        "C a\nC b c\n{}\nP0(int *x) { }\nexists (x=0)",
+    );
+    assert!(crate::syntax::parse(&file).is_err());
 }
 
 #[test]

@@ -194,6 +194,12 @@ fn parse_header(text: &str) -> Result<Header, Diagnostic> {
         }
         let end = line_end(text, pos);
         let line = &text[pos..end];
+        // A second header line (`C rwsem` under `C JanStancek-rwsem` in the kernel's
+        // litmus tests): the first one names the test.
+        if is_header_line(line, arch) {
+            pos = end;
+            continue;
+        }
         let key_ok = |key: &str| {
             !key.is_empty()
                 && key
@@ -230,6 +236,14 @@ fn parse_header(text: &str) -> Result<Header, Diagnostic> {
         metadata,
         body_start: pos,
     })
+}
+
+/// `line` is a header line of the architecture `arch`: `C name` and nothing else.
+fn is_header_line(line: &str, arch: &str) -> bool {
+    let mut words = line.split_whitespace();
+    words.next() == Some(arch)
+        && words.next().is_some_and(|name| !name.contains(['=', '{']))
+        && words.next().is_none()
 }
 
 // ------------------------------------------------------------------------------- grammar helpers
