@@ -301,6 +301,7 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
         // feeds its own writes: such locations need no memory encoding.
         slice_races: query == Query::Races,
         counting: true,
+        sequential_guess: true,
         solver: SolverOptions {
             backend: options.backend,
             record: recording.clone(),
