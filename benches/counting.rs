@@ -18,13 +18,16 @@ mod families;
 fn locked(c: &mut Criterion) {
     let mut group = c.benchmark_group("locked_counter_check");
     group.sample_size(10).warm_up_time(Duration::from_secs(1));
-    // Without the lemmas, 4 x 3 already takes tens of seconds.
+    // Without the lemmas, 4 x 3 already takes tens of seconds. 4 x 10 is the issue's
+    // `exists (c=40)`: its witness comes from `check`'s sequential guess (over 60 s
+    // without it).
     let cases = [
         (2, 5, false),
         (2, 5, true),
         (4, 3, true),
         (4, 5, true),
         (4, 7, true),
+        (4, 10, true),
     ];
     for (threads, increments, counting) in cases {
         let text = families::locked_counter(threads, increments);

@@ -31,7 +31,7 @@ use crate::encode::sc;
 use crate::encode::symmetry::break_symmetry;
 use crate::encode::value::{self, Value};
 use crate::encode::{Encoding, EncodingOptions};
-use crate::events::{EventId, Events};
+use crate::events::{EventId, EventKind, Events};
 use crate::program::symmetry::interchangeable_threads;
 use crate::program::Quantifier;
 use crate::program::{Observable, Program, StateProp};
@@ -65,6 +65,10 @@ pub struct AnalysisOptions {
     /// picture of a forbidden outcome): the values reads may return are then those of the
     /// model without its named checks, which may allow them out of thin air.
     pub what_if: bool,
+    /// `check` first looks for its witnesses among the schedules that run the threads one
+    /// after the other ([`Session::sequential_guess`]): off only to compare with the
+    /// search without that guess.
+    pub sequential_guess: bool,
 }
 
 impl Default for AnalysisOptions {
@@ -79,6 +83,7 @@ impl Default for AnalysisOptions {
             slice_races: false,
             counting: true,
             what_if: false,
+            sequential_guess: true,
         }
     }
 }
@@ -166,6 +171,8 @@ pub struct Session<'a> {
     pub counting_lemmas: usize,
     /// The last enumeration of final states stopped at [`THIN_AIR_STATES`].
     pub outcomes_cut: bool,
+    /// [`AnalysisOptions::sequential_guess`].
+    guess: bool,
 }
 
 /// Where reads may return values out of thin air, a value justified only by itself may be
@@ -283,6 +290,7 @@ impl<'a> Session<'a> {
             counting_premise,
             counting_lemmas: 0,
             outcomes_cut: false,
+            guess: options.sequential_guess,
         })
     }
 
@@ -423,6 +431,15 @@ impl<'a> Session<'a> {
         )
     }
 
+    /// Every order of the session: the SC interleaving order once built, the model's, and
+    /// `co`'s per location.
+    fn orders(&self) -> impl Iterator<Item = &Order> {
+        self.order
+            .iter()
+            .chain(&self.compiled.orders)
+            .chain(&self.encoding.co_orders)
+    }
+
     /// Solve under assumptions. With lazy acyclicity a model may still violate
     /// transitivity: each such model has its cycles cut by clauses and the solver runs
     /// again, until a model is acyclic or the assumptions are unsatisfiable.
@@ -433,15 +450,10 @@ impl<'a> Session<'a> {
             }
             let solver = &self.solver;
             let value = |b: Bool| solver.value_of(b);
-            let mut cuts = Vec::new();
-            let orders = self
-                .order
-                .iter()
-                .chain(&self.compiled.orders)
-                .chain(&self.encoding.co_orders);
-            for order in orders {
-                cuts.extend(order.cycle_cuts(&value));
-            }
+            let cuts: Vec<Vec<Bool>> = self
+                .orders()
+                .flat_map(|order| order.cycle_cuts(&value))
+                .collect();
             if cuts.is_empty() {
                 return Ok(SolveOutcome::Sat);
             }
@@ -534,8 +546,8 @@ impl<'a> Session<'a> {
             .as_ref()
             .map_or(Quantifier::Exists, |c| c.quantifier);
         let condition = self.condition();
-        let positive = self.find(&[self.within_bound, condition])?;
-        let negative = self.find(&[self.within_bound, !condition])?;
+        let positive = self.find_guessing(condition)?;
+        let negative = self.find_guessing(!condition)?;
         let observation = match (&positive, &negative) {
             (Some(_), None) => Observation::Always,
             (Some(_), Some(_)) => Observation::Sometimes,
@@ -561,6 +573,44 @@ impl<'a> Session<'a> {
             deadlock,
             flags,
         })
+    }
+
+    /// An execution within the bound that satisfies `goal`: first among those that run the
+    /// threads one after the other, in thread order, when the test has critical sections
+    /// (see [`Session::sequential_guess`]), then among all.
+    fn find_guessing(&mut self, goal: Bool) -> Result<Option<Execution>, AnalysisError> {
+        match self.sequential_guess(goal)? {
+            Some(found) => Ok(Some(found)),
+            None => self.find(&[self.within_bound, goal]),
+        }
+    }
+
+    /// A witness of `goal` among the executions that run the threads one after the
+    /// other, in thread order, when the test has critical sections (`None` when it has
+    /// none, or when no such execution is allowed and satisfies `goal`).
+    ///
+    /// Finding one execution of many locked sections is slow for the solver (it must pick
+    /// a consistent order of the sections and the values they pass on: 4 threads of 10
+    /// locked increments, `exists (c=40)`, took over 60 s), and a sequential schedule runs
+    /// every section whole. The guess is only assumptions on the pair literals of the lazy
+    /// orders: a model under them is a model of the whole instance, solved and validated
+    /// as any other, and when there is none the caller solves without them, so no answer
+    /// changes, only which witness shows it (ARCHITECTURE.md, "Sequential guess").
+    fn sequential_guess(&mut self, goal: Bool) -> Result<Option<Execution>, AnalysisError> {
+        let events = self.encoding.events;
+        if !self.guess || !events.events.iter().any(|e| e.kind == EventKind::Lock) {
+            return Ok(None);
+        }
+        let place = |e: EventId| {
+            let event = &events.events[e];
+            Some((event.thread?, event.position))
+        };
+        let mut assumptions = vec![self.within_bound, goal];
+        assumptions.extend(self.orders().flat_map(|order| order.oriented_by(&place)));
+        if assumptions.len() == 2 {
+            return Ok(None);
+        }
+        self.find(&assumptions)
     }
 
     /// The model's flags that some allowed execution raises.

@@ -307,6 +307,7 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
         // `explain`, and `check`'s picture of a forbidden outcome, drop checks.
         what_if: query == Query::Explain
             || (options.picture && matches!(query, Query::Check { .. })),
+        sequential_guess: true,
         solver: SolverOptions {
             backend: options.backend,
             record: recording.clone(),

@@ -233,6 +233,30 @@ impl Order {
         }
     }
 
+    /// Lazy only: every pair literal oriented by `place` (the node with the lesser place
+    /// first; pairs with a node `place` leaves out, or with equal places, are left free).
+    /// Assumed, they fix the order to one linear extension, such as a schedule running the
+    /// threads one after the other (`Session::check`'s guess).
+    pub fn oriented_by(&self, place: &dyn Fn(EventId) -> Option<(usize, usize)>) -> Vec<Bool> {
+        let OrderKind::Lazy { pairs, .. } = &self.kind else {
+            return Vec::new();
+        };
+        let mut oriented: Vec<(EventId, EventId, Bool)> = pairs
+            .iter()
+            .filter_map(|(&(a, b), &lit)| {
+                let (pa, pb) = (place(a)?, place(b)?);
+                match pa.cmp(&pb) {
+                    std::cmp::Ordering::Less => Some((a, b, Bool::Lit(lit))),
+                    std::cmp::Ordering::Greater => Some((a, b, !Bool::Lit(lit))),
+                    std::cmp::Ordering::Equal => None,
+                }
+            })
+            .collect();
+        // The map's order is not stable across runs; the solver's answer should be.
+        oriented.sort_unstable_by_key(|&(a, b, _)| (a, b));
+        oriented.into_iter().map(|(_, _, lit)| lit).collect()
+    }
+
     /// Each node's place in the order a model gives it (0 first), when the strategy keeps one
     /// (the transitive matrix does not).
     pub fn positions(&self, value: &dyn Fn(Bool) -> bool) -> Option<HashMap<EventId, u64>> {

@@ -99,6 +99,16 @@ type States = BTreeSet<Vec<(Observable, i32)>>;
 /// Final states and the `check` verdict, with or without the counting lemmas, and how many
 /// lemmas the session added.
 fn answers(program: &Program, model: &str, counting: bool) -> (States, bool, bool, usize) {
+    answers_with(program, model, counting, true)
+}
+
+/// [`answers`], and `check` with or without its sequential guess.
+fn answers_with(
+    program: &Program,
+    model: &str,
+    counting: bool,
+    sequential_guess: bool,
+) -> (States, bool, bool, usize) {
     let events = unroll(
         program,
         UnrollOptions {
@@ -109,6 +119,7 @@ fn answers(program: &Program, model: &str, counting: bool) -> (States, bool, boo
     .expect("unrolls");
     let options = AnalysisOptions {
         counting,
+        sequential_guess,
         ..common::under(model)
     };
     let mut session = Session::new(program, &events, &options).unwrap();
@@ -158,10 +169,13 @@ proptest! {
         for model in ["rc11", "c11"] {
             let (with, without) = (answers(&program, model, true), answers(&program, model, false));
             prop_assert_eq!(
-                (with.0, with.1, with.2),
-                (without.0, without.1, without.2),
+                (&with.0, with.1, with.2),
+                (&without.0, without.1, without.2),
                 "{} under {}", text, model
             );
+            // `check` without its sequential guess: the same verdict.
+            let unguessed = answers_with(&program, model, true, false);
+            prop_assert_eq!((with.1, with.2), (unguessed.1, unguessed.2), "{} under {}", text, model);
         }
     }
 }
@@ -195,6 +209,43 @@ fn the_lemma_fires_on_the_locked_counter() {
     assert_eq!(session.counting_lemmas, 1);
     // Without `sc`'s acyclicity, lost updates end below 12.
     assert!(result.negative.is_some());
+}
+
+/// `check` looks for its witnesses first among the schedules that run the threads one
+/// after the other (`Session::sequential_guess`): on the locked counter, the witness of
+/// `exists (c=9)` runs the critical sections thread by thread, so `c`'s coherence order is
+/// the increments in (thread, program order), under SC and RC11; the search without the
+/// guess gives the same verdict.
+#[test]
+fn the_locked_counter_is_witnessed_by_a_sequential_schedule() {
+    let (program, events) = families::load(&families::locked_counter(3, 3), 3);
+    let c = events.bounds.counters[0].location;
+    for model in ["sc", "rc11"] {
+        let mut session = Session::new(&program, &events, &common::under(model)).unwrap();
+        let result = session.check().unwrap();
+        assert!(result.ok && result.negative.is_none(), "{model}");
+        let witness = result.positive.expect("c=9 is reached");
+        let places: Vec<(usize, usize)> = witness.co[c]
+            .iter()
+            .filter_map(|&w| Some((events.events[w].thread?, events.events[w].position)))
+            .collect();
+        assert_eq!(places.len(), 9, "{model}");
+        assert!(
+            places.windows(2).all(|p| p[0] < p[1]),
+            "{model}: {places:?}"
+        );
+        let unguessed = AnalysisOptions {
+            sequential_guess: false,
+            ..common::under(model)
+        };
+        let mut session = Session::new(&program, &events, &unguessed).unwrap();
+        let without = session.check().unwrap();
+        assert_eq!(
+            (without.ok, without.observation),
+            (result.ok, result.observation),
+            "{model}"
+        );
+    }
 }
 
 /// The unlocked counter family: no lemma (no lock), but the counter's reads take values
