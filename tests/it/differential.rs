@@ -79,6 +79,15 @@ fn product(program: &Program, strategy: AcyclicStrategy) -> Answers {
     };
     let races = races_under(&sliced);
     assert_eq!(races, races_under(&options), "the slice changed the races");
+    // The `hb` reach literals built from each source and into each target agree.
+    for backward in [false, true] {
+        let mut session = Session::new(program, &events, &sliced).unwrap();
+        let result = session
+            .races_with_reach(RaceSearch::All, Some(backward))
+            .unwrap();
+        let directed: Pairs = result.races.iter().map(|r| (r.first, r.second)).collect();
+        assert_eq!(races, directed, "reach built backward: {backward}");
+    }
     first_race_is_one_of(program, &events, &sliced, &races);
     let mut session = Session::new(program, &events, &options).unwrap();
     let interruptions = session
