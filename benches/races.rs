@@ -3,7 +3,7 @@
 //! finds the `T - 1` racing statement pairs (one solve each) and proves there are no more.
 //!
 //! The unlocked counter (`families::unlocked_counter`): every racing pair, and only the
-//! first (`races --first`), under SC and RC11.
+//! first (`races --first`), under SC and RC11; the locked counter under RC11.
 //!
 //! `cargo bench --bench races -- --warm-up-time 1 --measurement-time 3`
 
@@ -95,5 +95,41 @@ fn unlocked(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, races, unlocked);
+/// The locked counter under RC11 (`families::locked_counter`): its locks keep the whole
+/// encoding (the races slice needs a lock-free program under RC11); candidates inside
+/// critical sections of one mutex are pruned, so only the unprotected read races.
+fn locked_rc11(c: &mut Criterion) {
+    let mut group = c.benchmark_group("races_locked_rc11");
+    group.sample_size(10).warm_up_time(Duration::from_secs(1));
+    let rc11 = match nemos::cat::load_shipped("rc11") {
+        Some(Ok(model)) => model,
+        _ => panic!("models/rc11.cat is shipped and must compile"),
+    };
+    let options = AnalysisOptions {
+        model: Arc::new(rc11),
+        slice_races: true,
+        ..AnalysisOptions::default()
+    };
+    for (threads, increments) in [(2, 5)] {
+        let (program, events) = families::load(
+            &families::locked_counter(threads, increments),
+            increments as u32,
+        );
+        let id = BenchmarkId::from_parameter(format!("{threads}x{increments}"));
+        group.bench_function(id, |b| {
+            b.iter(|| {
+                let mut session = Session::new(&program, &events, &options).expect("encodes");
+                let result = session
+                    .model_races()
+                    .expect("rc11 defines race")
+                    .expect("solves");
+                assert!(result.sliced.is_empty());
+                assert_eq!(result.races.len(), threads - 1);
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, races, unlocked, locked_rc11);
 criterion_main!(benches);
