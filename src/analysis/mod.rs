@@ -226,7 +226,7 @@ impl<'a> Session<'a> {
         let sliced = if options.slice_races
             && options.skip.is_empty()
             && !options.symmetry
-            && slice::is_sc(&model)
+            && (slice::is_sc(&model) || (slice::is_rc11(&model) && slice::rc11_sliceable(events)))
         {
             slice::unobservable_locations(program, events)
         } else {

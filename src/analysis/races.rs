@@ -17,13 +17,18 @@
 //! thread, and only through the first release after `a` in `a`'s thread, so it is encoded
 //! once per release with a literal per acquisition of the other threads:
 //! `reach_u(k) <- reach_u(previous acquisition) | OR_u' (u' syncs with k & reach_u(last
-//! acquisition before u'))`.
+//! acquisition before u'))`. When the candidate pairs need fewer targets (last acquisitions
+//! before `b`) than sources, as when one unprotected read faces every critical section of
+//! the other threads, it is encoded the other way, once per acquisition with a literal per
+//! release of the other threads: `reached_k(u) <- reached_k(next release) | OR_k' (u syncs
+//! with k' & reached_k(first release after k'))`, where an acquisition of `k`'s own thread
+//! up to `k` counts as reached. Either way the literals only have lower bounds.
 //!
 //! All racing pairs of statements are found by solving for any pair not yet reported,
 //! recording every pair the witness exhibits, and solving again: one solve per distinct race
 //! plus one proof that no more exist.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::Serialize;
 
@@ -230,6 +235,13 @@ struct SyncPoints {
     first_release: Vec<Option<EventId>>,
 }
 
+/// The `hb` reach literals built so far: per source release (forward), or per target
+/// acquisition (`backward`), the literals of the other end.
+struct Reach {
+    backward: bool,
+    maps: HashMap<EventId, HashMap<EventId, Bool>>,
+}
+
 impl SyncPoints {
     /// One walk of each thread in program order, each way.
     fn of(events: &Events) -> SyncPoints {
@@ -255,6 +267,12 @@ impl SyncPoints {
             last_acquisition,
             first_release,
         }
+    }
+
+    /// Where an `hb` path from `a` to `b` (of another thread) leaves `a`'s thread and
+    /// enters `b`'s: none when either thread has no such point.
+    fn ends(&self, a: EventId, b: EventId) -> Option<(EventId, EventId)> {
+        Some((self.first_release[a]?, self.last_acquisition[b]?))
     }
 }
 
@@ -309,12 +327,7 @@ impl Session<'_> {
                         None => continue,
                     }
                 };
-                // A mutex orders critical sections by the lock order; a lock location also
-                // used as data synchronises through the release its acquisition reads.
-                let sync = match self.encoding.lko.get(u, k) {
-                    Bool::Const(false) => self.encoding.rf.get(u, k),
-                    lko => lko,
-                };
+                let sync = self.sync(u, k);
                 if sync.is_false() {
                     continue;
                 }
@@ -324,28 +337,104 @@ impl Session<'_> {
         reach
     }
 
+    /// The release `u` synchronises with the acquisition `k` of another thread. A mutex
+    /// orders critical sections by the lock order; a lock location also used as data
+    /// synchronises through the release its acquisition reads.
+    fn sync(&self, u: EventId, k: EventId) -> Bool {
+        match self.encoding.lko.get(u, k) {
+            Bool::Const(false) => self.encoding.rf.get(u, k),
+            lko => lko,
+        }
+    }
+
+    /// `hb` reach into the acquisition `target` from other threads, as one literal per
+    /// release: true when the release is `hb`-before `target` ([`Self::hb_reach`] the
+    /// other way round). Only lower bounds are stated: every `hb` path forces its literal.
+    fn hb_reached_by(
+        &mut self,
+        target: EventId,
+        sync_points: &SyncPoints,
+    ) -> HashMap<EventId, Bool> {
+        let events = self.encoding.events;
+        let target_thread = events.events[target].thread;
+        let mut reached: HashMap<EventId, Bool> = HashMap::new();
+        for e in 0..events.len() {
+            if is_release(events, e) && events.events[e].thread != target_thread {
+                reached.insert(e, Bool::Lit(self.solver.new_lit()));
+            }
+        }
+        // An earlier release of a thread happens before a later one.
+        for thread in &events.threads {
+            let mut next: Option<Bool> = None;
+            for e in thread.iter().rev() {
+                if let Some(&here) = reached.get(e) {
+                    if let Some(after) = next {
+                        self.solver.implies(after, here);
+                    }
+                    next = Some(here);
+                }
+            }
+        }
+        // Synchronisation: a release that synchronises with an acquisition that is
+        // `target` or before it in its thread, or whose thread's next release is reached.
+        let acquisitions: Vec<EventId> = (0..events.len())
+            .filter(|&e| is_acquisition(events, e))
+            .collect();
+        let sources: Vec<EventId> = reached.keys().copied().collect();
+        for u in sources {
+            let eu = &events.events[u];
+            for &k in &acquisitions {
+                let ek = &events.events[k];
+                if ek.thread == eu.thread || ek.location != eu.location {
+                    continue;
+                }
+                let carried = if ek.thread == target_thread {
+                    if k == target || events.po(k, target) {
+                        Bool::TRUE
+                    } else {
+                        continue;
+                    }
+                } else {
+                    match sync_points.first_release[k] {
+                        Some(next) => reached[&next],
+                        None => continue,
+                    }
+                };
+                let sync = self.sync(u, k);
+                if sync.is_false() {
+                    continue;
+                }
+                self.solver.clause(&[!sync, !carried, reached[&u]]);
+            }
+        }
+        reached
+    }
+
     /// The literal "`a` happens before `b`", for events of different threads: `a` reaches
     /// the last acquisition before `b` through the first release after `a`.
     fn reaches(
         &mut self,
         a: EventId,
         b: EventId,
-        reach_from: &mut HashMap<EventId, HashMap<EventId, Bool>>,
+        reach: &mut Reach,
         sync_points: &SyncPoints,
     ) -> Bool {
-        let (Some(source), Some(target)) = (
-            sync_points.first_release[a],
-            sync_points.last_acquisition[b],
-        ) else {
+        let Some((source, target)) = sync_points.ends(a, b) else {
             return Bool::FALSE;
         };
-        if let std::collections::hash_map::Entry::Vacant(slot) = reach_from.entry(source) {
-            slot.insert(self.hb_reach(source, sync_points));
+        let (key, other) = if reach.backward {
+            (target, source)
+        } else {
+            (source, target)
+        };
+        if let std::collections::hash_map::Entry::Vacant(slot) = reach.maps.entry(key) {
+            slot.insert(if reach.backward {
+                self.hb_reached_by(target, sync_points)
+            } else {
+                self.hb_reach(source, sync_points)
+            });
         }
-        reach_from[&source]
-            .get(&target)
-            .copied()
-            .unwrap_or(Bool::FALSE)
+        reach.maps[&key].get(&other).copied().unwrap_or(Bool::FALSE)
     }
 
     /// Every racing pair of statements, each once, with a witness.
@@ -355,14 +444,38 @@ impl Session<'_> {
 
     /// The racing pairs of statements `search` asks for, each once, with a witness.
     pub fn races_with(&mut self, search: RaceSearch) -> Result<RaceResult, AnalysisError> {
+        self.races_with_reach(search, None)
+    }
+
+    /// [`Self::races_with`] with the `hb` reach literals built per source release
+    /// (`Some(false)`), per target acquisition (`Some(true)`), or whichever needs fewer maps
+    /// (`None`, what `races` does): for tests that compare the two encodings.
+    #[doc(hidden)]
+    pub fn races_with_reach(
+        &mut self,
+        search: RaceSearch,
+        backward: Option<bool>,
+    ) -> Result<RaceResult, AnalysisError> {
         let program = self.encoding.program;
         let events = self.encoding.events;
-        let mut reach_from: HashMap<EventId, HashMap<EventId, Bool>> = HashMap::new();
         let mut by_statement: Candidates<StatementPair, (EventId, EventId)> = BTreeMap::new();
         let sync_points = SyncPoints::of(events);
-        for (a, b) in candidate_pairs(program, events, &self.encoding.mutexes) {
-            let a_reaches_b = self.reaches(a, b, &mut reach_from, &sync_points);
-            let b_reaches_a = self.reaches(b, a, &mut reach_from, &sync_points);
+        let pairs = candidate_pairs(program, events, &self.encoding.mutexes);
+        // One reach map per distinct source or per distinct target, whichever are fewer.
+        let ends: Vec<(EventId, EventId)> = pairs
+            .iter()
+            .flat_map(|&(a, b)| [sync_points.ends(a, b), sync_points.ends(b, a)])
+            .flatten()
+            .collect();
+        let sources: HashSet<EventId> = ends.iter().map(|&(s, _)| s).collect();
+        let targets: HashSet<EventId> = ends.iter().map(|&(_, t)| t).collect();
+        let mut reach = Reach {
+            backward: backward.unwrap_or(targets.len() < sources.len()),
+            maps: HashMap::new(),
+        };
+        for (a, b) in pairs {
+            let a_reaches_b = self.reaches(a, b, &mut reach, &sync_points);
+            let b_reaches_a = self.reaches(b, a, &mut reach, &sync_points);
             let race = self.solver.and(&[
                 self.encoding.feasible[a],
                 self.encoding.feasible[b],

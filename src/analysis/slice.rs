@@ -12,6 +12,10 @@
 //!   observes (the races query reads no final state), and the filter does not name `L`;
 //! - no reduced spin loop reads it (a blocked loop constrains which write it reads).
 //!
+//! The same holds under RC11 (its own `race`, `hb = (sb | sw | lko)+`) for programs with no
+//! lock, fence or atomic block ([`rc11_sliceable`]): `sw` never involves such a location,
+//! and its completion runs along an order of `po | rf` instead of an interleaving.
+//!
 //! Such a location's `rf`, `co` and `fr` are left out of the encoding
 //! ([`crate::encode::Encoding::sliced`]); why no race, bound hit or deadlock is lost or
 //! invented is argued in ARCHITECTURE.md (`src/analysis/`, "The races slice"). In short:
@@ -31,14 +35,43 @@ use crate::program::{MemOrder, Observable, Program};
 /// argument is made for its checks, `acyclic po | com | lko` and RMW atomicity.
 pub fn is_sc(model: &Model) -> bool {
     static SC: OnceLock<Model> = OnceLock::new();
-    let sc = SC.get_or_init(crate::cat::sc);
-    model.defs == sc.defs
+    same_model(model, SC.get_or_init(crate::cat::sc))
+}
+
+/// The model is RC11 as shipped (`models/rc11.cat`): the slice's argument for it (ARCHITECTURE.md,
+/// "The races slice") needs a program without locks and fences ([`rc11_sliceable`]).
+pub fn is_rc11(model: &Model) -> bool {
+    static RC11: OnceLock<Option<Model>> = OnceLock::new();
+    RC11.get_or_init(|| crate::cat::load_shipped("rc11").and_then(Result::ok))
+        .as_ref()
+        .is_some_and(|rc11| same_model(model, rc11))
+}
+
+/// The same definitions and checks (names, flags, expressions) as `shipped`.
+fn same_model(model: &Model, shipped: &Model) -> bool {
+    model.defs == shipped.defs
         && model.rec_groups.is_empty()
-        && model.checks.len() == sc.checks.len()
-        && model.checks.iter().zip(&sc.checks).all(|(a, b)| {
+        && model.checks.len() == shipped.checks.len()
+        && model.checks.iter().zip(&shipped.checks).all(|(a, b)| {
             (a.kind, a.negated, a.flag, &a.name, &a.expr)
                 == (b.kind, b.negated, b.flag, &b.name, &b.expr)
         })
+}
+
+/// Under RC11 the slice needs `hb` inside `(sb | rf)+` of the other locations and `psc` blind
+/// to the sliced ones: no lock order (no lock or unlock), no fence (an SC fence's `psc`
+/// edges reach `eco`), no atomic block.
+pub fn rc11_sliceable(events: &Events) -> bool {
+    events.events.iter().all(|e| {
+        !matches!(
+            e.kind,
+            EventKind::Lock
+                | EventKind::Unlock
+                | EventKind::Fence
+                | EventKind::AtomicEnter
+                | EventKind::AtomicExit
+        )
+    })
 }
 
 /// Per location: its memory can be left out of a session that answers SC's races and

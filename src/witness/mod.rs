@@ -149,22 +149,33 @@ impl Execution {
             blocked,
         };
         execution.interleave(enc);
-        if enc.sliced.contains(&true) && !execution.cyclic {
-            execution.complete_sliced(events, &enc.sliced);
-            execution.values = evaluate_values(events, &execution.feasible, &execution.rf, &chosen);
-            execution.interleave(enc);
+        if enc.sliced.contains(&true) {
+            // Under SC, the interleaving; under RC11 (whose executions need not have one) an
+            // order of `po | rf`, which its no-thin-air check keeps acyclic.
+            let order = if execution.cyclic {
+                execution.po_rf_order(events)
+            } else {
+                Some(execution.interleaving.clone())
+            };
+            if let Some(order) = order {
+                execution.complete_sliced(events, &enc.sliced, &order);
+                execution.values =
+                    evaluate_values(events, &execution.feasible, &execution.rf, &chosen);
+                execution.interleave(enc);
+            }
         }
         execution
     }
 
     /// Reads and coherence of the locations the encoding left out (`Encoding::sliced`),
-    /// chosen along the interleaving of everything else: each write comes after the writes
-    /// before it, each read reads the latest write before it. Every new `rf`, `co` and `fr`
-    /// edge then follows that interleaving, so the execution keeps one; and nothing the
-    /// encoding constrained depends on these values (`analysis::slice`).
-    fn complete_sliced(&mut self, events: &Events, sliced: &[bool]) {
+    /// chosen along `order` (the interleaving of everything else, or under RC11 an order of
+    /// `po | rf`): each write comes after the writes before it, each read reads the latest
+    /// write before it. Every new `rf`, `co` and `fr` edge then follows that order, so the
+    /// execution keeps it; and nothing the encoding constrained depends on these values
+    /// (`analysis::slice`).
+    fn complete_sliced(&mut self, events: &Events, sliced: &[bool], order: &[EventId]) {
         let mut latest: Vec<EventId> = events.init.clone();
-        for &e in &self.interleaving {
+        for &e in order {
             let event = &events.events[e];
             let Some(loc) = event.location.filter(|&l| sliced[l]) else {
                 continue;
@@ -177,6 +188,15 @@ impl Execution {
             }
         }
         self.rf.sort_unstable();
+    }
+
+    /// The executed events in an order of `po | rf` (`None` when it is cyclic).
+    fn po_rf_order(&self, events: &Events) -> Option<Vec<EventId>> {
+        let mut graph = self.clone();
+        graph.co = vec![Vec::new(); self.co.len()];
+        let priority: Vec<u64> = (0..events.len() as u64).collect();
+        graph.reinterleave(events, &priority);
+        (!graph.cyclic).then_some(graph.interleaving)
     }
 
     /// The value of a term in this execution; a read that did not execute counts as 0

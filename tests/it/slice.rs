@@ -4,7 +4,6 @@
 //! `differential.rs`, with and without the slice.)
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
 use nemos::analysis::races::{RaceResult, Statement};
 use nemos::analysis::{AnalysisOptions, Session};
@@ -111,7 +110,7 @@ fn a_value_that_reaches_something_keeps_its_location() {
 }
 
 #[test]
-fn only_sc_as_shipped_is_sliced() {
+fn only_sc_and_rc11_as_shipped_are_sliced() {
     let test = common::load("counter.litmus", &unlocked_counter(2, 2));
     let under = |model: &str, skip: &[&str]| AnalysisOptions {
         skip: skip.iter().map(|s| s.to_string()).collect(),
@@ -121,15 +120,106 @@ fn only_sc_as_shipped_is_sliced() {
     assert_eq!(races(&test, &under("sc", &[])).sliced, ["c"]);
     assert!(races(&test, &under("sc", &["atomic"])).sliced.is_empty());
     assert!(races(&test, &under("tso", &[])).sliced.is_empty());
-    let rc11 = AnalysisOptions {
-        slice_races: true,
-        model: Arc::new(nemos::cat::load_shipped("rc11").unwrap().unwrap()),
-        ..AnalysisOptions::default()
-    };
-    let mut session = Session::new(&test.program, &test.events, &rc11).unwrap();
-    let result = session
+    assert_eq!(rc11_races(&test, &under("rc11", &[])).sliced, ["c"]);
+    assert!(rc11_races(&test, &under("rc11", &["sc"])).sliced.is_empty());
+    assert!(rc11_races(&test, &under("c11", &[])).sliced.is_empty());
+    // Locks put `lko` into RC11's `hb` outside `sb | rf`: not sliced.
+    let locked = common::load_unrolled("counter.litmus", &locked_counter(2, 2), 2);
+    assert!(rc11_races(&locked, &under("rc11", &[])).sliced.is_empty());
+}
+
+/// The model's own races (`model_races`), which RC11 defines.
+fn rc11_races(test: &nemos::Test, options: &AnalysisOptions) -> RaceResult {
+    let mut session = Session::new(&test.program, &test.events, options).unwrap();
+    session
         .model_races_with(Default::default())
+        .expect("the model defines race")
         .unwrap()
-        .unwrap();
-    assert!(result.sliced.is_empty());
+}
+
+/// Under RC11 a release/acquire flag orders the plain accesses of `x` around it; `x` and
+/// `y`, whose values feed only their own writes and unobserved registers, are left out, and
+/// the races (of `x` after the relaxed flag, of `y` always) are those of the whole
+/// encoding. A fence keeps the whole
+/// encoding (an SC fence's `psc` reaches every location's coherence).
+#[test]
+fn rc11_slices_what_feeds_nothing_and_keeps_the_races() {
+    let program = |store: &str, load: &str, fence: &str| {
+        format!(
+            "C mp\n{{ x = 0; y = 0; f = 0; }}\n\n\
+             P0 (int* x, int* y, atomic_int* f) {{\n  *x = 1;\n  int a = *y;\n  *y = a + 1;\n  \
+             atomic_store_explicit(f, 1, {store});\n}}\n\n\
+             P1 (int* x, int* y, atomic_int* f) {{\n  int r = atomic_load_explicit(f, {load});\n  \
+             {fence}if (r == 1) {{ int s = *x; }}\n  int b = *y;\n  *y = b + 2;\n}}\n\n\
+             exists (1:r=1)\n"
+        )
+    };
+    let rc11 = |slice: bool| AnalysisOptions {
+        slice_races: slice,
+        ..common::under("rc11")
+    };
+    let mut counts = Vec::new();
+    for (store, load) in [
+        ("memory_order_release", "memory_order_acquire"),
+        ("memory_order_relaxed", "memory_order_acquire"),
+        ("memory_order_seq_cst", "memory_order_seq_cst"),
+    ] {
+        let text = program(store, load, "");
+        let test = common::load("mp.litmus", &text);
+        let with = rc11_races(&test, &rc11(true));
+        let without = rc11_races(&test, &rc11(false));
+        assert_eq!(with.sliced, ["x", "y"], "{text}");
+        assert_eq!(pairs(&with), pairs(&without), "{text}");
+        assert_eq!(with.bound_hit, without.bound_hit, "{text}");
+        counts.push(with.races.len());
+        let fenced = program(
+            store,
+            load,
+            "atomic_thread_fence(memory_order_seq_cst);\n  ",
+        );
+        let test = common::load("mp.litmus", &fenced);
+        assert!(rc11_races(&test, &rc11(true)).sliced.is_empty(), "{fenced}");
+    }
+    // y's pairs race every time; x's only when the flag is relaxed.
+    assert_eq!(counts[0], counts[2]);
+    assert!(counts[1] > counts[0], "{counts:?}");
+}
+
+/// The races with the `hb` reach literals built per source release and per target
+/// acquisition (`races` picks whichever needs fewer): the same pairs, and the reference's
+/// where it can afford the program.
+fn races_both_ways(text: &str, unroll: u32, against_reference: bool) -> usize {
+    let test = common::load_unrolled("reach.litmus", text, unroll);
+    let directed = |backward: bool| {
+        let mut session = Session::new(&test.program, &test.events, &sliced()).unwrap();
+        let result = session
+            .races_with_reach(Default::default(), Some(backward))
+            .unwrap();
+        pairs(&result)
+    };
+    let forward = directed(false);
+    assert_eq!(forward, directed(true), "{text}");
+    assert_eq!(forward, pairs(&races(&test, &sliced())), "{text}");
+    if against_reference {
+        assert_eq!(
+            forward,
+            reference::explore(&test.program, unroll).races,
+            "{text}"
+        );
+    }
+    forward.len()
+}
+
+#[test]
+fn hb_reach_built_either_way_finds_the_same_races() {
+    assert_eq!(races_both_ways(&locked_counter(2, 2), 2, true), 1);
+    assert_eq!(races_both_ways(&locked_counter(4, 5), 5, false), 3);
+    // `x` is ordered only through a chain of release/acquire flags across three threads,
+    // which holds when both flags were seen; `y` is written by two threads with no order.
+    let chain = "C chain\n{ x = 0; y = 0; f = 0; g = 0; }\n\n\
+        P0 (int* x, int* y, atomic_int* f) {\n  *x = 1;\n  *y = 1;\n  atomic_store(f, 1);\n}\n\n\
+        P1 (atomic_int* f, atomic_int* g) {\n  int r = atomic_load(f);\n  if (r == 1) { atomic_store(g, 1); }\n}\n\n\
+        P2 (int* x, int* y, atomic_int* g) {\n  int s = atomic_load(g);\n  if (s == 1) { int t = *x; } else { *y = 2; }\n}\n\n\
+        exists (2:s=1)\n";
+    assert_eq!(races_both_ways(chain, 2, true), 1);
 }
