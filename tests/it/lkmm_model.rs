@@ -199,9 +199,11 @@ fn tier_tests(corpus: &Path, tier: impl Fn(&str) -> bool) -> Vec<String> {
 }
 
 /// Check `tests` in one batch under the model in `dir`: the number agreeing with
-/// `LKMM-expected.csv`, and the others (errors included). No test may hit a limit.
+/// `LKMM-expected.csv`, and with `LKMM-DR-expected.csv` on the `data-race` flag where it
+/// lists the test, and the others (errors included). No test may hit a limit.
 fn agreement(dir: &Path, corpus: &Path, tests: &[String]) -> (usize, Vec<String>) {
     let expected = common::lkmm_csv(&corpus.join("LKMM-expected.csv"));
+    let race_free = common::lkmm_csv(&corpus.join("LKMM-DR-expected.csv"));
     let output = Command::cargo_bin("nemos")
         .expect("the nemos binary is built")
         .args(["check", "--format", "json", "--model"])
@@ -223,7 +225,11 @@ fn agreement(dir: &Path, corpus: &Path, tests: &[String]) -> (usize, Vec<String>
             continue;
         }
         let reachable = common::lkmm_reachable(&t["result"]);
-        if expected.get(key) == Some(&reachable) {
+        let raced = t["result"]["flags"]
+            .as_array()
+            .is_some_and(|f| f.iter().any(|f| f == "data-race"));
+        let flag_agrees = race_free.get(key).is_none_or(|&free| free != raced);
+        if expected.get(key) == Some(&reachable) && flag_agrees {
             agree += 1;
         } else {
             differ.push(key.to_string());
@@ -294,8 +300,8 @@ fn the_lock_tier_agrees_with_dat3m_under_the_kernel_model() {
 
 /// The macro files of both copies read; with Dat3M's, the tests without RCU that nemos
 /// refused for the kernel's RMW macros (43), `smp_mb__after_unlock_lock` (2) and locks
-/// left held at a branch's or a thread's end (4) load, but the one calling
-/// `atomic_add_unless`, which that file lacks, and the one with two headers.
+/// left held at a branch's or a thread's end (4) load, and the one with two header lines,
+/// but the one calling `atomic_add_unless`, which that file lacks.
 #[test]
 fn the_macro_files_read_and_the_rmw_tests_load_with_them() {
     let (Some(dat3m), Some(kernel), Some(corpus)) =
@@ -331,19 +337,93 @@ fn the_macro_files_read_and_the_rmw_tests_load_with_them() {
     }
     // Locks held at a branch's or a thread's end load: herd's spin locks are matched in
     // each execution, as lock.cat matches them, not by the program's blocks.
-    let expected = [
-        "unknown function `atomic_add_unless`",
-        "expected the init block",
-    ];
+    let expected = ["unknown function `atomic_add_unless`"];
     let unexpected: Vec<&String> = refused
         .iter()
         .filter(|r| !expected.iter().any(|e| r.contains(e)))
         .collect();
     assert!(unexpected.is_empty(), "{unexpected:#?}");
-    assert!(refused.len() <= 2, "{refused:#?}");
+    assert!(refused.len() <= 1, "{refused:#?}");
     eprintln!(
         "{loaded} tests with RMW macros load; {} refused",
         refused.len()
     );
     assert!(loaded >= 44, "{loaded}");
+}
+
+/// The tests of `LKMM-expected.csv` outside the tiers above (no RCU, calls beyond the
+/// tiers' macros: `filter` clauses, `ATOMIC_INIT` in the init block, `kfree`, two header
+/// lines) agree with Dat3M, but the one calling `atomic_add_unless`, which Dat3M's `.def`
+/// does not define (the kernel's does, through herd's `__atomic_add_unless`, which nemos
+/// does not expand yet).
+#[test]
+fn the_tests_outside_the_tiers_agree_with_dat3m() {
+    let (Some(dir), Some(corpus)) = (model_dir("dat3m"), common::corpus()) else {
+        return;
+    };
+    let corpus = corpus.join("lkmm");
+    let lock = |c: &str| is_core_or_rmw(c) || LOCK_MACROS.contains(&c);
+    let tiered: std::collections::BTreeSet<String> =
+        tier_tests(&corpus, lock).into_iter().collect();
+    let rest: Vec<String> = tier_tests(&corpus, |_| true)
+        .into_iter()
+        .filter(|t| !tiered.contains(t))
+        .collect();
+    let (agree, differ) = agreement(&dir, &corpus, &rest);
+    eprintln!(
+        "{agree} of {} other LKMM tests agree with Dat3M",
+        rest.len()
+    );
+    assert_eq!(differ, ["manual/atomic/C-atomic-04.litmus"]);
+    assert_eq!(rest.len(), 18);
+}
+
+/// The tests missing from `LKMM-expected.csv` (herd did not finish them) whose comment has
+/// a `Result:` line: nemos's observation is that line's, each within the timeout.
+#[test]
+fn the_tests_missing_from_the_csv_agree_with_their_result_lines() {
+    let (Some(dir), Some(corpus)) = (model_dir("dat3m"), common::corpus()) else {
+        return;
+    };
+    let corpus = corpus.join("lkmm");
+    let expected = common::lkmm_csv(&corpus.join("LKMM-expected.csv"));
+    let tests = corpus.join("tests");
+    let mut wanted = std::collections::BTreeMap::new();
+    for path in common::litmus_files(&tests) {
+        let key = path
+            .strip_prefix(&tests)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        if expected.contains_key(&key) {
+            continue;
+        }
+        let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).to_string();
+        let result = text
+            .split("Result:")
+            .nth(1)
+            .and_then(|r| r.split_whitespace().next());
+        if let Some(word @ ("Never" | "Sometimes" | "Always")) = result {
+            wanted.insert(path.display().to_string(), word.to_string());
+        }
+    }
+    let output = Command::cargo_bin("nemos")
+        .expect("the nemos binary is built")
+        .args(["check", "--format", "json", "--timeout", "60", "--model"])
+        .arg(dir.join("linux-kernel.cat"))
+        .args(wanted.keys())
+        .output()
+        .expect("nemos runs");
+    let doc: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a JSON document");
+    let results = doc["tests"].as_array().expect("a list of tests");
+    let differ: Vec<String> = results
+        .iter()
+        .filter(|t| {
+            let path = t["path"].as_str().unwrap_or_default();
+            t["result"]["observation"].as_str() != wanted.get(path).map(String::as_str)
+        })
+        .map(|t| t["path"].to_string())
+        .collect();
+    assert!(differ.is_empty(), "{differ:#?}");
+    assert_eq!(results.len(), 157);
 }
