@@ -34,7 +34,7 @@ use crate::encode::{Encoding, EncodingOptions};
 use crate::events::{EventId, EventKind, Events};
 use crate::program::symmetry::interchangeable_threads;
 use crate::program::Quantifier;
-use crate::program::{Observable, Program, StateProp};
+use crate::program::{LocId, Observable, Program, StateProp};
 use crate::solver::{solve_under, SolveOutcome, Solver, SolverError, SolverOptions, VarisatSolver};
 use crate::witness::validate::{validate, validate_model, ModelChecks};
 use crate::witness::Execution;
@@ -58,8 +58,9 @@ pub struct AnalysisOptions {
     /// no check skipped and without `symmetry`; `check`, `outcomes` and the other queries
     /// must not be asked of such a session.
     pub slice_races: bool,
-    /// Add the counting lemmas (`encode::counting`) where the model makes them hold: off
-    /// only to compare with the encoding without them.
+    /// Add the counting lemmas (`encode::counting`) where the model makes them hold, and
+    /// bound every counter write to its counter's range (`Encoding::bound_counter_writes`):
+    /// off only to compare with the encoding without them.
     pub counting: bool,
     /// Some solve of the session drops named checks that `skip` keeps (`explain`, the
     /// picture of a forbidden outcome): the values reads may return are then those of the
@@ -275,6 +276,10 @@ impl<'a> Session<'a> {
             Some(_) => locked_counters(events, &encoding.mutexes),
             None => Vec::new(),
         };
+        if options.counting {
+            let locked: Vec<LocId> = counters.iter().map(|c| c.location).collect();
+            encoding.bound_counter_writes(&mut solver, &locked);
+        }
         Ok(Session {
             solver,
             encoding,

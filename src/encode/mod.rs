@@ -88,6 +88,14 @@ pub struct Encoding<'a> {
     /// Per condition of a dependency (`events::Dependency::when`) that is not a constant:
     /// it holds.
     pub dependency_conditions: HashMap<TermId, Bool>,
+    /// Per event, once counter writes get their range clauses
+    /// ([`Encoding::bound_counter_writes`]): they are added (a chain of values leading back
+    /// to a write builds its value twice).
+    counter_writes_bounded: Option<Vec<bool>>,
+    counters_left_unbounded: Vec<LocId>,
+    /// How many values past a counter's range a feasible write was denied: tests check
+    /// that [`Encoding::bound_counter_writes`] fires where it should.
+    pub counter_write_bounds: usize,
     term_cache: HashMap<TermId, Value>,
     guard_cache: HashMap<Guard, Bool>,
     final_cache: HashMap<Observable, Value>,
@@ -174,6 +182,9 @@ impl<'a> Encoding<'a> {
             blocked: Vec::new(),
             deadlock: Bool::FALSE,
             dependency_conditions: HashMap::new(),
+            counter_writes_bounded: None,
+            counters_left_unbounded: Vec::new(),
+            counter_write_bounds: 0,
             term_cache: HashMap::new(),
             guard_cache: HashMap::new(),
             final_cache: HashMap::new(),
@@ -316,6 +327,7 @@ impl<'a> Encoding<'a> {
             Some(t) => self.term(sink, t),
             None => Value::constant(0),
         };
+        self.bound_counter_write(sink, e, &value);
         self.values[e] = Some(value.clone());
         value
     }
@@ -327,6 +339,60 @@ impl<'a> Encoding<'a> {
                 .value
                 .and_then(|t| self.term_cache.get(&t))
         })
+    }
+
+    /// From now on, and for the values already built, state that a feasible write of a
+    /// counter holds a value of the counter's range (`events::counting`): its term `r + k`
+    /// takes values up to `k` past the range's top, which only a write that does not run
+    /// can have. Redundant (every execution satisfies it), but without it, ruling out a
+    /// final value past the range (the last query of `outcomes` on an unlocked counter)
+    /// meant refuting, order by order, every execution whose reads climb to the top.
+    /// The counters at `except` are left alone: the session's locked-counter lemmas already
+    /// tie their final value to a sum within the range (`encode::counting`), and clauses
+    /// the solver does not need change its luck on their `exists` queries.
+    pub fn bound_counter_writes<S: ClauseSink>(&mut self, sink: &mut S, except: &[LocId]) {
+        self.counter_writes_bounded = Some(vec![false; self.values.len()]);
+        self.counters_left_unbounded = except.to_vec();
+        for e in 0..self.values.len() {
+            if let Some(value) = self.values[e].clone() {
+                self.bound_counter_write(sink, e, &value);
+            }
+        }
+    }
+
+    /// [`Encoding::bound_counter_writes`] for one event and its value.
+    fn bound_counter_write<S: ClauseSink>(&mut self, sink: &mut S, e: EventId, value: &Value) {
+        match self.counter_writes_bounded.as_mut() {
+            Some(done) if !done[e] => done[e] = true,
+            _ => return,
+        }
+        let event = &self.events.events[e];
+        let Some(loc) = event.location.filter(|_| event.kind == EventKind::Write) else {
+            return;
+        };
+        if self.sliced[loc] || self.counters_left_unbounded.contains(&loc) {
+            return;
+        }
+        let Some(counter) = self
+            .events
+            .bounds
+            .counters
+            .iter()
+            .find(|c| c.location == loc)
+        else {
+            return;
+        };
+        let Some(possible) = value.possible_values() else {
+            return;
+        };
+        let (low, high) = counter.range;
+        for v in possible {
+            if !(low..=high).contains(&v) {
+                let is_v = value::equals_const(sink, value, v);
+                sink.clause(&[!self.feasible[e], !is_v]);
+                self.counter_write_bounds += 1;
+            }
+        }
     }
 
     /// The value of a term, built once.
