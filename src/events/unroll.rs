@@ -555,10 +555,13 @@ impl Builder {
                 operand,
                 order,
                 tags,
+                unless,
+                failure_tags,
                 span,
             } => {
                 let data = self.expr_deps(operand, state);
                 let operand = self.term(operand, state);
+                let unless = unless.as_ref().map(|u| self.term(u, state));
                 let addr = self.address_deps(loc, state);
                 self.at(state, loc, *span, &|b, s, loc| {
                     let read = b.read(s, loc, *order, *span);
@@ -570,11 +573,23 @@ impl Builder {
                         RmwOp::Exchange => operand,
                         RmwOp::Fetch(op) => b.terms.binary(*op, old, operand),
                     };
-                    let write = b.write(s, loc, new, *order, *span);
-                    b.events[write].tags.clone_from(tags);
-                    b.link_rmw(read, write);
-                    b.depend(DepKind::Addr, &addr, write);
-                    b.depend(DepKind::Data, &data, write);
+                    let write_half = |b: &mut Builder, s: &mut ThreadState| {
+                        let write = b.write(s, loc, new, *order, *span);
+                        b.events[write].tags.clone_from(tags);
+                        b.link_rmw(read, write);
+                        b.depend(DepKind::Addr, &addr, write);
+                        b.depend(DepKind::Data, &data, write);
+                    };
+                    match unless {
+                        None => write_half(b, s),
+                        Some(unless) => {
+                            // A failure is the read alone, as a failed compare-exchange's.
+                            b.events[read].failure_order = Some(*order);
+                            b.events[read].failure_tags.clone_from(failure_tags);
+                            let adds = b.terms.binary(BinaryOp::Ne, old, unless);
+                            b.branch(s, adds, *span, write_half, |_, _| {});
+                        }
+                    }
                     if let Some(dst) = dst {
                         s.registers[*dst] = old;
                         s.deps[*dst] = b.read_deps(read);

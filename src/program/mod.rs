@@ -336,6 +336,13 @@ pub enum Instr {
         order: MemOrder,
         #[serde(skip_serializing_if = "Vec::is_empty")]
         tags: Tags,
+        /// The kernel's `atomic_add_unless`: the write runs only when the old value differs
+        /// from this one; otherwise the read runs alone, tagged `failure_tags` (as a failed
+        /// compare-exchange).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        unless: Option<Expr>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        failure_tags: Tags,
         span: Span,
     },
     /// `dst` receives 1 on success and 0 on failure. On failure the value read is written to

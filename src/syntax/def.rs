@@ -135,6 +135,7 @@ pub fn parse(file: &SourceFile) -> Result<Macros, InputError> {
         }
     }
     if diagnostics.is_empty() {
+        add_unless_fallback(&mut macros);
         Ok(Macros {
             file: file.clone(),
             macros,
@@ -142,6 +143,46 @@ pub fn parse(file: &SourceFile) -> Result<Macros, InputError> {
     } else {
         Err(InputError::new(file, diagnostics))
     }
+}
+
+/// The kernel's `.def` defines `atomic_add_unless(X,V,W)` through herd's primitive
+/// `__atomic_add_unless{MB}(X,V,W)`; Dat3M's copy does not define it (Dat3M reads the
+/// macro natively). A file without it gets that definition, tagged as the file tags
+/// `atomic_add_return` (a fully ordered read-modify-write, spelled `mb` or `MB`).
+fn add_unless_fallback(macros: &mut Vec<Macro>) {
+    if macros.iter().any(|m| m.name == "atomic_add_unless") {
+        return;
+    }
+    let Some(model) = macros.iter().find(|m| m.name == "atomic_add_return") else {
+        return;
+    };
+    let Body::Value(MacroExpr {
+        head: Head::Primitive { name, tag },
+        span,
+        ..
+    }) = &model.body
+    else {
+        return;
+    };
+    if name != "atomic_op_return" {
+        return;
+    }
+    let param = |index| MacroArg::Param { index, derefs: 0 };
+    let fallback = Macro {
+        name: "atomic_add_unless".to_string(),
+        params: ["X", "V", "W"].map(String::from).to_vec(),
+        body: Body::Value(MacroExpr {
+            head: Head::Primitive {
+                name: "atomic_add_unless".to_string(),
+                tag: tag.clone(),
+            },
+            args: vec![param(0), param(1), param(2)],
+            compare: None,
+            span: *span,
+        }),
+        span: model.span,
+    };
+    macros.push(fallback);
 }
 
 /// One line of the file.

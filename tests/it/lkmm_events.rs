@@ -36,7 +36,6 @@ const NOT_YET: &[(&str, &str)] = &[
         "the thread ends while holding this lock",
         "locks must balance within a block in nemos",
     ),
-    ("expected the init block", "a test with two headers"),
 ];
 
 fn uses_rcu(text: &str) -> bool {

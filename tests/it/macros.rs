@@ -229,3 +229,47 @@ fn a_configuration_file_names_the_model_and_its_macros() {
     let error = String::from_utf8_lossy(&output.stderr);
     assert!(error.contains("has no `model` line"), "{error}");
 }
+
+/// `atomic_add_unless(X,V,W)`, which this file does not define: the definition of the
+/// kernel's `.def` (`__atomic_add_unless`), tagged as `atomic_add_return`. It adds unless it
+/// finds `W` (a read and a write linked by `rmw`), else reads alone; the final states are
+/// the reference explorer's.
+#[test]
+fn atomic_add_unless_adds_unless_it_finds_its_value() {
+    let ev = events("  int r0 = atomic_add_unless(x, 5, 10);");
+    let t = thread(&ev);
+    assert_eq!((t[0].kind, t[1].kind), (EventKind::Read, EventKind::Write));
+    assert_eq!(t[0].rmw, Some(t[1].id));
+    assert_eq!(t[0].tags, ["mb"]);
+    assert_eq!(t[0].failure_tags, ["once"]);
+    let text = "C add-unless\n{ x = 0; }\n\
+        P0 (atomic_t *x) { int r0 = atomic_add_unless(x, 10, 10); }\n\
+        P1 (atomic_t *x) { int r1 = atomic_add_unless(x, 5, 10); int r2 = atomic_add_unless(x, 5, 10); }\n\
+        forall (0:r0=0 /\\ 1:r1=1 /\\ 1:r2=1 /\\ x=10) \\/ (0:r0=1 /\\ 1:r1=0 /\\ 1:r2=0 /\\ x=10) \\/ \
+        (0:r0=1 /\\ 1:r1=1 /\\ 1:r2=1 /\\ x=20)\n";
+    let file = SourceFile::new("add-unless.litmus", text);
+    let options = nemos::LoadOptions {
+        macros: Some(macros()),
+        ..Default::default()
+    };
+    let test = nemos::load(&file, &options).unwrap_or_else(|e| panic!("{}", e.short()));
+    let mut session = nemos::analysis::Session::new(
+        &test.program,
+        &test.events,
+        &nemos::analysis::AnalysisOptions::default(),
+    )
+    .unwrap();
+    let outcomes: std::collections::BTreeSet<_> = session
+        .outcomes()
+        .unwrap()
+        .into_iter()
+        .map(|s| s.values)
+        .collect();
+    assert_eq!(outcomes.len(), 3);
+    assert_eq!(
+        outcomes,
+        crate::reference::explore(&test.program, 2).outcomes
+    );
+    let result = session.check().unwrap();
+    assert_eq!(result.observation, nemos::analysis::Observation::Always);
+}

@@ -821,21 +821,28 @@ impl<'p> Explorer<'p> {
                         op,
                         operand,
                         order,
+                        unless,
                         span: s,
                         ..
                     } => {
                         let loc = &resolve(program, loc, &th.regs);
                         let operand = eval(operand, &th.regs);
                         let old = memory[*loc];
-                        memory[*loc] = match op {
-                            RmwOp::Exchange => operand,
-                            RmwOp::Fetch(op) => eval_binary(*op, old, operand),
-                        };
+                        // `atomic_add_unless` that finds its value: the read alone.
+                        let writes = unless.as_ref().is_none_or(|u| eval(u, &th.regs) != old);
+                        if writes {
+                            memory[*loc] = match op {
+                                RmwOp::Exchange => operand,
+                                RmwOp::Fetch(op) => eval_binary(*op, old, operand),
+                            };
+                        }
                         if let Some(dst) = dst {
                             th.regs[*dst] = old;
                         }
                         accesses.push((*loc, false, *order));
-                        accesses.push((*loc, true, *order));
+                        if writes {
+                            accesses.push((*loc, true, *order));
+                        }
                         span = *s;
                     }
                     Instr::Fence { span: s, .. } => span = *s,

@@ -219,6 +219,8 @@ impl Lowerer {
                     operand,
                     order,
                     tags: Vec::new(),
+                    unless: None,
+                    failure_tags: Vec::new(),
                     span,
                 });
             }

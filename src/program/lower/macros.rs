@@ -11,6 +11,9 @@
 //!   (or the tag written);
 //! - `__atomic_op_return{t}(X,op,V)`, `__atomic_fetch_op{t}(X,op,V)`: the same tagged `t`,
 //!   valued the new and the old value;
+//! - `__atomic_add_unless{t}(X,V,W)`: unless the old value is `W`, a read and a write of
+//!   `old + V` tagged `t` linked by `rmw`, otherwise one read tagged `once`; the value is 1
+//!   when it added, 0 otherwise;
 //! - `__srcu{t}(X)`: an event tagged `t` on the location `X` points to, neither a read nor
 //!   a write (herd's SRCU action: `synchronize_srcu`);
 //! - `__lock(X)`, `__unlock(X)`: herd's spin locks as `lock.cat` defines them, memory
@@ -194,11 +197,12 @@ impl Lowerer {
             "store" | "xchg" => 2,
             "fence" => 0,
             "srcu" => 1,
-            "cmpxchg" | "atomic_op" | "atomic_op_return" | "atomic_fetch_op" => 3,
+            "cmpxchg" | "atomic_op" | "atomic_op_return" | "atomic_fetch_op"
+            | "atomic_add_unless" => 3,
             _ => {
                 self.error(
                     self.bad_expansion(span, &format!("uses `__{name}`, which nemos does not support"))
-                        .with_help("nemos expands __load, __store, __fence, __srcu, __xchg, __cmpxchg, __atomic_op, __atomic_op_return, __atomic_fetch_op, __lock, __unlock, __trylock and __islocked"),
+                        .with_help("nemos expands __load, __store, __fence, __srcu, __xchg, __cmpxchg, __atomic_op, __atomic_op_return, __atomic_fetch_op, __atomic_add_unless, __lock, __unlock, __trylock and __islocked"),
                 );
                 return None;
             }
@@ -279,6 +283,8 @@ impl Lowerer {
                         operand: value,
                         order,
                         tags,
+                        unless: None,
+                        failure_tags: Vec::new(),
                         span,
                     });
                 }
@@ -344,6 +350,8 @@ impl Lowerer {
                     operand: operand.clone(),
                     order,
                     tags,
+                    unless: None,
+                    failure_tags: Vec::new(),
                     span,
                 });
                 if let (Some(old), Some(dst), "atomic_op_return") = (old, dst, name) {
@@ -351,6 +359,37 @@ impl Lowerer {
                     out.push(Instr::Assign {
                         dst,
                         value: new,
+                        span,
+                    });
+                }
+            }
+            "atomic_add_unless" => {
+                // herd's `__atomic_add_unless{t}(X,V,W)`: unless `*X` holds `W`, add `V`
+                // (a read and a write tagged `t` linked by `rmw`); otherwise one read, as a
+                // failed compare-exchange. The value is 1 when it added, 0 otherwise.
+                let loc = self.pointer_argument(&location, scope, out);
+                let operand = self.value_arg(expr(1), span, scope, out);
+                let unless = self.value_arg(expr(2), span, scope, out);
+                let (loc, operand, unless) = (loc?, operand?, unless?);
+                self.mark_atomic(&loc);
+                let old = scope.temporary();
+                out.push(Instr::Rmw {
+                    dst: Some(old),
+                    loc,
+                    op: RmwOp::Fetch(BinaryOp::Add),
+                    operand,
+                    order,
+                    tags,
+                    unless: Some(unless.clone()),
+                    failure_tags: vec![FAILURE_TAG.to_string()],
+                    span,
+                });
+                if let Some(dst) = dst {
+                    let added =
+                        Expr::Binary(BinaryOp::Ne, Box::new(Expr::Reg(old)), Box::new(unless));
+                    out.push(Instr::Assign {
+                        dst,
+                        value: added,
                         span,
                     });
                 }
