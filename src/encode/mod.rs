@@ -300,7 +300,7 @@ impl<'a> Encoding<'a> {
     /// feasible read equals the write it reads from. Values nothing asks for (no branch, lock,
     /// assertion or condition depends on them) are never encoded: the cone of influence.
     fn read_value<S: ClauseSink>(&mut self, sink: &mut S, read: EventId, t: TermId) -> Value {
-        let value = match self.events.bounds.value_set(t, self.thin_air) {
+        let value = match self.events.value_set(t, self.thin_air) {
             Some(set) => Value::fresh_one_hot(sink, set),
             None => Value::fresh_bits(sink),
         };

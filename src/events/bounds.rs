@@ -11,22 +11,24 @@
 //!   preceding every write.
 //!
 //! Values: a fixpoint over finite sets, where a read may return any value of its candidate
-//! writes, computed twice. The least fixpoint ([`Bounds::values`]) holds the values of
+//! writes, in two ways. The least fixpoint ([`Bounds::values`]) holds the values of
 //! executions in which `po | rf` is acyclic: follow a read's value back along `rf` and the
 //! reads its write's value is computed from; the chain ends, at constants. SC, TSO, C11 and
 //! RC11 are such models. Others (the Linux-kernel model, a model with its `no-thin-air`
 //! check skipped) allow a value to justify itself around a cycle (LB with data
 //! dependencies: `r = x; y = r` against `s = y; x = s` may end with `r = 42`); the greatest
-//! fixpoint ([`Bounds::thin_air_values`]) holds those, since in every execution the family
+//! fixpoint (`Bounds::thin_air_values`) holds those, since in every execution the family
 //! of values each read returns is a post-fixpoint of the step (each read's value is a value
 //! of the term of the write it reads from) and the greatest fixpoint contains every
-//! post-fixpoint. The encoding picks one by the model (`Model::forbids_thin_air`). A set that grows past [`VALUE_SET_CAP`] becomes "unbounded" and that term is
-//! encoded with 32-bit vectors instead of one-hot literals. The reads of a counter
+//! post-fixpoint. The encoding picks one by the model (`Model::forbids_thin_air`). A set
+//! that grows past [`VALUE_SET_CAP`] becomes "unbounded" and that term is encoded with
+//! 32-bit vectors instead of one-hot literals. The reads of a counter
 //! ([`super::counting`]: every write adds a positive constant to a value its thread read
 //! there, or writes a constant) are clamped to the counter's range when it is small
 //! enough: their candidates form cycles along which the fixpoint would grow past the cap.
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::OnceLock;
 
 use serde::Serialize;
 
@@ -49,8 +51,10 @@ pub struct Bounds {
     pub values: Vec<Option<Vec<i32>>>,
     /// The same, in the executions of any coherent model: values may justify themselves
     /// through a cycle of reads and writes (out of thin air), so the sets are a greatest
-    /// fixpoint and contain [`Bounds::values`].
-    pub thin_air_values: Vec<Option<Vec<i32>>>,
+    /// fixpoint and contain [`Bounds::values`]. Computed on first use
+    /// ([`Events::value_set`]): only sessions whose model allows thin air ask.
+    #[serde(skip)]
+    thin_air_values: OnceLock<Vec<Option<Vec<i32>>>>,
     /// The counters of the test (see [`super::counting`]), whose reads' values are clamped
     /// to the counter's range.
     pub counters: Vec<Counter>,
@@ -60,14 +64,20 @@ impl Bounds {
     pub fn may_read_from(&self, read: EventId, write: EventId) -> bool {
         self.rf_candidates[read].contains(&write)
     }
+}
 
-    /// The possible values of `term`: [`Bounds::thin_air_values`] when `thin_air`, else
+impl Events {
+    /// The possible values of `term`: `Bounds::thin_air_values` when `thin_air`, else
     /// [`Bounds::values`].
     pub fn value_set(&self, term: TermId, thin_air: bool) -> Option<&[i32]> {
+        let bounds = &self.bounds;
         let sets = if thin_air {
-            &self.thin_air_values
+            bounds.thin_air_values.get_or_init(|| {
+                let (candidates, counters) = (&bounds.rf_candidates, &bounds.counters);
+                values(self, candidates, counters, Justification::SelfJustified)
+            })
         } else {
-            &self.values
+            &bounds.values
         };
         sets[term].as_deref()
     }
@@ -76,17 +86,11 @@ impl Bounds {
 pub fn compute(events: &Events) -> Bounds {
     let rf_candidates = rf_candidates(events);
     let counters = counting::counters(events);
-    let grounded = values(events, &rf_candidates, &counters, Justification::Grounded);
-    let thin_air = values(
-        events,
-        &rf_candidates,
-        &counters,
-        Justification::SelfJustified,
-    );
+    let values = values(events, &rf_candidates, &counters, Justification::Grounded);
     Bounds {
         rf_candidates,
-        values: grounded,
-        thin_air_values: thin_air,
+        values,
+        thin_air_values: OnceLock::new(),
         counters,
     }
 }

@@ -14,8 +14,9 @@
 //! constants (the models that forbid values out of thin air, `events::bounds`), so no cell
 //! a pointer reaches is missing. Under a model that allows them, a pointer value that
 //! justifies itself and happens to be the address of a cell the program never names for it
-//! is reported as an invalid access rather than followed. A value no set holds (`NULL`, one past an array, an integer
-//! that never was an address) is an invalid access, which the unroller reports.
+//! is reported as an invalid access rather than followed. A value no set holds (`NULL`, one
+//! past an array, an integer that never was an address) is an invalid access, which the
+//! unroller reports.
 
 use std::collections::BTreeSet;
 

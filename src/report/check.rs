@@ -405,7 +405,6 @@ impl CheckReport<'_> {
         }
     }
 
-    /// The reachable final states, each marked where the condition holds.
     /// Why the list of states is not the whole set, when it is not.
     fn states_cut_text(&self, palette: Palette) -> String {
         if !self.states_cut {
@@ -420,6 +419,7 @@ impl CheckReport<'_> {
         )
     }
 
+    /// The reachable final states, each marked where the condition holds.
     fn outcomes_text(&self, palette: Palette) -> String {
         let states = self.states.unwrap_or_default();
         let mut out = format!(
