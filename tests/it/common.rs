@@ -188,3 +188,25 @@ pub fn assert_explained(differ: &[String], known: &[(&str, &str)]) {
         .collect();
     assert!(unexplained.is_empty(), "{unexplained:#?}");
 }
+
+/// Final states: per reachable state, the observed registers and locations and their values.
+pub type States = BTreeSet<Vec<(nemos::program::Observable, i32)>>;
+
+/// The events of `program` unrolled `unroll` times.
+pub fn unrolled(program: &nemos::program::Program, unroll: u32) -> nemos::events::Events {
+    let options = nemos::events::UnrollOptions {
+        unroll,
+        ..Default::default()
+    };
+    nemos::events::unroll(program, options).expect("unrolls")
+}
+
+/// Every final state the session reaches.
+pub fn final_states(session: &mut nemos::analysis::Session) -> States {
+    session
+        .outcomes()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .into_iter()
+        .map(|s| s.values)
+        .collect()
+}

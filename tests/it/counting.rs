@@ -4,16 +4,13 @@
 //! encoding without the lemmas under RC11 and C11), and must keep applying to the counter
 //! families of the benchmarks, so that they cannot stop firing unnoticed.
 
-use crate::common;
+use crate::common::{self, States};
 use crate::reference;
 
 use crate::families;
 
-use std::collections::BTreeSet;
-
 use nemos::analysis::{AnalysisOptions, Session};
 use nemos::diagnostics::SourceFile;
-use nemos::events::{unroll, UnrollOptions};
 use nemos::program::{Observable, Program};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
@@ -100,8 +97,6 @@ fn lower(text: &str) -> Program {
     nemos::load::lower(&file).unwrap_or_else(|e| panic!("{}\n{text}", e.short()))
 }
 
-type States = BTreeSet<Vec<(Observable, i32)>>;
-
 /// Final states and the `check` verdict, with or without the counting lemmas, and how many
 /// lemmas the session added.
 fn answers(program: &Program, model: &str, counting: bool) -> (States, bool, bool, usize) {
@@ -115,26 +110,14 @@ fn answers_with(
     counting: bool,
     sequential_guess: bool,
 ) -> (States, bool, bool, usize) {
-    let events = unroll(
-        program,
-        UnrollOptions {
-            unroll: UNROLL,
-            ..Default::default()
-        },
-    )
-    .expect("unrolls");
+    let events = common::unrolled(program, UNROLL);
     let options = AnalysisOptions {
         counting,
         sequential_guess,
         ..common::under(model)
     };
     let mut session = Session::new(program, &events, &options).unwrap();
-    let states = session
-        .outcomes()
-        .unwrap()
-        .into_iter()
-        .map(|s| s.values)
-        .collect();
+    let states = common::final_states(&mut session);
     let lemmas = session.counting_lemmas;
     let mut session = Session::new(program, &events, &options).unwrap();
     let check = session.check().unwrap();

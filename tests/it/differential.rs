@@ -42,23 +42,14 @@ fn lower(name: &str, text: &str) -> Program {
 }
 
 fn product(program: &Program, strategy: AcyclicStrategy) -> Answers {
-    let options = UnrollOptions {
-        unroll: UNROLL,
-        ..Default::default()
-    };
-    let events = unroll(program, options).expect("unrolls");
+    let events = common::unrolled(program, UNROLL);
     let options = AnalysisOptions {
         strategy,
         ..AnalysisOptions::default()
     };
     // One session per query, as the command line does: each query adds its own gates.
     let mut session = Session::new(program, &events, &options).unwrap();
-    let outcomes = session
-        .outcomes()
-        .unwrap()
-        .into_iter()
-        .map(|s| s.values)
-        .collect();
+    let outcomes = common::final_states(&mut session);
     let bound_hit = session.bound_reachable().unwrap();
     let assertion_failure = session.assertion_failure().unwrap().is_some();
     let deadlock = session.deadlock().unwrap().is_some();
@@ -939,22 +930,13 @@ type SymmetricAnswers = (BTreeSet<Vec<(Observable, i32)>>, bool, bool, bool);
 /// Outcomes, assertion failures, bound hits and deadlocks in sessions that keep one execution per
 /// renaming of interchangeable threads (`encode::symmetry`).
 fn with_symmetry(program: &Program, model: &str, symmetry: bool) -> SymmetricAnswers {
-    let options = UnrollOptions {
-        unroll: UNROLL,
-        ..Default::default()
-    };
-    let events = unroll(program, options).expect("unrolls");
+    let events = common::unrolled(program, UNROLL);
     let options = AnalysisOptions {
         symmetry,
         ..common::under(model)
     };
     let mut session = Session::new(program, &events, &options).unwrap();
-    let outcomes = session
-        .outcomes()
-        .unwrap()
-        .into_iter()
-        .map(|s| s.values)
-        .collect();
+    let outcomes = common::final_states(&mut session);
     let bound_hit = session.bound_reachable().unwrap();
     let assertion_failure = session.assertion_failure().unwrap().is_some();
     let deadlock = session.deadlock().unwrap().is_some();
@@ -1501,21 +1483,9 @@ fn outcomes_under_let_rec_sc(program: &Program) -> BTreeSet<Vec<(Observable, i32
         model: std::sync::Arc::new(model),
         ..AnalysisOptions::default()
     };
-    let events = unroll(
-        program,
-        UnrollOptions {
-            unroll: UNROLL,
-            ..Default::default()
-        },
-    )
-    .expect("unrolls");
+    let events = common::unrolled(program, UNROLL);
     let mut session = Session::new(program, &events, &options).unwrap();
-    session
-        .outcomes()
-        .unwrap_or_else(|e| panic!("{e}"))
-        .into_iter()
-        .map(|s| s.values)
-        .collect()
+    common::final_states(&mut session)
 }
 
 proptest! {

@@ -259,12 +259,7 @@ fn atomic_add_unless_adds_unless_it_finds_its_value() {
         &nemos::analysis::AnalysisOptions::default(),
     )
     .unwrap();
-    let outcomes: std::collections::BTreeSet<_> = session
-        .outcomes()
-        .unwrap()
-        .into_iter()
-        .map(|s| s.values)
-        .collect();
+    let outcomes = common::final_states(&mut session);
     assert_eq!(outcomes.len(), 3);
     assert_eq!(
         outcomes,

@@ -3,17 +3,15 @@
 //! fixpoint; elsewhere (the coherence model, a skipped `no-thin-air`, the Linux-kernel
 //! model) a value may justify itself around a cycle and the sets are a greatest fixpoint.
 
-use crate::common;
+use crate::common::{self, States};
 use crate::differential::generate;
 
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use nemos::analysis::query::{ask, Finding, Query, QueryOptions};
 use nemos::analysis::{AnalysisOptions, Observation, Session, THIN_AIR_STATES};
 use nemos::diagnostics::SourceFile;
-use nemos::events::{unroll, UnrollOptions};
-use nemos::program::{Observable, Program};
+use nemos::program::Program;
 use proptest::prelude::*;
 
 fn shipped(name: &str) -> nemos::cat::Model {
@@ -153,29 +151,17 @@ fn an_unbounded_enumeration_stops_and_says_so() {
     assert_eq!(found.states.as_ref().map(Vec::len), Some(1));
 }
 
-type States = BTreeSet<Vec<(Observable, i32)>>;
-
 /// Final states with the value sets of the model (`what_if: false`) or those of a model
 /// without its named checks, which may allow thin air (`what_if: true`).
 fn states(program: &Program, model: &str, what_if: bool) -> (States, bool) {
-    let events = unroll(
-        program,
-        UnrollOptions {
-            unroll: 2,
-            ..Default::default()
-        },
-    )
-    .expect("unrolls");
+    let events = common::unrolled(program, 2);
     let options = AnalysisOptions {
         what_if,
         ..options(model, &[])
     };
     let mut session = Session::new(program, &events, &options).unwrap();
-    let states = session.outcomes().unwrap();
-    (
-        states.into_iter().map(|s| s.values).collect(),
-        session.outcomes_cut,
-    )
+    let states = common::final_states(&mut session);
+    (states, session.outcomes_cut)
 }
 
 proptest! {
