@@ -204,15 +204,8 @@ fn tier_tests(corpus: &Path, tier: impl Fn(&str) -> bool) -> Vec<String> {
 fn agreement(dir: &Path, corpus: &Path, tests: &[String]) -> (usize, Vec<String>) {
     let expected = common::lkmm_csv(&corpus.join("LKMM-expected.csv"));
     let race_free = common::lkmm_csv(&corpus.join("LKMM-DR-expected.csv"));
-    let output = Command::cargo_bin("nemos")
-        .expect("the nemos binary is built")
-        .args(["check", "--format", "json", "--model"])
-        .arg(dir.join("linux-kernel.cat"))
-        .args(tests.iter().map(|p| corpus.join("tests").join(p)))
-        .output()
-        .expect("nemos runs");
-    let doc: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a JSON document");
-    let results = doc["tests"].as_array().expect("a list of tests");
+    let paths = tests.iter().map(|p| corpus.join("tests").join(p));
+    let results = check_batch(dir, &[], paths);
     assert_eq!(results.len(), tests.len());
     let mut differ = Vec::new();
     let mut agree = 0;
@@ -238,12 +231,51 @@ fn agreement(dir: &Path, corpus: &Path, tests: &[String]) -> (usize, Vec<String>
     (agree, differ)
 }
 
+/// One `nemos check --format json` batch of `paths` under the model in `dir`, with `extra`
+/// options: each test's entry.
+fn check_batch(
+    dir: &Path,
+    extra: &[&str],
+    paths: impl IntoIterator<Item = impl AsRef<std::ffi::OsStr>>,
+) -> Vec<serde_json::Value> {
+    let output = Command::cargo_bin("nemos")
+        .expect("the nemos binary is built")
+        .args(["check", "--format", "json"])
+        .args(extra)
+        .arg("--model")
+        .arg(dir.join("linux-kernel.cat"))
+        .args(paths)
+        .output()
+        .expect("nemos runs");
+    let doc: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a JSON document");
+    doc["tests"].as_array().expect("a list of tests").clone()
+}
+
+/// The tests of [`tier_tests`] whose calls pass `wider` but not all of them `narrower`.
+fn tier_difference(
+    corpus: &Path,
+    wider: impl Fn(&str) -> bool,
+    narrower: impl Fn(&str) -> bool,
+) -> Vec<String> {
+    let inner: std::collections::BTreeSet<String> =
+        tier_tests(corpus, narrower).into_iter().collect();
+    tier_tests(corpus, wider)
+        .into_iter()
+        .filter(|t| !inner.contains(t))
+        .collect()
+}
+
 fn is_core_or_rmw(name: &str) -> bool {
     CORE_MACROS.contains(&name) || is_rmw_macro(name)
 }
 
 /// The kernel's spin-lock macros (the lock tier).
 const LOCK_MACROS: &[&str] = &["spin_lock", "spin_unlock", "spin_trylock", "spin_is_locked"];
+
+/// A call of the lock tier: core, RMW or a spin-lock macro.
+fn is_lock_tier(name: &str) -> bool {
+    is_core_or_rmw(name) || LOCK_MACROS.contains(&name)
+}
 
 /// Every core- and RMW-tier test of the corpus (its macros among [`CORE_MACROS`] and the
 /// RMW macros, no RCU) that has a verdict agrees with Dat3M's under the Dat3M copy of the
@@ -282,12 +314,7 @@ fn the_lock_tier_agrees_with_dat3m_under_the_kernel_model() {
         return;
     };
     let corpus = corpus.join("lkmm");
-    let lock = |c: &str| is_core_or_rmw(c) || LOCK_MACROS.contains(&c);
-    let core = tier_tests(&corpus, is_core_or_rmw);
-    let tests: Vec<String> = tier_tests(&corpus, lock)
-        .into_iter()
-        .filter(|t| !core.contains(t))
-        .collect();
+    let tests = tier_difference(&corpus, is_lock_tier, is_core_or_rmw);
     let (agree, differ) = agreement(&dir, &corpus, &tests);
     eprintln!(
         "{agree} of {} lock-tier LKMM tests agree with Dat3M",
@@ -356,13 +383,7 @@ fn the_tests_outside_the_tiers_agree_with_dat3m() {
         return;
     };
     let corpus = corpus.join("lkmm");
-    let lock = |c: &str| is_core_or_rmw(c) || LOCK_MACROS.contains(&c);
-    let tiered: std::collections::BTreeSet<String> =
-        tier_tests(&corpus, lock).into_iter().collect();
-    let rest: Vec<String> = tier_tests(&corpus, |_| true)
-        .into_iter()
-        .filter(|t| !tiered.contains(t))
-        .collect();
+    let rest = tier_difference(&corpus, |_| true, is_lock_tier);
     let (agree, differ) = agreement(&dir, &corpus, &rest);
     eprintln!(
         "{agree} of {} other LKMM tests agree with Dat3M",
@@ -401,15 +422,7 @@ fn the_tests_missing_from_the_csv_agree_with_their_result_lines() {
             wanted.insert(path.display().to_string(), word.to_string());
         }
     }
-    let output = Command::cargo_bin("nemos")
-        .expect("the nemos binary is built")
-        .args(["check", "--format", "json", "--timeout", "60", "--model"])
-        .arg(dir.join("linux-kernel.cat"))
-        .args(wanted.keys())
-        .output()
-        .expect("nemos runs");
-    let doc: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a JSON document");
-    let results = doc["tests"].as_array().expect("a list of tests");
+    let results = check_batch(&dir, &["--timeout", "60"], wanted.keys());
     let differ: Vec<String> = results
         .iter()
         .filter(|t| {
