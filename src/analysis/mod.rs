@@ -224,12 +224,8 @@ impl<'a> Session<'a> {
         // compositions (`fr; rf?`) do much better with (races on 4 x 25 unlocked
         // increments under rc11: 9 s against 119 s).
         let direct_fr = model.acyclic_over_fr();
-        let sliced = if options.slice_races
-            && options.skip.is_empty()
-            && !options.symmetry
-            && (slice::is_sc(&model) || (slice::is_rc11(&model) && slice::rc11_sliceable(events)))
-        {
-            slice::unobservable_locations(program, events)
+        let sliced = if options.slice_races && options.skip.is_empty() && !options.symmetry {
+            slice::races_slice(&model, program, events)
         } else {
             vec![false; events.init.len()]
         };

@@ -282,6 +282,11 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
         }
     }
     let recording = options.emit.map(|_| Recording::new());
+    // RC11's races of a program whose reads all feed nothing are SC's, which SC's encoding
+    // decides without building RC11's `hb` closure (`slice::rc11_races_are_sc`).
+    let races_as_sc = query == Query::Races
+        && options.skip.is_empty()
+        && super::slice::rc11_races_are_sc(&options.model, program, events);
     let analysis = AnalysisOptions {
         // An exported query must be the whole question: lazy acyclicity adds its
         // transitivity clauses only between solves, so the file gets ranks instead.
@@ -290,7 +295,11 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
             (_, strategy) => strategy,
         },
         skip: options.skip.clone(),
-        model: options.model.clone(),
+        model: if races_as_sc {
+            Arc::new(crate::cat::sc())
+        } else {
+            options.model.clone()
+        },
         certify: matches!(query, Query::Check { certify: true, .. }),
         // Which execution of a class of renamings is found changes neither the condition's
         // verdict, nor the final states, nor the model's flags; counts of executions and
@@ -375,6 +384,15 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
                 states_cut: session.outcomes_cut,
                 counts,
             }))
+        }
+        Query::Races if races_as_sc => {
+            let mut result = session.races_with(options.race_search)?;
+            result.definition = format!(
+                "{}'s own relation `race`; no value read here feeds anything, so its races \
+                 are SC's (unordered by program order and lock order)",
+                options.model.name
+            );
+            Finding::Races(result)
         }
         Query::Races => Finding::Races(match session.model_races_with(options.race_search) {
             Some(result) => result?,

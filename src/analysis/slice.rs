@@ -13,8 +13,10 @@
 //! - no reduced spin loop reads it (a blocked loop constrains which write it reads).
 //!
 //! The same holds under RC11 (its own `race`, `hb = (sb | sw | lko)+`) for programs with no
-//! lock, fence or atomic block ([`rc11_sliceable`]): `sw` never involves such a location,
-//! and its completion runs along an order of `po | rf` instead of an interleaving.
+//! fence or atomic block, and with locks only where every read left is a mutex's
+//! ([`races_slice`]): `sw` never involves such a location, and its completion runs along
+//! an order of `po | rf` (the mutexes' `rf` being the lock order) instead of an
+//! interleaving.
 //!
 //! Such a location's `rf`, `co` and `fr` are left out of the encoding
 //! ([`crate::encode::Encoding::sliced`]); why no race, bound hit or deadlock is lost or
@@ -39,7 +41,7 @@ pub fn is_sc(model: &Model) -> bool {
 }
 
 /// The model is RC11 as shipped (`models/rc11.cat`): the slice's argument for it (ARCHITECTURE.md,
-/// "The races slice") needs a program without locks and fences ([`rc11_sliceable`]).
+/// "The races slice") needs a program without fences and atomic blocks ([`races_slice`]).
 pub fn is_rc11(model: &Model) -> bool {
     static RC11: OnceLock<Option<Model>> = OnceLock::new();
     RC11.get_or_init(|| crate::cat::load_shipped("rc11").and_then(Result::ok))
@@ -58,20 +60,65 @@ fn same_model(model: &Model, shipped: &Model) -> bool {
         })
 }
 
-/// Under RC11 the slice needs `hb` inside `(sb | rf)+` of the other locations and `psc` blind
-/// to the sliced ones: no lock order (no lock or unlock), no fence (an SC fence's `psc`
-/// edges reach `eco`), no atomic block.
-pub fn rc11_sliceable(events: &Events) -> bool {
-    events.events.iter().all(|e| {
-        !matches!(
-            e.kind,
-            EventKind::Lock
-                | EventKind::Unlock
-                | EventKind::Fence
-                | EventKind::AtomicEnter
-                | EventKind::AtomicExit
-        )
-    })
+/// Per location: left out of a session under `model` that answers races and nothing else.
+/// Under SC, every location [`unobservable_locations`] finds. Under RC11 as shipped, the
+/// same in a program with no fence (an SC fence's `psc` edges reach `eco`) and no atomic
+/// block; with a lock or unlock, only when every read outside a mutex is left out: the
+/// completion runs along `po | rf`, which must then hold RC11's `hb`, lock order included,
+/// and a kept location's `rf` could run against the lock order. Nothing is left out under
+/// any other model.
+pub fn races_slice(model: &Model, program: &Program, events: &Events) -> Vec<bool> {
+    if is_sc(model) {
+        return unobservable_locations(program, events);
+    }
+    match rc11_slice(model, program, events) {
+        Some(sliced)
+            if !has_any(events, &[EventKind::Lock, EventKind::Unlock])
+                || every_read_left_out(program, events, &sliced) =>
+        {
+            sliced
+        }
+        _ => vec![false; events.init.len()],
+    }
+}
+
+/// Under RC11 as shipped, the races of a program whose every read (apart from lock
+/// acquisitions) is of a location the slice leaves out are SC's: no atomic read is left, so
+/// `sw` is empty and RC11's `hb` is `(sb | lko)+`, SC's race `hb`; no kept value reaches a
+/// branch, so both models allow the same events with any order of the critical sections;
+/// and both call a race a conflicting pair, one access plain, that `hb` orders neither way
+/// (ARCHITECTURE.md, "The races slice"). The races query then runs SC's encoding, which
+/// builds no `hb` closure.
+pub fn rc11_races_are_sc(model: &Model, program: &Program, events: &Events) -> bool {
+    rc11_slice(model, program, events)
+        .is_some_and(|sliced| every_read_left_out(program, events, &sliced))
+}
+
+/// The locations RC11's races may leave out in a program without fences and atomic blocks
+/// (`None` for any other model or program).
+fn rc11_slice(model: &Model, program: &Program, events: &Events) -> Option<Vec<bool>> {
+    let synchronising = [
+        EventKind::Fence,
+        EventKind::AtomicEnter,
+        EventKind::AtomicExit,
+    ];
+    (is_rc11(model) && !has_any(events, &synchronising))
+        .then(|| unobservable_locations(program, events))
+}
+
+fn has_any(events: &Events, kinds: &[EventKind]) -> bool {
+    events.events.iter().any(|e| kinds.contains(&e.kind))
+}
+
+/// Every read is a lock acquisition or reads a location in `sliced`.
+fn every_read_left_out(program: &Program, events: &Events, sliced: &[bool]) -> bool {
+    let mutexes = crate::encode::mutex_locations(program, events);
+    events
+        .events
+        .iter()
+        .filter(|e| e.is_read())
+        .filter_map(|e| e.location)
+        .all(|l| sliced[l] || mutexes[l])
 }
 
 /// Per location: its memory can be left out of a session that answers SC's races and

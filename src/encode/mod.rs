@@ -103,7 +103,7 @@ pub struct Encoding<'a> {
 
 /// Per location: it is a mutex, every access to it a lock acquisition (with its write half)
 /// or a release.
-fn mutex_locations(program: &Program, events: &Events) -> Vec<bool> {
+pub fn mutex_locations(program: &Program, events: &Events) -> Vec<bool> {
     // herd's spin locks are memory, as lock.cat defines them.
     let mut mutex: Vec<bool> = program
         .locations

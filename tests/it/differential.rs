@@ -1602,12 +1602,13 @@ fn a_spin_loop_keeps_the_races_of_its_first_iteration() {
     }
 }
 
-/// Whether a random statement takes a lock, fences or opens an atomic block: the programs
-/// the races slice keeps whole under RC11 (`analysis::slice::rc11_sliceable`).
+/// Whether a random statement fences or opens an atomic block: the programs the races
+/// slice keeps whole under RC11 (`analysis::slice::races_slice`; with a lock, it leaves
+/// locations out only when no other read is kept).
 fn synchronises(s: &generate::Stmt) -> bool {
     use generate::Stmt;
     match s {
-        Stmt::Locked(_) | Stmt::TwoLocks(..) | Stmt::Fence | Stmt::Atomic(_) => true,
+        Stmt::Fence | Stmt::Atomic(_) => true,
         Stmt::If(_, _, _, t, f) => t.iter().chain(f).any(synchronises),
         Stmt::Spin(_, _, b) => b.iter().any(synchronises),
         _ => false,
@@ -1617,7 +1618,7 @@ fn synchronises(s: &generate::Stmt) -> bool {
 proptest! {
     #![proptest_config(config(192))]
 
-    /// Under RC11 the races slice (`analysis::slice`, lock- and fence-free programs only)
+    /// Under RC11 the races slice (`analysis::slice`, fence-free programs only)
     /// finds exactly the racing pairs, bound hit and deadlock verdict of the whole encoding,
     /// and every sliced witness is completed into an execution RC11 allows (the session
     /// validates each witness against the model). Only programs where the slice leaves out
@@ -1625,7 +1626,7 @@ proptest! {
     #[test]
     fn rc11_races_slice_keeps_every_race(
         test in generate::litmus(true, 10)
-            .prop_filter("no locks, fences or atomic blocks", |t| {
+            .prop_filter("no fences or atomic blocks", |t| {
                 !t.threads.iter().flatten().any(synchronises)
             }),
     ) {
@@ -1661,5 +1662,94 @@ proptest! {
         let first = answers(&sliced, RaceSearch::First);
         prop_assert!(first.0.len() <= 1 && first.0.is_subset(&with.0), "{}", text);
         prop_assert_eq!(first.0.is_empty(), with.0.is_empty(), "{}", text);
+    }
+}
+
+/// A random program made of what RC11's races decide as SC's (`slice::rc11_races_are_sc`):
+/// plain loads, constant stores and increments, critical sections and branches; whatever
+/// else `generate` draws is dropped (an atomic block leaves its statements).
+fn plain_and_locked(stmts: &[generate::Stmt]) -> Vec<generate::Stmt> {
+    use generate::{Expr, Stmt};
+    let constant = |e: &Expr| match e {
+        Expr::Const(v) => Expr::Const(*v),
+        _ => Expr::Const(1),
+    };
+    stmts
+        .iter()
+        .flat_map(|s| match s {
+            // Two locations rather than three: more conflicting pairs.
+            Stmt::Store(l, e) => vec![Stmt::Store(l % 2, constant(e))],
+            Stmt::Load(r, l) => vec![Stmt::Load(*r, l % 2)],
+            Stmt::Increment(l) => vec![Stmt::Increment(l % 2)],
+            Stmt::Assign(r, e) => vec![Stmt::Assign(*r, constant(e))],
+            Stmt::Locked(b) => vec![Stmt::Locked(plain_and_locked(b))],
+            Stmt::Atomic(b) => plain_and_locked(b),
+            Stmt::TwoLocks(m_first, b) => vec![Stmt::TwoLocks(*m_first, plain_and_locked(b))],
+            Stmt::If(r, op, e, t, f) => vec![Stmt::If(
+                *r,
+                op,
+                constant(e),
+                plain_and_locked(t),
+                plain_and_locked(f),
+            )],
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// Under RC11, the races of a program whose reads all feed nothing (locks included) are
+    /// decided as SC's (`slice::rc11_races_are_sc`, by `query::ask`): the same racing pairs,
+    /// bound hit and deadlock verdict as RC11's own `race` over the whole encoding, and each
+    /// witness, evaluated on its explicit relations, is an execution RC11 allows in which
+    /// RC11's `race` holds between the two events reported.
+    #[test]
+    fn rc11_races_decided_as_sc_are_rc11s(
+        test in generate::litmus(false, 10)
+            .prop_map(|t| generate::Litmus {
+                threads: t.threads.iter().map(|s| plain_and_locked(s)).collect(),
+                ..t
+            })
+            .prop_filter("a thread with no statement", |t| {
+                t.threads.iter().all(|s| !s.is_empty())
+            }),
+    ) {
+        use nemos::analysis::query::{ask, Finding, Query, QueryOptions};
+        use nemos::witness::eval::Explicit;
+        let text = generate::render(&test);
+        let loaded = common::load_unrolled("rc11-as-sc", &text, UNROLL);
+        let rc11 = common::under("rc11").model;
+        let as_sc = nemos::analysis::slice::rc11_races_are_sc(&rc11, &loaded.program, &loaded.events);
+        prop_assume!(as_sc);
+        let options = QueryOptions::new(rc11.clone(), "rc11");
+        let Finding::Races(decided) = ask(&loaded, Query::Races, &options).unwrap().finding else {
+            panic!("races answers races");
+        };
+        prop_assert!(decided.definition.contains("are SC's"), "{}", decided.definition);
+        let mut whole = Session::new(&loaded.program, &loaded.events, &common::under("rc11")).unwrap();
+        let whole = whole.model_races().expect("rc11 defines race").unwrap();
+        let pairs = |r: &nemos::analysis::races::RaceResult| -> Pairs {
+            r.races.iter().map(|r| (r.first, r.second)).collect()
+        };
+        prop_assert_eq!(pairs(&decided), pairs(&whole), "{}", text);
+        prop_assert_eq!(decided.bound_hit, whole.bound_hit, "{}", text);
+        prop_assert_eq!(decided.deadlock.is_some(), whole.deadlock.is_some(), "{}", text);
+        let mutexes = nemos::encode::mutex_locations(&loaded.program, &loaded.events);
+        let race = &rc11.defs.iter().rfind(|(name, _, _)| name == "race").unwrap().1;
+        for found in &decided.races {
+            let explicit = Explicit::of_execution(&loaded.events, &mutexes, &found.witness);
+            let mut evaluator = explicit.evaluator(&rc11);
+            for check in rc11.checks.iter().filter(|c| !c.flag) {
+                prop_assert!(evaluator.holds(check).unwrap(), "{:?} fails\n{}", check.name, text);
+            }
+            let races = evaluator.eval(race).unwrap();
+            let (a, b) = found.events;
+            prop_assert!(
+                explicit.related(&races, a, b) || explicit.related(&races, b, a),
+                "events {} and {} do not race in the witness\n{}", a + 1, b + 1, text
+            );
+        }
     }
 }

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeSet;
 
+use nemos::analysis::query::{ask, Finding, Query, QueryOptions};
 use nemos::analysis::races::{RaceResult, Statement};
 use nemos::analysis::{AnalysisOptions, Session};
 
@@ -123,9 +124,84 @@ fn only_sc_and_rc11_as_shipped_are_sliced() {
     assert_eq!(rc11_races(&test, &under("rc11", &[])).sliced, ["c"]);
     assert!(rc11_races(&test, &under("rc11", &["sc"])).sliced.is_empty());
     assert!(rc11_races(&test, &under("c11", &[])).sliced.is_empty());
-    // Locks put `lko` into RC11's `hb` outside `sb | rf`: not sliced.
+    // With locks, RC11's `hb` holds `lko`: sliced only when no read is kept (below).
     let locked = common::load_unrolled("counter.litmus", &locked_counter(2, 2), 2);
-    assert!(rc11_races(&locked, &under("rc11", &[])).sliced.is_empty());
+    assert_eq!(rc11_races(&locked, &under("rc11", &[])).sliced, ["c"]);
+}
+
+/// Under RC11, a lock and a read that stays in the encoding (a relaxed flag, which may
+/// read against the lock order): the completion along `po | rf` would not hold `hb`, so
+/// nothing is left out, and the races are the whole encoding's.
+#[test]
+fn rc11_keeps_everything_when_a_lock_meets_a_kept_read() {
+    let text = "C locked-flag\n{ c = 0; f = 0; }\n\n\
+                P0 (int* c, atomic_int* f, int* l) {\n  lock(l);\n  int a = *c;\n  *c = a + 1;\n  \
+                unlock(l);\n  atomic_store_explicit(f, 1, memory_order_relaxed);\n}\n\n\
+                P1 (int* c, atomic_int* f, int* l) {\n  \
+                int r = atomic_load_explicit(f, memory_order_relaxed);\n  lock(l);\n  \
+                int b = *c;\n  *c = b + 1;\n  unlock(l);\n  int s = *c;\n}\n\n\
+                exists (1:r=1)\n";
+    let test = common::load("locked-flag.litmus", text);
+    let rc11 = |slice: bool| AnalysisOptions {
+        slice_races: slice,
+        ..common::under("rc11")
+    };
+    let with = rc11_races(&test, &rc11(true));
+    assert!(with.sliced.is_empty(), "{:?}", with.sliced);
+    assert_eq!(pairs(&with), pairs(&rc11_races(&test, &rc11(false))));
+    assert!(!nemos::analysis::slice::rc11_races_are_sc(
+        &common::under("rc11").model,
+        &test.program,
+        &test.events
+    ));
+}
+
+fn races_asked(test: &nemos::Test, model: &str) -> RaceResult {
+    let options = QueryOptions::new(common::under(model).model, model);
+    match ask(test, Query::Races, &options).unwrap().finding {
+        Finding::Races(result) => result,
+        other => panic!("races answered {other:?}"),
+    }
+}
+
+/// Under RC11, the counters' races are decided as SC's (`slice::rc11_races_are_sc`: every
+/// read feeds nothing), and they are RC11's own over the whole encoding. Where a read feeds
+/// a branch, RC11's weak executions reach more: in store buffering with each thread writing
+/// `z` when it read 0, both writes run in one RC11 execution and race, never under SC.
+#[test]
+fn rc11_races_of_reads_that_feed_nothing_are_scs() {
+    for (text, unroll) in [
+        (locked_counter(2, 3), 3),
+        (locked_counter(3, 2), 2),
+        (unlocked_counter(3, 2), 2),
+    ] {
+        let test = common::load_unrolled("counter.litmus", &text, unroll);
+        let decided = races_asked(&test, "rc11");
+        assert!(
+            decided.definition.contains("are SC's"),
+            "{}",
+            decided.definition
+        );
+        assert_eq!(decided.sliced, ["c"]);
+        let whole = rc11_races(&test, &common::under("rc11"));
+        assert!(!whole.races.is_empty());
+        assert_eq!(pairs(&decided), pairs(&whole), "{text}");
+    }
+    let sb = "C sb-branches\n{ x = 0; y = 0; z = 0; }\n\n\
+              P0 (int* x, int* y, int* z) {\n  *x = 1;\n  int r = *y;\n  \
+              if (r == 0) { *z = 1; }\n}\n\n\
+              P1 (int* x, int* y, int* z) {\n  *y = 1;\n  int s = *x;\n  \
+              if (s == 0) { *z = 2; }\n}\n\nexists (0:r=0 /\\ 1:s=0)\n";
+    let test = common::load("sb.litmus", sb);
+    let rc11 = common::under("rc11").model;
+    assert!(!nemos::analysis::slice::rc11_races_are_sc(
+        &rc11,
+        &test.program,
+        &test.events
+    ));
+    let on_z = |result: &RaceResult| result.races.iter().filter(|r| r.location == "z").count();
+    assert_eq!(on_z(&races_asked(&test, "rc11")), 1);
+    assert_eq!(on_z(&races_asked(&test, "sc")), 0);
 }
 
 /// The model's own races (`model_races`), which RC11 defines.
