@@ -5,27 +5,45 @@
 //! The unlocked counter (`families::unlocked_counter`): every racing pair, and only the
 //! first (`races --first`), under SC and RC11; the locked counter under RC11.
 //!
+//! Every row asks as the command line does (`query::ask`): the races slice, and under RC11
+//! the races of programs whose reads feed nothing decided as SC's (`slice::rc11_races_are_sc`).
+//!
 //! `cargo bench --bench races -- --warm-up-time 1 --measurement-time 3`
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
-use std::sync::Arc;
-
-use nemos::analysis::races::RaceSearch;
-use nemos::analysis::{AnalysisOptions, Session};
+use nemos::analysis::query::{ask, Finding, Query, QueryOptions};
+use nemos::analysis::races::{RaceResult, RaceSearch};
+use nemos::cat::Model;
+use nemos::Test;
 
 #[path = "common/families.rs"]
 mod families;
 
+fn rc11() -> Model {
+    match nemos::cat::load_shipped("rc11") {
+        Some(Ok(model)) => model,
+        _ => panic!("models/rc11.cat is shipped and must compile"),
+    }
+}
+
+/// The whole `races` query on `test`, as `nemos races` asks it.
+fn races_of(test: &Test, options: &QueryOptions) -> RaceResult {
+    match ask(test, Query::Races, options).expect("solves").finding {
+        Finding::Races(result) => result,
+        _ => panic!("races answers races"),
+    }
+}
+
+fn load(text: &str, increments: usize) -> Test {
+    let (program, events) = families::load(text, increments as u32);
+    Test { program, events }
+}
+
 fn races(c: &mut Criterion) {
-    // As the command line asks: locations the query cannot observe left out
-    // (`analysis::slice`; the counter, here).
-    let options = AnalysisOptions {
-        slice_races: true,
-        ..AnalysisOptions::default()
-    };
     let rows = [
         (2, 5),
         (2, 10),
@@ -36,30 +54,19 @@ fn races(c: &mut Criterion) {
         (4, 25),
         (4, 50),
     ];
-    locked(c, "races", &options, &rows);
+    locked(c, "races", nemos::cat::sc(), "sc", &rows);
 }
 
-/// The locked counter's rows of `group`: `threads - 1` racing pairs each, found by the
-/// model's own `race` when it defines one.
-fn locked(c: &mut Criterion, group: &str, options: &AnalysisOptions, rows: &[(usize, usize)]) {
+/// The locked counter's rows of `group`: `threads - 1` racing pairs each.
+fn locked(c: &mut Criterion, group: &str, model: Model, label: &str, rows: &[(usize, usize)]) {
+    let options = QueryOptions::new(Arc::new(model), label);
     let mut group = c.benchmark_group(group);
     group.sample_size(10).warm_up_time(Duration::from_secs(1));
     for &(threads, increments) in rows {
-        let (program, events) = families::load(
-            &families::locked_counter(threads, increments),
-            increments as u32,
-        );
+        let test = load(&families::locked_counter(threads, increments), increments);
         let id = BenchmarkId::from_parameter(format!("{threads}x{increments}"));
         group.bench_function(id, |b| {
-            b.iter(|| {
-                let mut session = Session::new(&program, &events, options).expect("encodes");
-                let result = match session.model_races() {
-                    Some(result) => result,
-                    None => session.races(),
-                }
-                .expect("solves");
-                assert_eq!(result.races.len(), threads - 1);
-            })
+            b.iter(|| assert_eq!(races_of(&test, &options).races.len(), threads - 1))
         });
     }
     group.finish();
@@ -71,34 +78,17 @@ fn unlocked(c: &mut Criterion) {
     let mut group = c.benchmark_group("races_unlocked");
     group.sample_size(10).warm_up_time(Duration::from_secs(1));
     for (threads, increments) in [(4, 10), (4, 25)] {
-        let (program, events) = families::load(
-            &families::unlocked_counter(threads, increments),
-            increments as u32,
-        );
-        let rc11 = match nemos::cat::load_shipped("rc11") {
-            Some(Ok(model)) => model,
-            _ => panic!("models/rc11.cat is shipped and must compile"),
-        };
-        for (model, label) in [(nemos::cat::sc(), "sc"), (rc11, "rc11")] {
-            let options = AnalysisOptions {
-                model: Arc::new(model),
-                slice_races: true,
-                ..AnalysisOptions::default()
-            };
+        let test = load(&families::unlocked_counter(threads, increments), increments);
+        for (model, label) in [(nemos::cat::sc(), "sc"), (rc11(), "rc11")] {
             for (search, name) in [(RaceSearch::All, "all"), (RaceSearch::First, "first")] {
+                let options = QueryOptions {
+                    race_search: search,
+                    ..QueryOptions::new(Arc::new(model.clone()), label)
+                };
                 let id =
                     BenchmarkId::from_parameter(format!("{threads}x{increments}/{label}/{name}"));
                 group.bench_function(id, |b| {
-                    b.iter(|| {
-                        let mut session =
-                            Session::new(&program, &events, &options).expect("encodes");
-                        let result = match session.model_races_with(search) {
-                            Some(result) => result,
-                            None => session.races_with(search),
-                        }
-                        .expect("solves");
-                        assert!(!result.races.is_empty());
-                    })
+                    b.iter(|| assert!(!races_of(&test, &options).races.is_empty()))
                 });
             }
         }
@@ -106,20 +96,16 @@ fn unlocked(c: &mut Criterion) {
     group.finish();
 }
 
-/// The locked counter under RC11 (`families::locked_counter`): its locks keep the whole
-/// encoding (the races slice needs a lock-free program under RC11); candidates inside
-/// critical sections of one mutex are pruned, so only the unprotected read races.
+/// The locked counter under RC11: its reads feed nothing, so its races are SC's and decided
+/// with SC's encoding; the rows match `races`' to compare the two models.
 fn locked_rc11(c: &mut Criterion) {
-    let rc11 = match nemos::cat::load_shipped("rc11") {
-        Some(Ok(model)) => model,
-        _ => panic!("models/rc11.cat is shipped and must compile"),
-    };
-    let options = AnalysisOptions {
-        model: Arc::new(rc11),
-        slice_races: true,
-        ..AnalysisOptions::default()
-    };
-    locked(c, "races_locked_rc11", &options, &[(2, 5)]);
+    locked(
+        c,
+        "races_locked_rc11",
+        rc11(),
+        "rc11",
+        &[(2, 5), (4, 10), (4, 25), (4, 50)],
+    );
 }
 
 criterion_group!(benches, races, unlocked, locked_rc11);
