@@ -583,8 +583,9 @@ impl Builder {
                     match unless {
                         None => write_half(b, s),
                         Some(unless) => {
-                            // A failure is the read alone, as a failed compare-exchange's.
-                            b.events[read].failure_order = Some(*order);
+                            // A failure is the read alone, unordered, as the kernel's
+                            // failed compare-exchange (`__cmpxchg`'s failure is relaxed).
+                            b.events[read].failure_order = Some(MemOrder::Relaxed);
                             b.events[read].failure_tags.clone_from(failure_tags);
                             let adds = b.terms.binary(BinaryOp::Ne, old, unless);
                             b.branch(s, adds, *span, write_half, |_, _| {});

@@ -232,8 +232,8 @@ fn a_configuration_file_names_the_model_and_its_macros() {
 
 /// `atomic_add_unless(X,V,W)`, which this file does not define: the definition of the
 /// kernel's `.def` (`__atomic_add_unless`), tagged as `atomic_add_return`. It adds unless it
-/// finds `W` (a read and a write linked by `rmw`), else reads alone; the final states are
-/// the reference explorer's.
+/// finds `W` (a read and a write linked by `rmw`), else reads alone, relaxed; the final
+/// states are the reference explorer's.
 #[test]
 fn atomic_add_unless_adds_unless_it_finds_its_value() {
     let ev = events("  int r0 = atomic_add_unless(x, 5, 10);");
@@ -242,6 +242,8 @@ fn atomic_add_unless_adds_unless_it_finds_its_value() {
     assert_eq!(t[0].rmw, Some(t[1].id));
     assert_eq!(t[0].tags, ["mb"]);
     assert_eq!(t[0].failure_tags, ["once"]);
+    // A failure orders nothing, like a failed `__cmpxchg`.
+    assert_eq!(t[0].failure_order, Some(nemos::program::MemOrder::Relaxed));
     let text = "C add-unless\n{ x = 0; }\n\
         P0 (atomic_t *x) { int r0 = atomic_add_unless(x, 10, 10); }\n\
         P1 (atomic_t *x) { int r1 = atomic_add_unless(x, 5, 10); int r2 = atomic_add_unless(x, 5, 10); }\n\
