@@ -59,6 +59,9 @@ enum OrderKind {
         nodes: Vec<EventId>,
         /// For `a < b` (by id): the literal "a before b".
         pairs: HashMap<(EventId, EventId), Lit>,
+        /// The sink's number for this order when it keeps the pair literals acyclic
+        /// itself, during search ([`ClauseSink::acyclic_graph`]).
+        graph: Option<u32>,
     },
     Ranks(HashMap<EventId, Vec<Bool>>),
     Matrix(HashMap<(EventId, EventId), Bool>),
@@ -75,6 +78,7 @@ impl Order {
                 OrderKind::Lazy {
                     nodes,
                     pairs: HashMap::new(),
+                    graph: sink.acyclic_graph(),
                 }
             }
             AcyclicStrategy::Ranks => {
@@ -132,14 +136,25 @@ impl Order {
             return known;
         }
         let result = match &mut self.kind {
-            OrderKind::Lazy { nodes, pairs } => {
+            OrderKind::Lazy {
+                nodes,
+                pairs,
+                graph,
+            } => {
                 match (
                     nodes.binary_search(&a).is_ok(),
                     nodes.binary_search(&b).is_ok(),
                 ) {
                     (true, true) => {
                         let key = (a.min(b), a.max(b));
-                        let lit = *pairs.entry(key).or_insert_with(|| sink.new_lit());
+                        let lit = *pairs.entry(key).or_insert_with(|| {
+                            let lit = sink.new_lit();
+                            if let Some(graph) = *graph {
+                                sink.acyclic_edge(graph, lit, key.0, key.1);
+                                sink.acyclic_edge(graph, !lit, key.1, key.0);
+                            }
+                            lit
+                        });
                         if a < b {
                             Bool::Lit(lit)
                         } else {
@@ -274,7 +289,7 @@ impl Order {
                     })
                     .collect(),
             ),
-            OrderKind::Lazy { nodes, pairs } => {
+            OrderKind::Lazy { nodes, pairs, .. } => {
                 let graph = PairGraph::new(nodes, pairs, value);
                 let order = graph.topological_order()?;
                 Some(
@@ -293,7 +308,7 @@ impl Order {
     /// model (empty when they form a strict order, and always for the other strategies,
     /// which state transitivity up front).
     pub fn cycle_cuts(&self, value: &dyn Fn(Bool) -> bool) -> Vec<Vec<Bool>> {
-        let OrderKind::Lazy { nodes, pairs } = &self.kind else {
+        let OrderKind::Lazy { nodes, pairs, .. } = &self.kind else {
             return Vec::new();
         };
         let graph = PairGraph::new(nodes, pairs, value);

@@ -97,6 +97,16 @@ pub trait ClauseSink {
     /// Say what a literal means (`rf(e3,e7)`), for exported instances. The name is built
     /// only by sinks that keep it, so that solving pays nothing for it.
     fn name_lit(&mut self, _lit: Lit, _name: &dyn Fn() -> String) {}
+    /// A new graph whose acyclicity the sink enforces itself during search (CaDiCaL's
+    /// external propagator, `solver::cadical_backend`): its number, or `None` when the sink
+    /// does not, and the caller must cut the cycles of the models it finds.
+    fn acyclic_graph(&mut self) -> Option<u32> {
+        None
+    }
+    /// In `graph` (from [`ClauseSink::acyclic_graph`]), the edge `from -> to`, present when
+    /// `lit` is true: no model has a cycle of present edges. `lit` must be fresh (in no
+    /// clause solved yet), so that no simplification has removed its variable.
+    fn acyclic_edge(&mut self, _graph: u32, _lit: Lit, _from: usize, _to: usize) {}
 }
 
 /// Name a [`Bool`] when it is a literal; constants need no name.
@@ -122,6 +132,14 @@ impl<S: ClauseSink + ?Sized> ClauseSink for Box<S> {
 
     fn name_lit(&mut self, lit: Lit, name: &dyn Fn() -> String) {
         (**self).name_lit(lit, name)
+    }
+
+    fn acyclic_graph(&mut self) -> Option<u32> {
+        (**self).acyclic_graph()
+    }
+
+    fn acyclic_edge(&mut self, graph: u32, lit: Lit, from: usize, to: usize) {
+        (**self).acyclic_edge(graph, lit, from, to)
     }
 }
 

@@ -6,10 +6,32 @@
 //! every variable is declared to CaDiCaL when it is created and mapped to the index CaDiCaL
 //! gives it.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use cadical_sys::{CaDiCal, Status};
 
-use super::{SolveOutcome, Solver, SolverError};
+use super::cadical_propagator::{Acyclicity, Propagator};
+use super::{SolveOutcome, Solver, SolverError, PROPAGATOR_VAR};
 use crate::encode::cnf::{ClauseSink, Lit};
+
+/// What the acyclicity propagator does ([`PROPAGATOR_VAR`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Propagation {
+    Off,
+    Cycles,
+    Transitivity,
+}
+
+impl Propagation {
+    fn from_env() -> Propagation {
+        match std::env::var(PROPAGATOR_VAR).as_deref() {
+            Ok("off") => Propagation::Off,
+            Ok("cycles") => Propagation::Cycles,
+            _ => Propagation::Transitivity,
+        }
+    }
+}
 
 pub struct CadicalSolver {
     solver: CaDiCal,
@@ -18,6 +40,10 @@ pub struct CadicalSolver {
     /// Indexed by nemos's variable: its value in the last model.
     model: Vec<bool>,
     core: Vec<Lit>,
+    /// The acyclicity propagator's state, once an order asked for it
+    /// (`cadical_propagator`).
+    acyclic: Option<Rc<RefCell<Acyclicity>>>,
+    propagation: Propagation,
 }
 
 impl Default for CadicalSolver {
@@ -40,7 +66,18 @@ impl CadicalSolver {
             vars: vec![0],
             model: Vec::new(),
             core: Vec::new(),
+            acyclic: None,
+            propagation: Propagation::from_env(),
         }
+    }
+
+    /// Clauses the acyclicity propagator added, and literals it propagated, so far.
+    #[cfg(test)]
+    fn propagator_counts(&self) -> (usize, usize) {
+        self.acyclic.as_ref().map_or((0, 0), |state| {
+            let state = state.borrow();
+            (state.cuts, state.propagated)
+        })
     }
 
     fn to_cadical(&self, lit: Lit) -> i32 {
@@ -69,6 +106,35 @@ impl ClauseSink for CadicalSolver {
 
     fn num_vars(&self) -> u32 {
         self.vars.len() as u32 - 1
+    }
+
+    fn acyclic_graph(&mut self) -> Option<u32> {
+        if self.propagation == Propagation::Off {
+            return None;
+        }
+        let state = match &self.acyclic {
+            Some(state) => state.clone(),
+            None => {
+                let transitivity = self.propagation == Propagation::Transitivity;
+                let state = Rc::new(RefCell::new(Acyclicity::new(transitivity)));
+                self.solver
+                    .connect_external_propagator(Propagator(state.clone()));
+                self.acyclic = Some(state.clone());
+                state
+            }
+        };
+        let graph = state.borrow_mut().new_graph();
+        Some(graph)
+    }
+
+    fn acyclic_edge(&mut self, graph: u32, lit: Lit, from: usize, to: usize) {
+        let lit = self.to_cadical(lit);
+        let Some(state) = &self.acyclic else {
+            return;
+        };
+        if state.borrow_mut().add_edge(graph, lit, from, to) {
+            self.solver.add_observed_var(lit.abs());
+        }
     }
 }
 
@@ -126,5 +192,108 @@ mod tests {
     #[test]
     fn counts_models_of_exactly_one() {
         crate::solver::conformance::counts_models_of_exactly_one(&mut CadicalSolver::new());
+    }
+
+    /// A pair literal per two of `n` nodes, "i before j" for i < j, registered with the
+    /// propagator as the order `encode::acyclic` builds.
+    fn tournament(s: &mut CadicalSolver, n: usize) -> Vec<Lit> {
+        let graph = s.acyclic_graph().expect("the propagator is on");
+        let mut pairs = Vec::new();
+        for i in 0..n {
+            for j in i + 1..n {
+                let lit = s.new_lit();
+                s.acyclic_edge(graph, lit, i, j);
+                s.acyclic_edge(graph, !lit, j, i);
+                pairs.push(lit);
+            }
+        }
+        pairs
+    }
+
+    /// With no cycle cut between solves, the models of the pair literals of 5 nodes are
+    /// the 5! orders, not the 2^10 assignments: the propagator alone removes every cycle,
+    /// refusing them (`Cycles`) or propagating transitivity too.
+    #[test]
+    fn propagator_leaves_exactly_the_orders() {
+        for propagation in [Propagation::Cycles, Propagation::Transitivity] {
+            let mut s = CadicalSolver::new();
+            s.propagation = propagation;
+            let pairs = tournament(&mut s, 5);
+            let mut models = 0;
+            while s.solve(&[]).unwrap() == SolveOutcome::Sat {
+                models += 1;
+                // Acyclic: ranking the nodes by how many they precede gives 0..5 once each.
+                let mut wins = [0usize; 5];
+                let mut k = 0;
+                for i in 0..5 {
+                    for j in i + 1..5 {
+                        wins[if s.value(pairs[k]) { i } else { j }] += 1;
+                        k += 1;
+                    }
+                }
+                wins.sort_unstable();
+                assert_eq!(wins, [0, 1, 2, 3, 4], "{propagation:?}");
+                let block: Vec<Lit> = pairs
+                    .iter()
+                    .map(|&l| if s.value(l) { !l } else { l })
+                    .collect();
+                s.add_clause(&block);
+            }
+            assert_eq!(models, 120, "{propagation:?}");
+            let (cuts, propagated) = s.propagator_counts();
+            match propagation {
+                Propagation::Cycles => assert!(cuts > 0 && propagated == 0),
+                _ => assert!(propagated > 0),
+            }
+        }
+    }
+
+    /// A cycle reached under assumptions and one forced by unit clauses are both refused;
+    /// switched off, the propagator leaves the cyclic model to cycle cutting.
+    #[test]
+    fn propagator_refuses_forced_cycles() {
+        for propagation in [
+            Propagation::Off,
+            Propagation::Cycles,
+            Propagation::Transitivity,
+        ] {
+            let mut s = CadicalSolver::new();
+            s.propagation = propagation;
+            let graph = s.acyclic_graph();
+            assert_eq!(graph.is_none(), propagation == Propagation::Off);
+            let pairs: Vec<Lit> = (0..6).map(|_| s.new_lit()).collect();
+            let mut k = 0;
+            for i in 0..4 {
+                for j in i + 1..4 {
+                    if let Some(graph) = graph {
+                        s.acyclic_edge(graph, pairs[k], i, j);
+                        s.acyclic_edge(graph, !pairs[k], j, i);
+                    }
+                    k += 1;
+                }
+            }
+            // Pairs in order (0,1) (0,2) (0,3) (1,2) (1,3) (2,3): 0 -> 1 -> 2 -> 0 under
+            // assumptions, then 1 -> 2 -> 3 -> 1 as clauses.
+            let (p01, p02, p12, p13, p23) = (pairs[0], pairs[1], pairs[3], pairs[4], pairs[5]);
+            let cyclic = s.solve(&[p01, p12, !p02]).unwrap();
+            assert_eq!(
+                cyclic == SolveOutcome::Sat,
+                propagation == Propagation::Off,
+                "{propagation:?}"
+            );
+            assert_eq!(s.solve(&[p01, p12]).unwrap(), SolveOutcome::Sat);
+            if propagation != Propagation::Off {
+                assert!(s.value(p02));
+            }
+            s.add_clause(&[p12]);
+            s.add_clause(&[p23]);
+            s.add_clause(&[!p13]);
+            let cyclic = s.solve(&[]).unwrap();
+            assert_eq!(
+                cyclic == SolveOutcome::Sat,
+                propagation == Propagation::Off,
+                "{propagation:?}"
+            );
+        }
     }
 }

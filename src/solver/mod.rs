@@ -9,6 +9,8 @@
 
 #[cfg(feature = "cadical")]
 mod cadical_backend;
+#[cfg(feature = "cadical")]
+mod cadical_propagator;
 mod record;
 mod smt_backend;
 mod varisat_backend;
@@ -20,6 +22,12 @@ pub use smt_backend::{SmtKind, SmtSolver};
 pub use varisat_backend::VarisatSolver;
 
 use crate::encode::cnf::{Bool, ClauseSink, Lit};
+
+/// For comparisons, with the `cadical` feature: `off` leaves the lazy orders' acyclicity to
+/// `Session::solve`'s cycle cutting, as with the other backends, instead of CaDiCaL's
+/// acyclicity propagator (`cadical_propagator`); `cycles` has the propagator refuse cycles
+/// without propagating transitivity; unset (or anything else), it does both.
+pub const PROPAGATOR_VAR: &str = "NEMOS_CADICAL_PROPAGATOR";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SolveOutcome {

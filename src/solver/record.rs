@@ -109,6 +109,9 @@ impl ClauseSink for Recorder {
             names.push(name);
         }
     }
+
+    // No `acyclic_graph`: a recorded instance must hold every cycle cut as a clause, so a
+    // recorded session cuts the cycles between solves whatever the backend.
 }
 
 impl Solver for Recorder {

@@ -15,10 +15,14 @@ use std::process::Command;
 
 use nemos::analysis::{AnalysisOptions, Observation, Session};
 use nemos::diagnostics::SourceFile;
+use nemos::encode::cnf::{Bool, Gates};
 use nemos::events::Events;
 use nemos::program::Program;
 use nemos::report::state_line;
-use nemos::solver::{Backend, EmitFormat, Recording, SolveOutcome, SolverOptions};
+use nemos::solver::{
+    solve_under, Backend, EmitFormat, Recording, SolveOutcome, Solver, SolverOptions,
+    PROPAGATOR_VAR,
+};
 
 use crate::common;
 use common::{c_corpus_files, corpus, litmus_files, manifest_dir};
@@ -382,4 +386,79 @@ fn every_backend_finds_the_same_races_and_atomicity_violations() {
         compared += 1;
     }
     assert!(compared >= 20, "only {compared} tests compared");
+}
+
+/// Over `litmus/` and the C corpus under `model`: how many models straight from the solver
+/// (before `Session::solve`'s cycle cutting; up to 8 per test, each blocked by its `rf` and
+/// `co`) have a cycle in some lazy order, out of how many.
+fn raw_models_with_cycles(backend: Backend, model: &str) -> (usize, usize) {
+    let mut files = litmus_files(&manifest_dir().join("litmus"));
+    files.extend(corpus().map(|dir| c_corpus_files(&dir)).unwrap_or_default());
+    let (mut cyclic, mut models) = (0, 0);
+    for path in files {
+        let Some((program, events)) = load(&path) else {
+            continue;
+        };
+        let options = AnalysisOptions {
+            model: common::under(model).model,
+            ..options(backend, None)
+        };
+        let mut session = Session::new(&program, &events, &options).unwrap();
+        let choices: Vec<Bool> = [&session.encoding.rf, &session.encoding.co]
+            .into_iter()
+            .flat_map(|relation| relation.iter().map(|(_, _, l)| l))
+            .filter(|l| !matches!(l, Bool::Const(_)))
+            .collect();
+        let enabled = session.enabled.clone();
+        for _ in 0..8 {
+            if solve_under(&mut session.solver, &enabled).unwrap() == SolveOutcome::Unsat {
+                break;
+            }
+            models += 1;
+            let solver = &session.solver;
+            let value = |b: Bool| solver.value_of(b);
+            let mut orders = session
+                .compiled
+                .orders
+                .iter()
+                .chain(&session.encoding.co_orders);
+            if orders.any(|order| !order.cycle_cuts(&value).is_empty()) {
+                cyclic += 1;
+            }
+            let block: Vec<Bool> = choices
+                .iter()
+                .map(|&l| if solver.value_of(l) { !l } else { l })
+                .collect();
+            session.solver.clause(&block);
+        }
+    }
+    (cyclic, models)
+}
+
+/// CaDiCaL's acyclicity propagator (`solver::cadical_propagator`) keeps every lazy order
+/// acyclic during the search: no model it returns needs a cycle cut, while varisat's need
+/// some (without them the test would show nothing).
+#[test]
+fn cadical_models_need_no_cycle_cut() {
+    if !cfg!(feature = "cadical") {
+        eprintln!("skipping: cadical is not built in");
+        return;
+    }
+    if std::env::var_os(PROPAGATOR_VAR).is_some_and(|v| v == "off") {
+        eprintln!("skipping: the propagator is switched off");
+        return;
+    }
+    for model in ["sc", "rc11"] {
+        let (cyclic, models) = raw_models_with_cycles(Backend::Cadical, model);
+        assert!(models > 100, "{model}: only {models} models");
+        assert_eq!(
+            cyclic, 0,
+            "{model}: {cyclic} of {models} cadical models cyclic"
+        );
+        let (cyclic, models) = raw_models_with_cycles(Backend::Varisat, model);
+        assert!(
+            cyclic > 0,
+            "{model}: none of {models} varisat models cyclic"
+        );
+    }
 }
