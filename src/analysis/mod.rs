@@ -176,8 +176,8 @@ pub struct Session<'a> {
     guess: bool,
     /// The serial schedule the guess assumes, built on its first use.
     schedule: Option<Schedule>,
-    /// How many of `check`'s witnesses the sequential guess found (tests check that it
-    /// finds those a serial schedule gives).
+    /// How many of `check`'s finds (its two witnesses, the model's flags) the sequential
+    /// guess answered (tests check that it answers those a serial schedule meets).
     pub schedule_guesses: usize,
 }
 
