@@ -1,5 +1,6 @@
 //! Counters, where the solver used to count increments order by order: `check` of the
-//! locked counter (`families::locked_counter`, its `exists (c=T*M)`) and `outcomes` of the
+//! locked counter (`families::locked_counter`, its `exists (c=T*M)`, and `exists (0:s=T*M)`
+//! for thread 0's final unprotected read) and `outcomes` of the
 //! unlocked one (`families::unlocked_counter`), under SC, with the counting lemmas
 //! (`encode::counting`) and without them (the value ranges of `events::counting` are part
 //! of the unrolled test either way).
@@ -43,6 +44,26 @@ fn locked(c: &mut Criterion) {
                 let mut session = Session::new(&program, &events, &options).expect("encodes");
                 let result = session.check().expect("solves");
                 assert!(result.ok && result.negative.is_none());
+            })
+        });
+    }
+    // `exists (0:s=T*M)`: thread 0's unprotected final read sees every increment, which
+    // only schedules running thread 0 last give; the guess finds one (over 60 s when it
+    // was fixed to the thread order).
+    for (threads, increments) in [(4, 5), (4, 10)] {
+        let total = threads * increments;
+        let text = families::locked_counter(threads, increments).replace(
+            &format!("exists (c={total})"),
+            &format!("exists (0:s={total})"),
+        );
+        let (program, events) = families::load(&text, increments as u32);
+        let options = AnalysisOptions::default();
+        let id = BenchmarkId::new("last read", format!("{threads}x{increments}"));
+        group.bench_function(id, |b| {
+            b.iter(|| {
+                let mut session = Session::new(&program, &events, &options).expect("encodes");
+                let result = session.check().expect("solves");
+                assert!(result.ok && result.negative.is_some());
             })
         });
     }

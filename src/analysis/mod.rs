@@ -17,7 +17,7 @@ pub mod races;
 pub mod slice;
 pub mod spec;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -174,6 +174,62 @@ pub struct Session<'a> {
     pub outcomes_cut: bool,
     /// [`AnalysisOptions::sequential_guess`].
     guess: bool,
+    /// The serial schedule the guess assumes, built on its first use.
+    schedule: Option<Schedule>,
+    /// How many of `check`'s finds (its two witnesses, the model's flags) the sequential
+    /// guess answered (tests check that it answers those a serial schedule meets).
+    pub schedule_guesses: usize,
+}
+
+/// A serial order of the threads, in force under `guard` (`Session::serial_schedule`).
+struct Schedule {
+    guard: Bool,
+    /// `first[i][j]` for `i < j`: thread `i` runs entirely before thread `j`.
+    first: Vec<Vec<Bool>>,
+    /// The pair literals already tied to it.
+    tied: HashSet<Lit>,
+}
+
+impl Schedule {
+    fn new<S: ClauseSink + ?Sized>(sink: &mut S, threads: usize) -> Schedule {
+        let guard = Bool::Lit(sink.new_lit());
+        let first: Vec<Vec<Bool>> = (0..threads)
+            .map(|i| {
+                (0..threads)
+                    .map(|j| match i < j {
+                        true => Bool::Lit(sink.new_lit()),
+                        false => Bool::FALSE,
+                    })
+                    .collect()
+            })
+            .collect();
+        let schedule = Schedule {
+            guard,
+            first,
+            tied: HashSet::new(),
+        };
+        for i in 0..threads {
+            for j in (0..threads).filter(|&j| j != i) {
+                for k in (0..threads).filter(|&k| k != i && k != j) {
+                    let (ij, jk, ik) = (
+                        schedule.first(i, j),
+                        schedule.first(j, k),
+                        schedule.first(i, k),
+                    );
+                    sink.clause(&[!guard, !ij, !jk, ik]);
+                }
+            }
+        }
+        schedule
+    }
+
+    /// "Thread `i` runs entirely before thread `j`" (`i != j`).
+    fn first(&self, i: usize, j: usize) -> Bool {
+        match i < j {
+            true => self.first[i][j],
+            false => !self.first[j][i],
+        }
+    }
 }
 
 /// Where reads may return values out of thin air, a value justified only by itself may be
@@ -292,6 +348,8 @@ impl<'a> Session<'a> {
             counting_lemmas: 0,
             outcomes_cut: false,
             guess: options.sequential_guess,
+            schedule: None,
+            schedule_guesses: 0,
         })
     }
 
@@ -577,7 +635,7 @@ impl<'a> Session<'a> {
     }
 
     /// An execution within the bound that satisfies `goal`: first among those that run the
-    /// threads one after the other, in thread order, when the test has critical sections
+    /// threads one after the other, in any order, when the test has critical sections
     /// (see [`Session::sequential_guess`]), then among all.
     fn find_guessing(&mut self, goal: Bool) -> Result<Option<Execution>, AnalysisError> {
         match self.sequential_guess(goal)? {
@@ -587,31 +645,92 @@ impl<'a> Session<'a> {
     }
 
     /// A witness of `goal` among the executions that run the threads one after the
-    /// other, in thread order, when the test has critical sections (`None` when it has
-    /// none, or when no such execution is allowed and satisfies `goal`).
+    /// other, in some order of the threads the solver chooses, when the test has critical
+    /// sections (`None` when it has none, or when no such execution is allowed and
+    /// satisfies `goal`).
     ///
     /// Finding one execution of many locked sections is slow for the solver (it must pick
     /// a consistent order of the sections and the values they pass on: 4 threads of 10
-    /// locked increments, `exists (c=40)`, took over 60 s), and a sequential schedule runs
-    /// every section whole. The guess is only assumptions on the pair literals of the lazy
-    /// orders: a model under them is a model of the whole instance, solved and validated
-    /// as any other, and when there is none the caller solves without them, so no answer
-    /// changes, only which witness shows it (ARCHITECTURE.md, "Sequential guess").
+    /// locked increments, `exists (c=40)`, took over 60 s), and a serial schedule runs
+    /// every section whole: once the solver has ordered the threads, propagation fixes
+    /// every lazy order. The schedule's clauses hold only under a guard literal that only
+    /// this guess assumes: a model under it is a model of the whole instance, solved and
+    /// validated as any other, and when there is none the caller solves without it, so no
+    /// answer changes, only which witness shows it (ARCHITECTURE.md, "Sequential guess").
     fn sequential_guess(&mut self, goal: Bool) -> Result<Option<Execution>, AnalysisError> {
         let events = self.encoding.events;
         if !self.guess || !events.events.iter().any(|e| e.kind == EventKind::Lock) {
             return Ok(None);
         }
+        let Some(guard) = self.serial_schedule() else {
+            return Ok(None);
+        };
+        let found = self.find(&[self.within_bound, goal, guard])?;
+        if found.is_some() {
+            self.schedule_guesses += 1;
+        }
+        Ok(found)
+    }
+
+    /// The guard under which the lazy orders follow a serial schedule, built on first use
+    /// and extended to the pair literals built since; `None` when no pair literal relates
+    /// two events of threads.
+    ///
+    /// One literal per pair of threads says that the first runs entirely before the other,
+    /// with transitivity among them (a total order of the threads); each pair literal of
+    /// two events of one thread follows program order, and of two threads the threads'
+    /// literal. Every clause has the guard's negation, which occurs nowhere else: any model
+    /// of the instance extends to one with the guard false.
+    fn serial_schedule(&mut self) -> Option<Bool> {
+        let events = self.encoding.events;
         let place = |e: EventId| {
             let event = &events.events[e];
             Some((event.thread?, event.position))
         };
-        let mut assumptions = vec![self.within_bound, goal];
-        assumptions.extend(self.orders().flat_map(|order| order.oriented_by(&place)));
-        if assumptions.len() == 2 {
-            return Ok(None);
+        let lock_choices = self
+            .encoding
+            .lock_choices
+            .iter()
+            .filter_map(|&(a, b, choice)| {
+                let Bool::Lit(lit) = choice else { return None };
+                Some((a, b, lit))
+            });
+        let pairs: Vec<(usize, usize, usize, usize, Lit)> = self
+            .orders()
+            .flat_map(Order::pair_literals)
+            .chain(lock_choices)
+            .filter_map(|(a, b, lit)| {
+                let ((ta, pa), (tb, pb)) = (place(a)?, place(b)?);
+                Some((ta, pa, tb, pb, lit))
+            })
+            .collect();
+        if self.schedule.is_none() {
+            if pairs.is_empty() {
+                return None;
+            }
+            let threads = events.events.iter().filter_map(|e| e.thread).max()? + 1;
+            self.schedule = Some(Schedule::new(&mut self.solver, threads));
         }
-        self.find(&assumptions)
+        let schedule = self.schedule.as_mut()?;
+        let guard = schedule.guard;
+        for (ta, pa, tb, pb, lit) in pairs {
+            if !schedule.tied.insert(lit) {
+                continue;
+            }
+            let before = Bool::Lit(lit);
+            let serial = if ta == tb {
+                match pa.cmp(&pb) {
+                    std::cmp::Ordering::Less => Bool::TRUE,
+                    std::cmp::Ordering::Greater => Bool::FALSE,
+                    std::cmp::Ordering::Equal => continue,
+                }
+            } else {
+                schedule.first(ta, tb)
+            };
+            self.solver.clause(&[!guard, !before, serial]);
+            self.solver.clause(&[!guard, before, !serial]);
+        }
+        Some(guard)
     }
 
     /// The model's flags that some allowed execution raises.
@@ -621,7 +740,7 @@ impl<'a> Session<'a> {
             if raised.contains(&name) {
                 continue;
             }
-            if self.find(&[self.within_bound, lit])?.is_some() {
+            if self.find_guessing(lit)?.is_some() {
                 raised.push(name);
             }
         }

@@ -248,28 +248,18 @@ impl Order {
         }
     }
 
-    /// Lazy only: every pair literal oriented by `place` (the node with the lesser place
-    /// first; pairs with a node `place` leaves out, or with equal places, are left free).
-    /// Assumed, they fix the order to one linear extension, such as a schedule running the
-    /// threads one after the other (`Session::check`'s guess).
-    pub fn oriented_by(&self, place: &dyn Fn(EventId) -> Option<(usize, usize)>) -> Vec<Bool> {
+    /// Lazy only: the pair literals built so far, each as `(a, b, "a before b")` with
+    /// `a < b` by id, sorted. Tied to a serial order of the threads, they fix the order to
+    /// one linear extension (`Session::check`'s sequential guess).
+    pub fn pair_literals(&self) -> Vec<(EventId, EventId, Lit)> {
         let OrderKind::Lazy { pairs, .. } = &self.kind else {
             return Vec::new();
         };
-        let mut oriented: Vec<(EventId, EventId, Bool)> = pairs
-            .iter()
-            .filter_map(|(&(a, b), &lit)| {
-                let (pa, pb) = (place(a)?, place(b)?);
-                match pa.cmp(&pb) {
-                    std::cmp::Ordering::Less => Some((a, b, Bool::Lit(lit))),
-                    std::cmp::Ordering::Greater => Some((a, b, !Bool::Lit(lit))),
-                    std::cmp::Ordering::Equal => None,
-                }
-            })
-            .collect();
+        let mut all: Vec<(EventId, EventId, Lit)> =
+            pairs.iter().map(|(&(a, b), &lit)| (a, b, lit)).collect();
         // The map's order is not stable across runs; the solver's answer should be.
-        oriented.sort_unstable_by_key(|&(a, b, _)| (a, b));
-        oriented.into_iter().map(|(_, _, lit)| lit).collect()
+        all.sort_unstable_by_key(|&(a, b, _)| (a, b));
+        all
     }
 
     /// Each node's place in the order a model gives it (0 first), when the strategy keeps one

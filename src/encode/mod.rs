@@ -67,9 +67,10 @@ pub struct Encoding<'a> {
     /// the one starting with lock `k`, for critical sections of one mutex in different
     /// threads (within a thread, program order orders them).
     pub lko: Relation,
-    /// Per pair of critical sections of one mutex in different threads, the literal that
-    /// chose their order: the executions' choices, as `rf` and `co` are for memory.
-    pub lock_choices: Vec<Bool>,
+    /// Per pair of critical sections of one mutex in different threads, their locks and
+    /// the literal that chose their order ("the first one's section first"): the
+    /// executions' choices, as `rf` and `co` are for memory.
+    pub lock_choices: Vec<(EventId, EventId, Bool)>,
     pub fr: Relation,
     /// Per event: the value it reads, writes or computes, once something needed it.
     pub values: Vec<Option<Value>>,
@@ -670,7 +671,7 @@ impl<'a> Encoding<'a> {
                     sink.implies(backward, self.feasible[uj]);
                     self.lko.set(ui, kj, forward);
                     self.lko.set(uj, ki, backward);
-                    self.lock_choices.push(i_first);
+                    self.lock_choices.push((ki, kj, i_first));
                 }
             }
         }

@@ -100,11 +100,13 @@ pub const SPIN: &str = "C spin\n{ x=0; }\nP0(int *x){ int n = 0; while (READ_ONC
 
 /// A test no solver decides within seconds, for the timeout tests: four threads each
 /// incrementing a counter ten times under a lock, and `check` (run with `--unroll 10`) of
-/// `exists (0:r=39)`: P0's last critical section must be the last of all 40. `check`'s
-/// sequential guess (threads one after the other, P0 first) cannot meet it, and finding
-/// such an execution among the orders of the sections and their values takes the solver
-/// over 40 s (`exists (c=40)`, which the guess meets, now takes 0.3 s). `races` on it is
-/// instant: the lock protects every access.
+/// `exists (0:r=20)`: P0's last critical section must come after exactly 11 of the other
+/// threads' 30. `check`'s sequential guess (threads one after the other, in any order)
+/// cannot meet it (P0's last section then reads 9, 19, 29 or 39), and finding such an
+/// execution among the orders of the sections and their values takes the solver over
+/// 15 s (one run; `exists (0:r=39)`, P0's last section last of all, which the guess meets
+/// by running P0 last, takes 0.3 s). `races` on it is instant: the lock protects every
+/// access.
 pub fn slow_program() -> String {
     let thread = |n: usize| {
         format!(
@@ -113,7 +115,7 @@ pub fn slow_program() -> String {
         )
     };
     let threads: String = (0..4).map(thread).collect();
-    format!("C counter-4x10\n{{ c = 0; l = 0; }}\n\n{threads}exists (0:r=39)\n")
+    format!("C counter-4x10\n{{ c = 0; l = 0; }}\n\n{threads}exists (0:r=20)\n")
 }
 
 /// `text` through the front door (parse, lower, unroll `unroll` times); a test that does

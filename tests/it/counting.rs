@@ -63,7 +63,11 @@ fn program(unlocked: bool) -> impl Strategy<Value = Vec<Vec<Step>>> {
         })
 }
 
-fn render(threads: &[Vec<Step>]) -> String {
+/// The program's text; with `total`, thread 0 ends with an unprotected read `p` of the
+/// counter and the condition is `exists (0:p=total)`: when the other threads' increments
+/// make up the total, only schedules that run thread 0 after them meet it, which the
+/// thread order does not.
+fn render(threads: &[Vec<Step>], total: Option<i32>) -> String {
     let mut text = String::from("C counter\n{ c = 0; l = 0; x = 0; }\n\n");
     for (t, steps) in threads.iter().enumerate() {
         text.push_str(&format!("P{t} (int* c, int* l, int* x) {{\n"));
@@ -86,9 +90,15 @@ fn render(threads: &[Vec<Step>]) -> String {
             };
             text.push_str(&format!("  {line}\n"));
         }
+        if t == 0 && total.is_some() {
+            text.push_str("  int p = *c;\n");
+        }
         text.push_str("}\n\n");
     }
-    text.push_str("exists (c=2 /\\ 0:r0=0)\n");
+    match total {
+        Some(k) => text.push_str(&format!("exists (0:p={k})\n")),
+        None => text.push_str("exists (c=2 /\\ 0:r0=0)\n"),
+    }
     text
 }
 
@@ -138,10 +148,15 @@ proptest! {
 
     /// Locked increments (some under a branch, some in a loop), reads outside the lock
     /// and a flag: the lemma applies; with `unlocked`, unprotected increments and resets
-    /// too, where only the value range does.
+    /// too, where only the value range does. With `total`, the condition is thread 0's
+    /// final unprotected read equal to it, which often only a serial schedule other than
+    /// the thread order meets (`check`'s sequential guess).
     #[test]
-    fn counting_keeps_every_outcome(threads in any::<bool>().prop_flat_map(program)) {
-        let text = render(&threads);
+    fn counting_keeps_every_outcome(
+        threads in any::<bool>().prop_flat_map(program),
+        total in prop::option::of(2..=4i32),
+    ) {
+        let text = render(&threads, total);
         let program = lower(&text);
         let r = reference::explore_within(&program, UNROLL, &[], 300_000);
         prop_assume!(!r.gave_up);
@@ -150,7 +165,7 @@ proptest! {
         let holds = |s: &Vec<(Observable, i32)>| {
             s.iter().all(|&(o, v)| match o {
                 Observable::Loc(_) => v == 2,
-                Observable::Reg { .. } => v == 0,
+                Observable::Reg { .. } => v == total.unwrap_or(0),
             })
         };
         prop_assert_eq!(positive, r.outcomes.iter().any(holds), "{}", text);
@@ -204,40 +219,92 @@ fn the_lemma_fires_on_the_locked_counter() {
 }
 
 /// `check` looks for its witnesses first among the schedules that run the threads one
-/// after the other (`Session::sequential_guess`): on the locked counter, the witness of
-/// `exists (c=9)` runs the critical sections thread by thread, so `c`'s coherence order is
-/// the increments in (thread, program order), under SC and RC11; the search without the
-/// guess gives the same verdict.
+/// after the other, in an order of the threads the solver chooses
+/// (`Session::sequential_guess`). On the locked counter (3 threads of 3 increments; thread
+/// 0 ends with an unprotected read `s`), under SC and RC11: the witness of `exists (c=9)`
+/// runs the critical sections thread by thread, so `c`'s coherence order is each thread's
+/// increments in program order, one thread after the other; `exists (0:s=9)` needs thread
+/// 0 to run last, which the thread order does not, and the guess finds it all the same
+/// (every witness `check` finds comes from the guess), with `c`'s writes grouped likewise
+/// (and thread 0's last, under SC). The search without the guess gives the same verdicts.
 #[test]
-fn the_locked_counter_is_witnessed_by_a_sequential_schedule() {
-    let (program, events) = families::load(&families::locked_counter(3, 3), 3);
-    let c = events.bounds.counters[0].location;
-    for model in ["sc", "rc11"] {
-        let mut session = Session::new(&program, &events, &common::under(model)).unwrap();
-        let result = session.check().unwrap();
-        assert!(result.ok && result.negative.is_none(), "{model}");
-        let witness = result.positive.expect("c=9 is reached");
-        let places: Vec<(usize, usize)> = witness.co[c]
-            .iter()
-            .filter_map(|&w| Some((events.events[w].thread?, events.events[w].position)))
-            .collect();
-        assert_eq!(places.len(), 9, "{model}");
-        assert!(
-            places.windows(2).all(|p| p[0] < p[1]),
-            "{model}: {places:?}"
-        );
-        let unguessed = AnalysisOptions {
-            sequential_guess: false,
-            ..common::under(model)
-        };
-        let mut session = Session::new(&program, &events, &unguessed).unwrap();
-        let without = session.check().unwrap();
-        assert_eq!(
-            (without.ok, without.observation),
-            (result.ok, result.observation),
-            "{model}"
-        );
+fn the_locked_counter_is_witnessed_by_a_serial_schedule() {
+    let text = families::locked_counter(3, 3);
+    for condition in ["exists (c=9)", "exists (0:s=9)"] {
+        let text = text.replace("exists (c=9)", condition);
+        let (program, events) = families::load(&text, 3);
+        let c = events.bounds.counters[0].location;
+        for model in ["sc", "rc11"] {
+            let mut session = Session::new(&program, &events, &common::under(model)).unwrap();
+            let result = session.check().unwrap();
+            let witness = result.positive.expect("the condition is reached");
+            // The verdict's witnesses came from the guess (`c=9` has no negative one;
+            // RC11's `race` flag may add one more).
+            let guessed = if condition.contains("s=") { 2 } else { 1 };
+            match model {
+                "sc" => assert_eq!(session.schedule_guesses, guessed, "{condition}"),
+                _ => assert!(
+                    session.schedule_guesses >= guessed,
+                    "{condition} under {model}"
+                ),
+            }
+            let places: Vec<(usize, usize)> = witness.co[c]
+                .iter()
+                .filter_map(|&w| Some((events.events[w].thread?, events.events[w].position)))
+                .collect();
+            assert_eq!(places.len(), 9, "{model}");
+            let threads: Vec<usize> = places.iter().map(|p| p.0).collect();
+            let mut runs = threads.clone();
+            runs.dedup();
+            assert_eq!(runs.len(), 3, "{condition} under {model}: {places:?}");
+            assert!(
+                places
+                    .windows(2)
+                    .all(|p| p[0].0 != p[1].0 || p[0].1 < p[1].1),
+                "{condition} under {model}: {places:?}"
+            );
+            // Under SC the read sees the coherence-last write; under RC11 the schedule
+            // fixes only the model's orders, and the plain read may see a write after it.
+            if condition.contains("s=") && model == "sc" {
+                assert_eq!(threads.last(), Some(&0), "{places:?}");
+            }
+            let unguessed = AnalysisOptions {
+                sequential_guess: false,
+                ..common::under(model)
+            };
+            let mut session = Session::new(&program, &events, &unguessed).unwrap();
+            let without = session.check().unwrap();
+            assert_eq!(
+                (without.ok, without.observation),
+                (result.ok, result.observation),
+                "{condition} under {model}"
+            );
+            assert_eq!(session.schedule_guesses, 0);
+        }
     }
+}
+
+/// A condition no serial schedule meets is found by the search after the guess fails:
+/// on 2 threads of 2 locked increments, thread 1's last read `r` is 1 or 3 when the
+/// threads run one after the other, and 2 only when their sections interleave. Under SC
+/// (no flags), the guess finds the negation's witness and not the condition's: a guess
+/// that tied nothing would find both, one that contradicted program order neither.
+#[test]
+fn an_interleaved_schedule_is_left_to_the_search() {
+    let text = families::locked_counter(2, 2).replace("exists (c=4)", "exists (1:r=2)");
+    let (program, events) = families::load(&text, 2);
+    let mut session = Session::new(&program, &events, &common::under("sc")).unwrap();
+    let result = session.check().unwrap();
+    assert!(result.ok, "1:r=2 is reachable");
+    assert!(result.negative.is_some());
+    assert_eq!(session.schedule_guesses, 1);
+    let witness = result.positive.expect("1:r=2 is reached");
+    let c = events.bounds.counters[0].location;
+    let mut threads: Vec<usize> = (witness.co[c].iter())
+        .filter_map(|&w| events.events[w].thread)
+        .collect();
+    threads.dedup();
+    assert!(threads.len() > 2, "interleaved: {threads:?}");
 }
 
 /// The unlocked counter family: no lemma (no lock), but the counter's reads take values
