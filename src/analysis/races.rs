@@ -201,6 +201,9 @@ pub(super) fn add_candidate(
 
 /// Where `hb` enters a thread: a lock acquisition, or an atomic read (which synchronises
 /// with the atomic write it reads from).
+/// A kind of synchronisation point ([`is_acquisition`], [`is_release`]).
+type EventTest = fn(&Events, EventId) -> bool;
+
 fn is_acquisition(events: &Events, e: EventId) -> bool {
     let event = &events.events[e];
     event.thread.is_some()
@@ -277,61 +280,93 @@ impl SyncPoints {
 }
 
 impl Session<'_> {
-    /// `hb` reach from the release `source` into other threads, as one literal per
-    /// acquisition: true when the acquisition is `hb`-after `source`. Only lower bounds are stated
-    /// (every `hb` path forces its literal); a race needs the literals false, so they cannot
-    /// claim less reach than there is, and any true race leaves them free to be false.
-    fn hb_reach(&mut self, source: EventId, sync_points: &SyncPoints) -> HashMap<EventId, Bool> {
+    /// `hb` reach between `anchor` and the other threads. Forward, from the release
+    /// `anchor`: one literal per acquisition, true when it is `hb`-after `anchor`. Backward,
+    /// into the acquisition `anchor`: one literal per release, true when it is `hb`-before
+    /// `anchor`. Only lower bounds are stated (every `hb` path forces its literal); a race
+    /// needs the literals false, so they cannot claim less reach than there is, and any true
+    /// race leaves them free to be false.
+    fn hb_reach(
+        &mut self,
+        anchor: EventId,
+        backward: bool,
+        sync_points: &SyncPoints,
+    ) -> HashMap<EventId, Bool> {
         let events = self.encoding.events;
-        let source_thread = events.events[source].thread;
+        let anchor_thread = events.events[anchor].thread;
+        // The ends that get literals, and the synchronisation points that lead to them.
+        let (is_end, is_step): (EventTest, EventTest) = if backward {
+            (is_release, is_acquisition)
+        } else {
+            (is_acquisition, is_release)
+        };
         let mut reach: HashMap<EventId, Bool> = HashMap::new();
         for e in 0..events.len() {
-            if is_acquisition(events, e) && events.events[e].thread != source_thread {
+            if is_end(events, e) && events.events[e].thread != anchor_thread {
                 reach.insert(e, Bool::Lit(self.solver.new_lit()));
             }
         }
+        // Along a thread, reach carries away from the anchor: to later acquisitions
+        // forward, to earlier releases backward.
         for thread in &events.threads {
-            let mut previous: Option<Bool> = None;
-            for e in thread {
+            let away: Box<dyn Iterator<Item = &EventId>> = if backward {
+                Box::new(thread.iter().rev())
+            } else {
+                Box::new(thread.iter())
+            };
+            let mut nearer: Option<Bool> = None;
+            for e in away {
                 if let Some(&here) = reach.get(e) {
-                    if let Some(before) = previous {
-                        self.solver.implies(before, here);
+                    if let Some(nearer) = nearer {
+                        self.solver.implies(nearer, here);
                     }
-                    previous = Some(here);
+                    nearer = Some(here);
                 }
             }
         }
-        // Synchronisation: a release that is reached (or is the source, or later in the
-        // source's thread) and precedes an acquisition of the same location in the lock
-        // order, or is read by it.
-        let releases: Vec<EventId> = (0..events.len())
-            .filter(|&e| is_release(events, e))
-            .collect();
-        let targets: Vec<EventId> = reach.keys().copied().collect();
-        for k in targets {
-            let ek = &events.events[k];
-            for &u in &releases {
-                let eu = &events.events[u];
-                if eu.thread == ek.thread || eu.location != ek.location {
+        // Synchronisation between a release and an acquisition of another thread and the
+        // same location (the lock order, or the release the acquisition reads): the end is
+        // reached when the step's side is, that is when the step is the anchor or on the
+        // anchor's side of it in the anchor's thread, or when the step's thread is reached
+        // at its nearest end (its last acquisition before a release, forward; its first
+        // release after an acquisition, backward).
+        let steps: Vec<EventId> = (0..events.len()).filter(|&e| is_step(events, e)).collect();
+        let ends: Vec<EventId> = reach.keys().copied().collect();
+        for end in ends {
+            let e_end = &events.events[end];
+            for &step in &steps {
+                let e_step = &events.events[step];
+                if e_step.thread == e_end.thread || e_step.location != e_end.location {
                     continue;
                 }
-                let carried = if eu.thread == source_thread {
-                    if u == source || events.po(source, u) {
+                let carried = if e_step.thread == anchor_thread {
+                    let (first, then) = if backward {
+                        (step, anchor)
+                    } else {
+                        (anchor, step)
+                    };
+                    if step == anchor || events.po(first, then) {
                         Bool::TRUE
                     } else {
                         continue;
                     }
                 } else {
-                    match sync_points.last_acquisition[u] {
-                        Some(l) => reach[&l],
+                    let nearest = if backward {
+                        sync_points.first_release[step]
+                    } else {
+                        sync_points.last_acquisition[step]
+                    };
+                    match nearest {
+                        Some(n) => reach[&n],
                         None => continue,
                     }
                 };
-                let sync = self.sync(u, k);
+                let (release, acquisition) = if backward { (end, step) } else { (step, end) };
+                let sync = self.sync(release, acquisition);
                 if sync.is_false() {
                     continue;
                 }
-                self.solver.clause(&[!sync, !carried, reach[&k]]);
+                self.solver.clause(&[!sync, !carried, reach[&end]]);
             }
         }
         reach
@@ -345,69 +380,6 @@ impl Session<'_> {
             Bool::Const(false) => self.encoding.rf.get(u, k),
             lko => lko,
         }
-    }
-
-    /// `hb` reach into the acquisition `target` from other threads, as one literal per
-    /// release: true when the release is `hb`-before `target` ([`Self::hb_reach`] the
-    /// other way round). Only lower bounds are stated: every `hb` path forces its literal.
-    fn hb_reached_by(
-        &mut self,
-        target: EventId,
-        sync_points: &SyncPoints,
-    ) -> HashMap<EventId, Bool> {
-        let events = self.encoding.events;
-        let target_thread = events.events[target].thread;
-        let mut reached: HashMap<EventId, Bool> = HashMap::new();
-        for e in 0..events.len() {
-            if is_release(events, e) && events.events[e].thread != target_thread {
-                reached.insert(e, Bool::Lit(self.solver.new_lit()));
-            }
-        }
-        // An earlier release of a thread happens before a later one.
-        for thread in &events.threads {
-            let mut next: Option<Bool> = None;
-            for e in thread.iter().rev() {
-                if let Some(&here) = reached.get(e) {
-                    if let Some(after) = next {
-                        self.solver.implies(after, here);
-                    }
-                    next = Some(here);
-                }
-            }
-        }
-        // Synchronisation: a release that synchronises with an acquisition that is
-        // `target` or before it in its thread, or whose thread's next release is reached.
-        let acquisitions: Vec<EventId> = (0..events.len())
-            .filter(|&e| is_acquisition(events, e))
-            .collect();
-        let sources: Vec<EventId> = reached.keys().copied().collect();
-        for u in sources {
-            let eu = &events.events[u];
-            for &k in &acquisitions {
-                let ek = &events.events[k];
-                if ek.thread == eu.thread || ek.location != eu.location {
-                    continue;
-                }
-                let carried = if ek.thread == target_thread {
-                    if k == target || events.po(k, target) {
-                        Bool::TRUE
-                    } else {
-                        continue;
-                    }
-                } else {
-                    match sync_points.first_release[k] {
-                        Some(next) => reached[&next],
-                        None => continue,
-                    }
-                };
-                let sync = self.sync(u, k);
-                if sync.is_false() {
-                    continue;
-                }
-                self.solver.clause(&[!sync, !carried, reached[&u]]);
-            }
-        }
-        reached
     }
 
     /// The literal "`a` happens before `b`", for events of different threads: `a` reaches
@@ -428,11 +400,7 @@ impl Session<'_> {
             (source, target)
         };
         if let std::collections::hash_map::Entry::Vacant(slot) = reach.maps.entry(key) {
-            slot.insert(if reach.backward {
-                self.hb_reached_by(target, sync_points)
-            } else {
-                self.hb_reach(source, sync_points)
-            });
+            slot.insert(self.hb_reach(key, reach.backward, sync_points));
         }
         reach.maps[&key].get(&other).copied().unwrap_or(Bool::FALSE)
     }
