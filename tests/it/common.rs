@@ -134,28 +134,14 @@ pub fn load(name: &str, text: &str) -> nemos::Test {
     load_unrolled(name, text, nemos::LoadOptions::default().unroll)
 }
 
-/// The kernel model in `dir` through the library, as `--model DIR/linux-kernel.cat` reads
-/// it: the bell first, then the model and its include, the tags the events' own.
+/// The kernel model in `dir` through the library's model door, as `--model
+/// DIR/linux-kernel.cat` reads it: the bell and the macros beside it, the tags the events'
+/// own.
 pub fn lkmm_model(dir: &Path) -> nemos::cat::Model {
-    let read = |name: &str| {
-        let path = dir.join(name);
-        nemos::diagnostics::SourceFile::from_bytes(
-            path.display().to_string(),
-            std::fs::read(&path).expect("the model file reads"),
-        )
-    };
-    let options = nemos::cat::Options {
-        bell: Some(read("linux-kernel.bell")),
-        variants: Vec::new(),
-        tags_from_events: true,
-    };
-    nemos::cat::load_with(
-        &read("linux-kernel.cat"),
-        "linux-kernel",
-        &mut |p: &str| Ok(read(p)),
-        &options,
-    )
-    .unwrap_or_else(|e| panic!("{}", e.short()))
+    let spec = dir.join("linux-kernel.cat");
+    let loaded = nemos::load_model(&spec.display().to_string(), &mut |p| std::fs::read(p))
+        .unwrap_or_else(|e| panic!("{e}"));
+    std::sync::Arc::unwrap_or_clone(loaded.model)
 }
 
 /// proptest's configuration for `cases` cases, failures kept in

@@ -1,9 +1,12 @@
-//! The front door: a litmus text in, a test ready for questions out.
+//! The front doors: a litmus text in, a test ready for questions out ([`load`]); a model's
+//! name in, a compiled model out ([`model::load_model`]).
 //!
 //! Parsing, lowering and unrolling are three stages, but a caller asks one thing of them
 //! (can this text be analysed, and what are its events?), so they are chained here once,
 //! with one error type: every problem of the input, located in the text, or the limit on
 //! its size that stopped the unrolling.
+
+pub mod model;
 
 use std::fmt;
 use std::sync::Arc;

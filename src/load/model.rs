@@ -1,0 +1,264 @@
+//! The front door for memory models: a name or a path in, a compiled model out.
+//!
+//! A model is named as herd7's users name one: a shipped model (`sc`), a `.cat` file with
+//! its includes beside it (and herd's conventions: the bell `NAME.bell` and the macro file
+//! `NAME.def` beside `NAME.cat`), or herd's configuration file (`linux-kernel.cfg`, its
+//! `model`, `bell`, `macros` and `variant` lines). The conventions are decided here, once,
+//! for every front end; the files themselves come through a reader the caller hands in, so
+//! the library still does no I/O.
+
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::cat::{self, Model};
+use crate::diagnostics::{InputError, SourceFile};
+use crate::syntax::def::{self, Macros};
+
+/// Reads the file at a path: the only way the model door touches files. A file that does
+/// not exist answers [`io::ErrorKind::NotFound`]: the door then falls back to the shipped
+/// files, or goes without the optional bell and macro files.
+pub type ReadFile<'a> = &'a mut dyn FnMut(&Path) -> io::Result<Vec<u8>>;
+
+/// A model as its name loaded it: the model, and the macros of the `.def` file beside it
+/// when there is one (herd's `-macros`), with which the tests are read.
+#[derive(Clone, Debug)]
+pub struct LoadedModel {
+    pub model: Arc<Model>,
+    pub macros: Option<Arc<Macros>>,
+    /// The file the model was read from, for notes about it (`models/sc.cat` when
+    /// shipped).
+    pub file: String,
+}
+
+impl LoadedModel {
+    /// What the model's definitions read as empty because nemos does not compute them yet,
+    /// said to the user once per model (see [`Model::placeholders`]).
+    pub fn placeholder_note(&self) -> Option<String> {
+        (!self.model.placeholders.is_empty()).then(|| {
+            format!(
+                "nemos reads as empty what it does not compute yet in {}: {}",
+                self.file,
+                self.model.placeholders.join(", ")
+            )
+        })
+    }
+}
+
+/// Why a model did not load.
+#[derive(Clone, Debug)]
+pub enum ModelError {
+    /// A model, bell or macro file is wrong: every problem found, located in it.
+    Input(InputError),
+    /// No such model, or a file that cannot be read: nothing to locate.
+    Unreadable(String),
+}
+
+impl ModelError {
+    /// The problems, with source excerpts for located ones.
+    pub fn render(&self, color: bool) -> String {
+        match self {
+            ModelError::Input(e) => e.render(color),
+            ModelError::Unreadable(message) => message.clone(),
+        }
+    }
+}
+
+impl fmt::Display for ModelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ModelError::Input(e) => f.write_str(&e.short()),
+            ModelError::Unreadable(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for ModelError {}
+
+impl From<InputError> for ModelError {
+    fn from(e: InputError) -> Self {
+        ModelError::Input(e)
+    }
+}
+
+/// The model `spec` names: a shipped model by name, herd's configuration file (`.cfg`), or a
+/// model file by path (its includes relative to it, then among the shipped files).
+pub fn load_model(spec: &str, read: ReadFile) -> Result<LoadedModel, ModelError> {
+    if spec.ends_with(".cfg") {
+        return load_conf(Path::new(spec), read);
+    }
+    let is_path = spec.ends_with(".cat") || spec.contains('/') || spec.contains('\\');
+    if !is_path {
+        return load_shipped(spec);
+    }
+    let path = Path::new(spec);
+    let text = match read(path) {
+        Ok(bytes) => bytes,
+        // A shipped file's name (`sc.cat`) where no such file is.
+        Err(e) if e.kind() == io::ErrorKind::NotFound && cat::shipped(spec).is_some() => {
+            return load_shipped(spec)
+        }
+        Err(e) => {
+            return Err(ModelError::Unreadable(format!(
+                "cannot read model {}: {e}",
+                path.display()
+            )))
+        }
+    };
+    let bell = optional(read, &path.with_extension("bell"), "bell")?
+        .map(|bell| resolve_bell(bell, read))
+        .transpose()?;
+    let macros = optional(read, &path.with_extension("def"), "macros")?
+        .map(|file| parse_macros(&file))
+        .transpose()?;
+    let model = SourceFile::from_bytes(path.display().to_string(), text);
+    load_model_file(model, path, bell, macros, Vec::new(), read)
+}
+
+fn load_shipped(spec: &str) -> Result<LoadedModel, ModelError> {
+    match cat::load_shipped(spec) {
+        Some(Ok(model)) => Ok(LoadedModel {
+            model: Arc::new(model),
+            macros: None,
+            file: cat::shipped(spec).map_or_else(|| spec.to_string(), |f| f.name),
+        }),
+        Some(Err(e)) => Err(ModelError::Input(e)),
+        None => {
+            let names: Vec<&str> = cat::SHIPPED.iter().map(|m| m.0).collect();
+            Err(ModelError::Unreadable(format!(
+                "unknown model `{spec}`; shipped models: {} (or give a path to a .cat file)",
+                names.join(", ")
+            )))
+        }
+    }
+}
+
+/// herd's configuration file (`herd7 -conf linux-kernel.cfg`): its `model`, `bell`,
+/// `macros` and `variant` lines, files relative to it; herd's other settings (drawing,
+/// output) mean nothing to nemos and are passed over.
+fn load_conf(path: &Path, read: ReadFile) -> Result<LoadedModel, ModelError> {
+    let bytes = read(path).map_err(|e| {
+        ModelError::Unreadable(format!("cannot read configuration {}: {e}", path.display()))
+    })?;
+    let text = crate::diagnostics::decode(bytes);
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let (mut model, mut bell, mut macros, mut variants) = (None, None, None, Vec::new());
+    for line in text.lines().map(str::trim) {
+        let (key, value) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let value = value.trim();
+        match key {
+            "model" => model = Some(dir.join(value)),
+            "bell" => bell = Some(dir.join(value)),
+            "macros" => macros = Some(dir.join(value)),
+            "variant" => variants.extend(value.split(',').map(|v| v.trim().to_string())),
+            _ => {}
+        }
+    }
+    let Some(model) = model else {
+        return Err(ModelError::Unreadable(format!(
+            "{} has no `model` line (nemos reads herd's `model`, `bell`, `macros` and \
+             `variant` lines)",
+            path.display()
+        )));
+    };
+    let bell = bell
+        .map(|bell| {
+            let file = required(read, &bell, "bell")?;
+            resolve_bell(file, read)
+        })
+        .transpose()?;
+    let macros = macros
+        .map(|m| parse_macros(&required(read, &m, "macros")?))
+        .transpose()?;
+    let text = read(&model).map_err(|e| {
+        ModelError::Unreadable(format!("cannot read model {}: {e}", model.display()))
+    })?;
+    let file = SourceFile::from_bytes(model.display().to_string(), text);
+    load_model_file(file, &model, bell, macros, variants, read)
+}
+
+/// A model file with its bell, macros and variants; its includes are read beside it, then
+/// among the shipped files.
+fn load_model_file(
+    file: SourceFile,
+    path: &Path,
+    bell: Option<SourceFile>,
+    macros: Option<Arc<Macros>>,
+    variants: Vec<String>,
+    read: ReadFile,
+) -> Result<LoadedModel, ModelError> {
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let name = path.file_stem().map_or(path.display().to_string(), |s| {
+        s.to_string_lossy().into_owned()
+    });
+    let mut resolve = |include: &str| -> Result<SourceFile, String> {
+        let candidate = dir.join(include);
+        match read(&candidate) {
+            Ok(bytes) => Ok(SourceFile::from_bytes(
+                candidate.display().to_string(),
+                bytes,
+            )),
+            Err(e) => cat::shipped(include).ok_or_else(|| format!("{}: {e}", candidate.display())),
+        }
+    };
+    let options = cat::Options {
+        bell,
+        variants,
+        tags_from_events: macros.is_some(),
+    };
+    let model = cat::load_with(&file, &name, &mut resolve, &options)?;
+    Ok(LoadedModel {
+        model: Arc::new(model),
+        macros,
+        file: path.display().to_string(),
+    })
+}
+
+/// The file at `path`, or `None` where there is none; `what` says which file it is.
+fn optional(read: ReadFile, path: &Path, what: &str) -> Result<Option<SourceFile>, ModelError> {
+    match read(path) {
+        Ok(bytes) => Ok(Some(SourceFile::from_bytes(
+            path.display().to_string(),
+            bytes,
+        ))),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(ModelError::Unreadable(format!(
+            "cannot read {what} {}: {e}",
+            path.display()
+        ))),
+    }
+}
+
+/// The file at `path`, which a configuration names: `what` says which of its files it is.
+fn required(read: ReadFile, path: &Path, what: &str) -> Result<SourceFile, ModelError> {
+    read(path)
+        .map(|bytes| SourceFile::from_bytes(path.display().to_string(), bytes))
+        .map_err(|e| ModelError::Unreadable(format!("cannot read {what} {}: {e}", path.display())))
+}
+
+/// A macro file, every line it cannot read reported at its line and column.
+fn parse_macros(file: &SourceFile) -> Result<Arc<Macros>, ModelError> {
+    Ok(Arc::new(def::parse(file)?))
+}
+
+/// A bell file, or the file that a symbolic link saved as a file names: git without
+/// symlinks, and herdtools7's catalogue, check a link out as a file holding only its
+/// target's path.
+fn resolve_bell(file: SourceFile, read: ReadFile) -> Result<SourceFile, ModelError> {
+    let text = file.text.trim();
+    if !text.ends_with(".bell") || text.contains(char::is_whitespace) {
+        return Ok(file);
+    }
+    let path = PathBuf::from(&file.name);
+    let target = path.parent().unwrap_or(Path::new("")).join(text);
+    match read(&target) {
+        Ok(bytes) => Ok(SourceFile::from_bytes(target.display().to_string(), bytes)),
+        Err(e) => Err(ModelError::Unreadable(format!(
+            "{} holds only the path `{text}` (a symbolic link saved as a file), and {} \
+             cannot be read: {e}",
+            path.display(),
+            target.display()
+        ))),
+    }
+}
