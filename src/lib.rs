@@ -2,9 +2,10 @@
 //!
 //! The crate is a one-way pipeline, one module per stage; each imports only earlier ones:
 //! [`syntax`] -> [`program`] -> [`events`] -> [`encode`] -> [`solver`] -> [`witness`] ->
-//! [`analysis`] -> [`report`], with [`load`] the front door over the first three. Memory
-//! models are read by [`cat`], a front end beside [`syntax`] that [`encode`] compiles. See
-//! ARCHITECTURE.md.
+//! [`analysis`] -> [`report`], with [`load`] the front door over the first three (and
+//! [`load_model`] the one for models). Memory models are read by [`cat`], a front end
+//! beside [`syntax`]: lowering takes herd's tags from it, [`encode`] compiles its models,
+//! [`witness`] evaluates them. See ARCHITECTURE.md.
 //!
 //! Deciding a litmus test through the library, as `nemos check` does: the front door
 //! [`load`] takes a text to events, [`analysis::query::ask`] answers a question about it,

@@ -15,7 +15,9 @@ use super::infer::{self, InferError, Inference, Property, Search};
 use super::localize::{repair, Localization, LocalizeSettings};
 use super::races::{RaceResult, RaceSearch};
 use super::spec::{SpecMode, SpecResult};
-use super::{observation_of, AnalysisError, AnalysisOptions, CheckResult, FinalState, Session};
+use super::{
+    observation_of, AnalysisError, AnalysisOptions, CheckResult, FinalState, Observation, Session,
+};
 use crate::cat::Model;
 use crate::encode::acyclic::AcyclicStrategy;
 use crate::load::Test;
@@ -46,6 +48,26 @@ pub enum Query {
 }
 
 impl Query {
+    /// The model a query runs under when none is named: SC, except for `infer`, which
+    /// starts from RC11 (orders change nothing under SC).
+    pub fn default_model(self) -> &'static str {
+        match self {
+            Query::Infer => "rc11",
+            _ => "sc",
+        }
+    }
+
+    /// Whether the query's instance can be written out (`--emit`): `infer` solves one
+    /// instance per assignment of orders, so there is no one instance to write.
+    pub fn exportable(self) -> Result<(), &'static str> {
+        match self {
+            Query::Infer => {
+                Err("infer solves one instance per assignment of orders: --emit cannot write one")
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// What an exported instance of this query asks, for the comment on top of the file.
     fn exported_question(self) -> &'static str {
         match self {
@@ -88,6 +110,12 @@ pub struct QueryOptions {
     pub backend: Backend,
     /// Count the allowed executions (distinct rf and co) as herd does.
     pub count: bool,
+    /// The answer is printed in herd7's layout, which lists every final state and counts
+    /// the executions: `check` and `outcomes` compute both.
+    pub herd_layout: bool,
+    /// The answer is compared with herd7's log of the test (`--expect`), which lists its
+    /// final states: `check` computes them.
+    pub compared_with_log: bool,
     /// Also compute the execution a picture of the answer shows.
     pub picture: bool,
     /// Also write out the query's instance in this format.
@@ -102,6 +130,25 @@ pub struct QueryOptions {
     pub localize: LocalizeSettings,
     /// Whether `races` lists every racing pair or stops at the first.
     pub race_search: RaceSearch,
+}
+
+impl QueryOptions {
+    /// Whether `query` enumerates the reachable final states: `outcomes` always, `check`
+    /// when asked to or when its answer lists them (herd's layout, a comparison with
+    /// herd's log).
+    pub fn lists_states(&self, query: Query) -> bool {
+        match query {
+            Query::Outcomes => true,
+            Query::Check { states, .. } => states || self.herd_layout || self.compared_with_log,
+            _ => false,
+        }
+    }
+
+    /// Whether `query` counts the allowed executions: when asked to, and for herd's layout
+    /// of `check` and `outcomes`.
+    pub fn counts(&self, query: Query) -> bool {
+        self.count || self.herd_layout && matches!(query, Query::Check { .. } | Query::Outcomes)
+    }
 }
 
 /// The settings of an `infer` query.
@@ -122,6 +169,8 @@ impl QueryOptions {
             strategy: AcyclicStrategy::default(),
             backend: Backend::default(),
             count: false,
+            herd_layout: false,
+            compared_with_log: false,
             picture: false,
             emit: None,
             max_events: None,
@@ -216,14 +265,41 @@ pub enum Finding {
     Localize(Box<Localization>),
 }
 
+/// The picture of an answer ([`QueryOptions::picture`]).
+#[derive(Clone, Debug, Default)]
+pub enum Picture {
+    /// No picture was asked for, or the query draws none.
+    #[default]
+    NotAsked,
+    /// A picture was asked for, but the answer has no execution to draw.
+    NoExecution,
+    /// The execution to draw and the model's relations over it.
+    Drawn(Box<(Execution, Overlay)>),
+}
+
+impl Picture {
+    fn of(drawn: Option<(Execution, Overlay)>) -> Picture {
+        match drawn {
+            Some(drawn) => Picture::Drawn(Box::new(drawn)),
+            None => Picture::NoExecution,
+        }
+    }
+
+    /// The execution and its overlay, when there is one to draw.
+    pub fn drawn(&self) -> Option<(&Execution, &Overlay)> {
+        match self {
+            Picture::Drawn(drawn) => Some((&drawn.0, &drawn.1)),
+            Picture::NotAsked | Picture::NoExecution => None,
+        }
+    }
+}
+
 /// A query's answer, with the picture and the exported instance when asked for.
 #[derive(Clone, Debug)]
 pub struct Answer {
     pub query: Query,
     pub finding: Finding,
-    /// The execution to draw and the model's relations over it; `None` inside when there
-    /// is no execution to draw.
-    pub picture: Option<Option<(Execution, Overlay)>>,
+    pub picture: Picture,
     /// The query's instance, as asked by [`QueryOptions::emit`].
     pub instance: Option<String>,
 }
@@ -238,6 +314,8 @@ pub enum Severity {
     Defect,
     /// A limit cut the question: the unrolling bound, `--max-events`.
     LimitHit,
+    /// The answer differs from the result the user expected (`--expect`).
+    Differs,
 }
 
 impl Answer {
@@ -265,6 +343,69 @@ impl Answer {
             Severity::Clean
         }
     }
+
+    /// The severity once the answer is compared with the result the user expected:
+    /// `matches` is `None` when there is nothing to compare with. A matching answer is
+    /// clean, since the expectation already says whether a defect is wanted, unless a
+    /// limit cut it: then there is no result to compare, whatever the expectation says.
+    pub fn severity_against(&self, matches: Option<bool>) -> Severity {
+        let severity = self.severity();
+        match matches {
+            Some(false) => Severity::Differs,
+            Some(true) if severity != Severity::LimitHit => Severity::Clean,
+            _ => severity,
+        }
+    }
+}
+
+/// What one test found, counted in the summary.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tally {
+    /// The condition's outcome is reachable (`Some(true)`) or not (`Some(false)`).
+    pub reachable: Option<bool>,
+    pub races: usize,
+    pub violated: bool,
+    pub assertion_failed: bool,
+    pub bound_hit: bool,
+}
+
+impl Answer {
+    /// What the answer found, as a batch's summary counts it.
+    pub fn tally(&self) -> Tally {
+        match &self.finding {
+            Finding::Check(found) => Tally {
+                reachable: Some(found.result.observation != Observation::Never),
+                assertion_failed: found.result.assertion_failure.is_some(),
+                bound_hit: found.result.bound_hit || found.states_cut,
+                ..Tally::default()
+            },
+            Finding::Races(result) => Tally {
+                races: result.races.len(),
+                bound_hit: result.bound_hit,
+                ..Tally::default()
+            },
+            Finding::Atomicity(result) => Tally {
+                violated: result.violated(),
+                bound_hit: result.bound_hit,
+                ..Tally::default()
+            },
+            Finding::Infer(inference) => Tally {
+                bound_hit: inference.bound_hit,
+                ..Tally::default()
+            },
+            Finding::Spec(result) => Tally {
+                violated: result.violation.is_some(),
+                bound_hit: result.bound_hit,
+                ..Tally::default()
+            },
+            Finding::Localize(localization) => Tally {
+                reachable: Some(localization.bad.is_some()),
+                bound_hit: localization.bound_hit,
+                ..Tally::default()
+            },
+            Finding::Limit(_) | Finding::Explain(_) => Tally::default(),
+        }
+    }
 }
 
 /// Ask `query` of `test`: one session, one solver, every solve incremental.
@@ -273,12 +414,10 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
     if let Some(max) = options.max_events {
         let count = events.events.len();
         if count > max {
-            return Ok(Answer {
+            return Ok(Answer::limit(
                 query,
-                finding: Finding::Limit(format!("{count} events exceed --max-events {max}")),
-                picture: None,
-                instance: None,
-            });
+                format!("{count} events exceed --max-events {max}"),
+            ));
         }
     }
     let recording = options.emit.map(|_| Recording::new());
@@ -287,7 +426,88 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
     let races_as_sc = query == Query::Races
         && options.skip.is_empty()
         && super::slice::rc11_races_are_sc(&options.model, program, events);
-    let analysis = AnalysisOptions {
+    let analysis = analysis_options(query, options, races_as_sc, recording.clone());
+    if query == Query::Infer {
+        return Ok(Answer {
+            query,
+            finding: infer_finding(test, &analysis, options)?,
+            picture: Picture::NotAsked,
+            instance: None,
+        });
+    }
+    if matches!(query, Query::Spec(_)) && program.spec.is_none() {
+        return Err(AnalysisError::NoSpecification {
+            test: program.name.clone(),
+        });
+    }
+    if let (Query::Spec(_), Some(too_many)) = (
+        query,
+        events.spec.as_ref().and_then(|s| s.too_many.as_ref()),
+    ) {
+        return Ok(Answer::limit(query, too_many.to_string()));
+    }
+    let mut session = Session::new(program, events, &analysis)?;
+    let mut picture = Picture::NotAsked;
+    // The solve whose instance is exported: the query's first, except for `outcomes`,
+    // whose enumeration starts after the condition's two solves.
+    let mut exported_solve = 0;
+    let finding = match query {
+        Query::Check { .. } | Query::Outcomes => {
+            let result = session.check()?;
+            if let (Query::Outcomes, Some(recording)) = (query, &recording) {
+                exported_solve = recording.log().queries.len();
+            }
+            check_finding(&mut session, result, query, options, &mut picture)?
+        }
+        Query::Races => races_finding(&mut session, options, races_as_sc)?,
+        Query::Atomicity(mode) => Finding::Atomicity(session.atomicity(mode)?),
+        Query::Explain => {
+            let explanation = session.explain()?;
+            if options.picture {
+                picture = Picture::of(session.explanation_picture(&explanation)?);
+            }
+            Finding::Explain(explanation)
+        }
+        Query::Spec(mode) => Finding::Spec(session.spec(mode)?),
+        Query::Localize => localize_finding(test, &mut session, &analysis, options, &mut picture)?,
+        // Answered above, before a session for the written program is opened.
+        Query::Infer => infer_finding(test, &analysis, options)?,
+    };
+    let instance = match (options.emit, &recording) {
+        (Some(format), Some(recording)) => {
+            let header = exported_header(test, query, options);
+            Some(recording.log().emit(format, Some(exported_solve), &header))
+        }
+        _ => None,
+    };
+    Ok(Answer {
+        query,
+        finding,
+        picture,
+        instance,
+    })
+}
+
+impl Answer {
+    /// The answer of a query a limit stopped before any verdict.
+    fn limit(query: Query, limit: String) -> Answer {
+        Answer {
+            query,
+            finding: Finding::Limit(limit),
+            picture: Picture::NotAsked,
+            instance: None,
+        }
+    }
+}
+
+/// How the session of `query` is built.
+fn analysis_options(
+    query: Query,
+    options: &QueryOptions,
+    races_as_sc: bool,
+    record: Option<Recording>,
+) -> AnalysisOptions {
+    AnalysisOptions {
         // An exported query must be the whole question: lazy acyclicity adds its
         // transitivity clauses only between solves, so the file gets ranks instead.
         strategy: match (options.emit, options.strategy) {
@@ -308,7 +528,7 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
         symmetry: matches!(
             query,
             Query::Check { .. } | Query::Outcomes | Query::Explain
-        ) && !options.count,
+        ) && !options.counts(query),
         // Races under SC read no final state and no value of a plain location that only
         // feeds its own writes: such locations need no memory encoding.
         slice_races: query == Query::Races,
@@ -319,136 +539,102 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
         sequential_guess: true,
         solver: SolverOptions {
             backend: options.backend,
-            record: recording.clone(),
+            record,
         },
+    }
+}
+
+/// `check`'s and `outcomes`' answer: the verdict `result`, and the final states, the counts
+/// and the picture when asked for.
+fn check_finding(
+    session: &mut Session,
+    mut result: CheckResult,
+    query: Query,
+    options: &QueryOptions,
+    picture: &mut Picture,
+) -> Result<Finding, AnalysisError> {
+    let states = if options.lists_states(query) {
+        Some(session.outcomes()?)
+    } else {
+        None
     };
-    if query == Query::Infer {
-        return Ok(Answer {
-            query,
-            finding: infer_finding(test, &analysis, options)?,
-            picture: None,
-            instance: None,
-        });
+    if let Some(states) = &states {
+        // The enumeration is the more direct source of the observation; the two agree.
+        debug_assert_eq!(observation_of(states), result.observation);
+        result.observation = observation_of(states);
     }
-    if matches!(query, Query::Spec(_)) && program.spec.is_none() {
-        return Err(AnalysisError::NoSpecification {
-            test: program.name.clone(),
-        });
+    let counts = if options.counts(query) {
+        Some(session.count_executions()?)
+    } else {
+        None
+    };
+    if options.picture && matches!(query, Query::Check { .. }) {
+        let shown = result.shown_witness().map(|(_, e)| e);
+        *picture = Picture::of(session.check_picture(shown)?);
     }
-    if let (Query::Spec(_), Some(too_many)) = (
-        query,
-        events.spec.as_ref().and_then(|s| s.too_many.as_ref()),
-    ) {
-        return Ok(Answer {
-            query,
-            finding: Finding::Limit(too_many.to_string()),
-            picture: None,
-            instance: None,
-        });
+    Ok(Finding::Check(Box::new(CheckAnswer {
+        result,
+        states,
+        states_cut: session.outcomes_cut,
+        counts,
+    })))
+}
+
+/// `races`' answer: the model's own `race` where it has one, SC's definition otherwise.
+fn races_finding(
+    session: &mut Session,
+    options: &QueryOptions,
+    races_as_sc: bool,
+) -> Result<Finding, AnalysisError> {
+    if races_as_sc {
+        let mut result = session.races_with(options.race_search)?;
+        result.definition = format!(
+            "{}'s own relation `race`; no value read here feeds anything, so its races \
+             are SC's (unordered by program order and lock order)",
+            options.model.name
+        );
+        return Ok(Finding::Races(result));
     }
-    let mut session = Session::new(program, events, &analysis)?;
-    // The solve whose instance is exported: the query's first, except for `outcomes`,
-    // whose enumeration starts after the condition's two solves.
-    let mut exported_solve = 0;
-    let mut picture = None;
-    let finding = match query {
-        Query::Check { .. } | Query::Outcomes => {
-            let mut result = session.check()?;
-            if let Some(recording) = &recording {
-                if query == Query::Outcomes {
-                    exported_solve = recording.log().queries.len();
-                }
-            }
-            let states = match query {
-                Query::Check { states: false, .. } => None,
-                _ => Some(session.outcomes()?),
-            };
-            if let Some(states) = &states {
-                // The enumeration is the more direct source of the observation; the two
-                // agree.
-                debug_assert_eq!(observation_of(states), result.observation);
-                result.observation = observation_of(states);
-            }
-            let counts = if options.count {
-                Some(session.count_executions()?)
-            } else {
-                None
-            };
-            if options.picture && matches!(query, Query::Check { .. }) {
-                let shown = result.shown_witness().map(|(_, e)| e);
-                picture = Some(session.check_picture(shown)?);
-            }
-            Finding::Check(Box::new(CheckAnswer {
-                result,
-                states,
-                states_cut: session.outcomes_cut,
-                counts,
-            }))
-        }
-        Query::Races if races_as_sc => {
-            let mut result = session.races_with(options.race_search)?;
-            result.definition = format!(
-                "{}'s own relation `race`; no value read here feeds anything, so its races \
-                 are SC's (unordered by program order and lock order)",
-                options.model.name
-            );
-            Finding::Races(result)
-        }
-        Query::Races => Finding::Races(match session.model_races_with(options.race_search) {
+    Ok(Finding::Races(
+        match session.model_races_with(options.race_search) {
             Some(result) => result?,
             None => session.races_with(options.race_search)?,
-        }),
-        Query::Atomicity(mode) => Finding::Atomicity(session.atomicity(mode)?),
-        Query::Explain => {
-            let explanation = session.explain()?;
-            if options.picture {
-                picture = Some(session.explanation_picture(&explanation)?);
-            }
-            Finding::Explain(explanation)
+        },
+    ))
+}
+
+/// `localize`'s answer: the critical sets, each with its verified fixes when asked for.
+fn localize_finding(
+    test: &Test,
+    session: &mut Session,
+    analysis: &AnalysisOptions,
+    options: &QueryOptions,
+    picture: &mut Picture,
+) -> Result<Finding, AnalysisError> {
+    let Test { program, events } = test;
+    let mut localization = session.localize(options.localize)?;
+    if options.localize.repairs {
+        localization.repairs_searched = true;
+        let target = localization.target;
+        for set in &mut localization.sets {
+            set.repairs = repair::repairs(program, events, analysis, target, set)?;
         }
-        Query::Spec(mode) => Finding::Spec(session.spec(mode)?),
-        Query::Localize => {
-            let mut localization = session.localize(options.localize)?;
-            if options.localize.repairs {
-                localization.repairs_searched = true;
-                let target = localization.target;
-                for set in &mut localization.sets {
-                    set.repairs = repair::repairs(program, events, &analysis, target, set)?;
-                }
-                if localization.bad.is_some() {
-                    localization.repairs =
-                        repair::stronger_orders(program, events, &analysis, target)?
-                            .into_iter()
-                            .collect();
-                }
-            }
-            if options.picture {
-                picture = Some(match localization.sets.first() {
-                    Some(set) => {
-                        let overlay = session.overlay(&set.witness)?;
-                        Some((set.witness.clone(), critical_overlay(set, overlay)))
-                    }
-                    None => None,
-                });
-            }
-            Finding::Localize(Box::new(localization))
+        if localization.bad.is_some() {
+            localization.repairs = repair::stronger_orders(program, events, analysis, target)?
+                .into_iter()
+                .collect();
         }
-        // Answered above, before a session for the written program is opened.
-        Query::Infer => infer_finding(test, &analysis, options)?,
-    };
-    let instance = match (options.emit, &recording) {
-        (Some(format), Some(recording)) => {
-            let header = exported_header(test, query, options);
-            Some(recording.log().emit(format, Some(exported_solve), &header))
-        }
-        _ => None,
-    };
-    Ok(Answer {
-        query,
-        finding,
-        picture,
-        instance,
-    })
+    }
+    if options.picture {
+        *picture = Picture::of(match localization.sets.first() {
+            Some(set) => {
+                let overlay = session.overlay(&set.witness)?;
+                Some((set.witness.clone(), critical_overlay(set, overlay)))
+            }
+            None => None,
+        });
+    }
+    Ok(Finding::Localize(Box::new(localization)))
 }
 
 /// A picture of a critical set's execution: its orderings drawn as the heavy steps.

@@ -1,4 +1,5 @@
-//! The command line: what each command takes.
+//! The command line as clap parses it: what each command takes, and nothing derived from
+//! it (that is [`super::hiargs`]).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -6,18 +7,10 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use nemos::analysis::atomicity::AtomicityMode;
-use nemos::analysis::query::InferSettings;
 use nemos::analysis::spec::SpecMode;
 use nemos::encode::acyclic::AcyclicStrategy;
 use nemos::report;
-use nemos::solver::{Backend, EmitFormat};
-
-use std::sync::Arc;
-
-use nemos::report::herd_log::Expectations;
-
-use super::batch::collect_files;
-use super::graphs::GraphTargets;
+use nemos::solver::Backend;
 
 pub const EXIT_CODES: &str = "Exit codes: 0 ran and found no defect; 1 a defect (a race, an atomicity violation, a failed assertion or invalid access, a deadlock, \
 a failed ~exists or forall); 2 bad input or usage; 3 a limit was hit (executions cut by the unrolling bound, --timeout, \
@@ -300,9 +293,6 @@ pub struct AnalysisArgs {
         conflicts_with = "model_choice"
     )]
     pub conf: Option<String>,
-    /// The model in force: `--model`, or the command's default.
-    #[arg(skip)]
-    pub model: String,
     /// Switch off a named check of the model (what-if); repeatable.
     #[arg(long = "skip", value_name = "CHECK")]
     pub skip: Vec<String>,
@@ -334,24 +324,6 @@ pub struct AnalysisArgs {
     pub max_events: Option<usize>,
     #[command(flatten)]
     pub batch: BatchArgs,
-    /// Where `--dot` and `--svg` write the graphs.
-    #[arg(skip)]
-    pub graphs: GraphTargets,
-    /// Where `infer --write` writes the tests with the inferred orders.
-    #[arg(skip)]
-    pub write_orders: Option<PathBuf>,
-    /// The expected results of `--expect`, read before the batch.
-    #[arg(skip)]
-    pub expected: Option<Arc<Expectations>>,
-    /// What `infer` requires and keeps.
-    #[arg(skip)]
-    pub infer: InferSettings,
-    /// How far `localize` searches.
-    #[arg(skip)]
-    pub localize: nemos::analysis::localize::LocalizeSettings,
-    /// Whether `races` stops at the first racing pair.
-    #[arg(skip)]
-    pub race_search: nemos::analysis::races::RaceSearch,
 }
 
 fn parse_timeout(s: &str) -> Result<Duration, String> {
@@ -359,35 +331,6 @@ fn parse_timeout(s: &str) -> Result<Duration, String> {
         .parse()
         .map_err(|_| format!("`{s}` is not a number of seconds"))?;
     Duration::try_from_secs_f64(seconds).map_err(|_| format!("`{s}` is not a duration"))
-}
-
-impl AnalysisArgs {
-    /// The export requested by `--emit`.
-    pub fn emit(&self) -> Result<Option<(EmitFormat, PathBuf)>, String> {
-        match self.emit.as_deref() {
-            None => Ok(None),
-            Some([format, file]) => Ok(Some((format.parse()?, PathBuf::from(file)))),
-            Some(_) => Err("--emit takes a format (dimacs or smt2) and a file".into()),
-        }
-    }
-
-    /// What every analysis command checks before reading any file: the solver can run and
-    /// the export is well formed and has a single test to write.
-    pub fn validate(&self, paths: &[PathBuf]) -> Result<(), String> {
-        self.solver.available().map_err(|e| e.to_string())?;
-        if self.emit()?.is_some() {
-            let mut files = 0;
-            for path in paths {
-                files += collect_files(path)?.len();
-            }
-            if files != 1 {
-                return Err(format!(
-                    "--emit writes the instance of one test, but {files} test files were given"
-                ));
-            }
-        }
-        Ok(())
-    }
 }
 
 fn parse_backend(s: &str) -> Result<Backend, String> {

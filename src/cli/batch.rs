@@ -13,6 +13,7 @@ use nemos::report;
 use nemos::report::batch::{Entry, Summary, Tally};
 
 use super::args::Format;
+use super::files::collect_files;
 use super::output::{eprint_error, paint_messages, palette, Stdout};
 
 /// Worst outcome of a run, mapped to the exit code at the end.
@@ -247,10 +248,8 @@ fn print_batch(runs: &[TestRun], format: Format, wall: Duration) -> Status {
     let summary = Summary::of(&entries, wall);
     let mut stdout = Stdout::new();
     if format == Format::Json && runs.len() > 1 {
-        let document = serde_json::json!({
-            "tests": runs.iter().map(TestRun::entry_json).collect::<Vec<_>>(),
-            "summary": summary,
-        });
+        let tests = runs.iter().map(TestRun::entry_json).collect();
+        let document = report::batch::document(tests, &summary);
         match serde_json::to_string_pretty(&document) {
             Ok(text) => stdout.write(&format!("{text}\n")),
             Err(e) => eprint_error(&format!("cannot serialise the result: {e}")),
@@ -302,71 +301,4 @@ fn print_batch(runs: &[TestRun], format: Format, wall: Duration) -> Status {
         ));
     }
     status
-}
-
-/// The tests a command-line argument names: `-` (standard input), `@FILE` (herd's index of
-/// test files, one per line), a directory (its `*.litmus`, recursively; none is an error) or a
-/// file.
-pub fn collect_files(path: &Path) -> Result<Vec<PathBuf>, String> {
-    if path.as_os_str() == STDIN {
-        return Ok(vec![path.to_path_buf()]);
-    }
-    if let Some(index) = path.to_str().and_then(|p| p.strip_prefix('@')) {
-        return index_files(Path::new(index));
-    }
-    if path.is_dir() {
-        let mut files = Vec::new();
-        let mut stack = vec![path.to_path_buf()];
-        while let Some(dir) = stack.pop() {
-            let entries = std::fs::read_dir(&dir)
-                .map_err(|e| format!("cannot read directory {}: {e}", dir.display()))?;
-            for entry in entries.flatten() {
-                let p = entry.path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else if p.extension().is_some_and(|x| x == "litmus") {
-                    files.push(p);
-                }
-            }
-        }
-        if files.is_empty() {
-            // Silence and exit 0 would read as "all tests passed".
-            return Err(format!(
-                "no litmus test (*.litmus) found in {}",
-                path.display()
-            ));
-        }
-        files.sort();
-        Ok(files)
-    } else if path.exists() {
-        Ok(vec![path.to_path_buf()])
-    } else {
-        Err(format!("{}: no such file or directory", path.display()))
-    }
-}
-
-/// The argument that reads a test from standard input.
-pub const STDIN: &str = "-";
-
-/// The files an index names, as herd's `@FILE` reads them: one per line, blank lines and
-/// `#` comments skipped, relative names taken from the index's directory.
-fn index_files(index: &Path) -> Result<Vec<PathBuf>, String> {
-    let text = std::fs::read_to_string(index)
-        .map_err(|e| format!("cannot read the index {}: {e}", index.display()))?;
-    let base = index.parent().unwrap_or(Path::new(""));
-    let mut files = Vec::new();
-    for line in text.lines() {
-        let name = line.split('#').next().unwrap_or("").trim();
-        if name.is_empty() {
-            continue;
-        }
-        let named = Path::new(name);
-        let file = if named.is_absolute() {
-            named.to_path_buf()
-        } else {
-            base.join(named)
-        };
-        files.extend(collect_files(&file)?);
-    }
-    Ok(files)
 }

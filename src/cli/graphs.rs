@@ -5,7 +5,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::args::GraphArgs;
-use super::batch::{collect_files, ewriteln, Status, TestRun};
+use super::batch::{ewriteln, Status, TestRun};
+use super::files::collect_files;
 
 #[derive(Clone, Default)]
 pub struct GraphTargets {

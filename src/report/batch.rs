@@ -6,57 +6,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::Palette;
-use crate::analysis::query::{Answer, Finding};
-use crate::analysis::Observation;
-
-/// What one test found, counted in the summary.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Tally {
-    /// The condition's outcome is reachable (`Some(true)`) or not (`Some(false)`).
-    pub reachable: Option<bool>,
-    pub races: usize,
-    pub violated: bool,
-    pub assertion_failed: bool,
-    pub bound_hit: bool,
-}
-
-impl Tally {
-    pub fn of(answer: &Answer) -> Tally {
-        match &answer.finding {
-            Finding::Check(found) => Tally {
-                reachable: Some(found.result.observation != Observation::Never),
-                assertion_failed: found.result.assertion_failure.is_some(),
-                bound_hit: found.result.bound_hit || found.states_cut,
-                ..Tally::default()
-            },
-            Finding::Races(result) => Tally {
-                races: result.races.len(),
-                bound_hit: result.bound_hit,
-                ..Tally::default()
-            },
-            Finding::Atomicity(result) => Tally {
-                violated: result.violated(),
-                bound_hit: result.bound_hit,
-                ..Tally::default()
-            },
-            Finding::Infer(inference) => Tally {
-                bound_hit: inference.bound_hit,
-                ..Tally::default()
-            },
-            Finding::Spec(result) => Tally {
-                violated: result.violation.is_some(),
-                bound_hit: result.bound_hit,
-                ..Tally::default()
-            },
-            Finding::Localize(localization) => Tally {
-                reachable: Some(localization.bad.is_some()),
-                bound_hit: localization.bound_hit,
-                ..Tally::default()
-            },
-            Finding::Limit(_) | Finding::Explain(_) => Tally::default(),
-        }
-    }
-}
+pub use crate::analysis::query::Tally;
 
 /// One test of a batch, as the summary counts it.
 #[derive(Clone, Copy, Debug, Default)]
@@ -83,6 +33,14 @@ pub fn entry_json(
         "result": result,
         "limit": limit,
         "error": (!error.is_empty()).then_some(error),
+    })
+}
+
+/// A batch's JSON document: each test's entry ([`entry_json`]) and the summary.
+pub fn document(tests: Vec<serde_json::Value>, summary: &Summary) -> serde_json::Value {
+    serde_json::json!({
+        "tests": tests,
+        "summary": summary,
     })
 }
 

@@ -97,6 +97,9 @@ pub struct CheckReport<'a> {
     pub counts: Option<(u64, u64)>,
     pub matrix: bool,
     pub layout: Layout,
+    /// The execution drawn by the DOT layout ([`Report::dot`]), with the model's relations
+    /// over it.
+    pub picture: Option<(&'a Execution, &'a Overlay)>,
 }
 
 /// Which text a check answer gets.
@@ -127,7 +130,7 @@ impl CheckReport<'_> {
 
     /// `execution` as a Graphviz graph: the report's witness, or, when the overlay has a
     /// violation, the execution reaching the forbidden outcome with that check skipped.
-    pub fn dot(&self, execution: &Execution, overlay: &Overlay) -> String {
+    fn draw(&self, execution: &Execution, overlay: &Overlay) -> String {
         let what = match (&overlay.violation, self.witness()) {
             (Some(v), _) => format!(
                 "the outcome of {} is {}; drawn with --skip {}",
@@ -543,6 +546,11 @@ fn herd_prop(program: &Program, prop: &StateProp, above: Option<&str>) -> String
 }
 
 impl Report for CheckReport<'_> {
+    fn dot(&self) -> Option<String> {
+        self.picture
+            .map(|(execution, overlay)| self.draw(execution, overlay))
+    }
+
     fn text(&self, palette: Palette) -> String {
         match self.layout {
             Layout::Check => self.check_text(palette),

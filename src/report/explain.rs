@@ -19,6 +19,9 @@ pub struct ExplainReport<'a> {
     pub program: &'a Program,
     pub events: &'a Events,
     pub explanation: &'a Explanation,
+    /// The execution drawn by the DOT layout ([`Report::dot`]), with the model's relations
+    /// over it.
+    pub picture: Option<(&'a Execution, &'a Overlay)>,
 }
 
 impl ExplainReport<'_> {
@@ -37,7 +40,7 @@ impl ExplainReport<'_> {
 
     /// `execution` as a Graphviz graph: the witness of an allowed outcome, or the execution
     /// reaching it with the overlay's violated check skipped.
-    pub fn dot(&self, execution: &Execution, overlay: &Overlay) -> String {
+    fn draw(&self, execution: &Execution, overlay: &Overlay) -> String {
         let what = match &overlay.violation {
             Some(v) => format!(
                 "outcome {} is {}; drawn with --skip {}",
@@ -53,6 +56,11 @@ impl ExplainReport<'_> {
 }
 
 impl Report for ExplainReport<'_> {
+    fn dot(&self) -> Option<String> {
+        self.picture
+            .map(|(execution, overlay)| self.draw(execution, overlay))
+    }
+
     /// The text report, its verdict styled by `palette`.
     fn text(&self, palette: Palette) -> String {
         let x = self.explanation;

@@ -20,6 +20,9 @@ pub struct LocalizeReport<'a> {
     pub program: &'a Program,
     pub events: &'a Events,
     pub localization: &'a Localization,
+    /// The execution drawn by the DOT layout ([`Report::dot`]), with the model's relations
+    /// over it.
+    pub picture: Option<(&'a Execution, &'a Overlay)>,
 }
 
 impl LocalizeReport<'_> {
@@ -109,7 +112,7 @@ impl LocalizeReport<'_> {
     }
 
     /// The first set's execution as a Graphviz graph, its critical orderings in heavy lines.
-    pub fn dot(&self, execution: &Execution, overlay: &Overlay) -> String {
+    fn draw(&self, execution: &Execution, overlay: &Overlay) -> String {
         let caption = format!(
             "{} (model {}): {} with critical set 1 in heavy lines",
             self.program.name,
@@ -121,6 +124,11 @@ impl LocalizeReport<'_> {
 }
 
 impl Report for LocalizeReport<'_> {
+    fn dot(&self) -> Option<String> {
+        self.picture
+            .map(|(execution, overlay)| self.draw(execution, overlay))
+    }
+
     fn text(&self, palette: Palette) -> String {
         let x = self.localization;
         let mut out = String::new();

@@ -1,7 +1,7 @@
 //! Printing results for people (`text`), for herd's tools (`herd`) and for programs (`json`).
 //!
-//! Every report has one shape, [`Report`]: text for a palette, a JSON value, and herd's
-//! layout where herd has one. The report sees programs, events and decoded executions,
+//! Every report has one shape, [`Report`]: text for a palette, a JSON value, herd's layout
+//! where herd has one, and a Graphviz picture where the answer has an execution to draw. The report sees programs, events and decoded executions,
 //! never solver literals; a format a report cannot print is refused before any work
 //! ([`Printed::formats`]), not replaced by another.
 
@@ -33,6 +33,8 @@ pub enum Format {
     /// herd7's layout, which its comparison tools read.
     Herd,
     Json,
+    /// A Graphviz graph of the answer's execution (`--dot`, `--svg`).
+    Dot,
 }
 
 impl Format {
@@ -41,6 +43,7 @@ impl Format {
             Format::Text => "text",
             Format::Herd => "herd",
             Format::Json => "json",
+            Format::Dot => "dot",
         }
     }
 }
@@ -53,6 +56,11 @@ pub trait Report {
     fn json(&self) -> serde_json::Value;
     /// herd7's layout, for the reports herd has a counterpart of.
     fn herd(&self) -> Option<String> {
+        None
+    }
+    /// The execution the answer shows as a Graphviz graph, drawn as herd7 draws its; `None`
+    /// when there is no execution to draw.
+    fn dot(&self) -> Option<String> {
         None
     }
 }
@@ -71,6 +79,7 @@ pub fn render(report: &dyn Report, format: Format, palette: Palette) -> Option<R
         Format::Text => Some(Rendered::Text(report.text(palette))),
         Format::Herd => report.herd().map(Rendered::Text),
         Format::Json => Some(Rendered::Json(report.json())),
+        Format::Dot => report.dot().map(Rendered::Text),
     }
 }
 
@@ -92,30 +101,10 @@ impl Printed {
             Printed::Answer(Query::Check { .. } | Query::Outcomes) => {
                 &[Format::Text, Format::Herd, Format::Json]
             }
-            // herd7 has no counterpart of these: it flags races only as a check's flag.
-            Printed::Parse
-            | Printed::Events
-            | Printed::Answer(
-                Query::Races
-                | Query::Atomicity(_)
-                | Query::Explain
-                | Query::Infer
-                | Query::Spec(_)
-                | Query::Localize,
-            ) => &[Format::Text, Format::Json],
+            // herd7 has no counterpart of the others: it flags races only as a check's
+            // flag, and has no syntax or events report.
+            _ => &[Format::Text, Format::Json],
         }
-    }
-
-    /// What the answer needs computed beside the verdict to print in `format`: herd's
-    /// layout lists the final states and counts the executions.
-    pub fn needs_states(self, format: Format) -> bool {
-        matches!(self, Printed::Answer(Query::Check { .. })) && format == Format::Herd
-    }
-
-    /// See [`Printed::needs_states`].
-    pub fn needs_counts(self, format: Format) -> bool {
-        matches!(self, Printed::Answer(Query::Check { .. } | Query::Outcomes))
-            && format == Format::Herd
     }
 }
 
@@ -138,7 +127,11 @@ pub fn answer_report<'a>(
     let events = &test.events;
     Some(match &answer.finding {
         Finding::Limit(_) => return None,
-        Finding::Check(found) => Box::new(check_report(test, answer.query, found, model, shown)),
+        Finding::Check(found) => {
+            let mut report = check_report(test, answer.query, found, model, shown);
+            report.picture = answer.picture.drawn();
+            Box::new(report)
+        }
         Finding::Races(result) => Box::new(races::RacesReport {
             file: &program.source,
             model,
@@ -152,7 +145,10 @@ pub fn answer_report<'a>(
             events,
             result,
         }),
-        Finding::Explain(explanation) => Box::new(explain_report(test, explanation, model)),
+        Finding::Explain(explanation) => Box::new(explain::ExplainReport {
+            picture: answer.picture.drawn(),
+            ..explain_report(test, explanation, model)
+        }),
         Finding::Infer(inference) => Box::new(infer::InferReport {
             model,
             program,
@@ -166,30 +162,11 @@ pub fn answer_report<'a>(
             model,
             result,
         }),
-        Finding::Localize(localization) => Box::new(localize_report(test, localization, model)),
+        Finding::Localize(localization) => Box::new(localize::LocalizeReport {
+            picture: answer.picture.drawn(),
+            ..localize_report(test, localization, model)
+        }),
     })
-}
-
-/// The picture of `answer`, as Graphviz text, when it has one.
-pub fn answer_dot(test: &Test, answer: &Answer, model: &str) -> Option<String> {
-    let (execution, overlay) = answer.picture.as_ref()?.as_ref()?;
-    match &answer.finding {
-        Finding::Check(found) => Some(
-            check_report(test, answer.query, found, model, Shown::default())
-                .dot(execution, overlay),
-        ),
-        Finding::Explain(explanation) => {
-            Some(explain_report(test, explanation, model).dot(execution, overlay))
-        }
-        Finding::Localize(localization) => {
-            Some(localize_report(test, localization, model).dot(execution, overlay))
-        }
-        Finding::Limit(_)
-        | Finding::Races(_)
-        | Finding::Atomicity(_)
-        | Finding::Infer(_)
-        | Finding::Spec(_) => None,
-    }
 }
 
 pub(crate) fn check_report<'a>(
@@ -209,6 +186,7 @@ pub(crate) fn check_report<'a>(
         states_cut: found.states_cut,
         counts: found.counts,
         matrix: shown.matrix,
+        picture: None,
         layout: match query {
             Query::Outcomes => check::Layout::Outcomes,
             Query::Check { certify: true, .. } => check::Layout::Certified,
@@ -228,6 +206,7 @@ fn localize_report<'a>(
         program: &test.program,
         events: &test.events,
         localization,
+        picture: None,
     }
 }
 
@@ -242,6 +221,7 @@ fn explain_report<'a>(
         program: &test.program,
         events: &test.events,
         explanation,
+        picture: None,
     }
 }
 
