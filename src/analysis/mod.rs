@@ -656,7 +656,7 @@ impl<'a> Session<'a> {
     /// every lazy order. The schedule's clauses hold only under a guard literal that only
     /// this guess assumes: a model under it is a model of the whole instance, solved and
     /// validated as any other, and when there is none the caller solves without it, so no
-    /// answer changes, only which witness shows it (ARCHITECTURE.md, "Sequential guess").
+    /// answer changes, only which witness shows it (docs/queries.md, "Sequential guess").
     fn sequential_guess(&mut self, goal: Bool) -> Result<Option<Execution>, AnalysisError> {
         let events = self.encoding.events;
         if !self.guess || !events.events.iter().any(|e| e.kind == EventKind::Lock) {

@@ -20,7 +20,7 @@
 //!
 //! Such a location's `rf`, `co` and `fr` are left out of the encoding
 //! ([`crate::encode::Encoding::sliced`]); why no race, bound hit or deadlock is lost or
-//! invented is argued in ARCHITECTURE.md (`src/analysis/`, "The races slice"). In short:
+//! invented is argued in docs/races-slice.md. In short:
 //! every execution of the full encoding restricted to the rest is one of the sliced
 //! encoding (its constraints are a subset, over the same literals), and every solution of
 //! the sliced encoding extends to a full execution by running its events in an order of
@@ -40,8 +40,8 @@ pub fn is_sc(model: &Model) -> bool {
     same_model(model, SC.get_or_init(crate::cat::sc))
 }
 
-/// The model is RC11 as shipped (`models/rc11.cat`): the slice's argument for it (ARCHITECTURE.md,
-/// "The races slice") needs a program without fences and atomic blocks ([`races_slice`]).
+/// The model is RC11 as shipped (`models/rc11.cat`): the slice's argument for it
+/// (docs/races-slice.md) needs a program without fences and atomic blocks ([`races_slice`]).
 pub fn is_rc11(model: &Model) -> bool {
     static RC11: OnceLock<Option<Model>> = OnceLock::new();
     RC11.get_or_init(|| crate::cat::load_shipped("rc11").and_then(Result::ok))
@@ -87,7 +87,7 @@ pub fn races_slice(model: &Model, program: &Program, events: &Events) -> Vec<boo
 /// `sw` is empty and RC11's `hb` is `(sb | lko)+`, SC's race `hb`; no kept value reaches a
 /// branch, so both models allow the same events with any order of the critical sections;
 /// and both call a race a conflicting pair, one access plain, that `hb` orders neither way
-/// (ARCHITECTURE.md, "The races slice"). The races query then runs SC's encoding, which
+/// (docs/races-slice.md). The races query then runs SC's encoding, which
 /// builds no `hb` closure.
 pub fn rc11_races_are_sc(model: &Model, program: &Program, events: &Events) -> bool {
     // SC's own races are asked often: spare them loading RC11's model to compare with.

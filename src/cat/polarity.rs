@@ -5,7 +5,7 @@
 //! operator but the right operand of `\` (`~S` is written as one) is monotone. When a
 //! monotone group is read by the checks only positively, "some value `V` with
 //! `body(V) ⊆ V` satisfies the checks" holds exactly when its least fixed point does
-//! (ARCHITECTURE.md, `src/encode/`, "one-sided"): the encoding then needs one copy of the
+//! (docs/encoding.md, "One-sided fixed points"): the encoding then needs one copy of the
 //! body instead of the rounds of herd's iteration. Flags (and `race`) keep the exact group.
 
 use std::collections::HashSet;
