@@ -262,3 +262,132 @@ fn resolve_bell(file: SourceFile, read: ReadFile) -> Result<SourceFile, ModelErr
         ))),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    /// A file system of a few files, with the reads it was asked for.
+    struct Files {
+        files: HashMap<PathBuf, &'static str>,
+        asked: Vec<PathBuf>,
+    }
+
+    impl Files {
+        fn new(files: &[(&str, &'static str)]) -> Files {
+            Files {
+                files: files.iter().map(|(p, t)| (PathBuf::from(p), *t)).collect(),
+                asked: Vec::new(),
+            }
+        }
+
+        fn read(&mut self, path: &Path) -> io::Result<Vec<u8>> {
+            self.asked.push(path.to_path_buf());
+            self.files
+                .get(path)
+                .map(|text| text.as_bytes().to_vec())
+                .ok_or_else(|| io::Error::from(io::ErrorKind::NotFound))
+        }
+
+        fn load(&mut self, spec: &str) -> Result<LoadedModel, ModelError> {
+            load_model(spec, &mut |path| self.read(path))
+        }
+    }
+
+    const MODEL: &str = "\"Mine\"\ninclude \"base.cat\"\nacyclic po | com as mine\n";
+    const BASE: &str = "let com = rf | co | fr\n";
+
+    #[test]
+    fn a_model_file_reads_its_includes_beside_it_through_the_reader_alone() {
+        let mut fs = Files::new(&[("m/mine.cat", MODEL), ("m/base.cat", BASE)]);
+        let loaded = fs.load("m/mine.cat").expect("the model loads");
+        assert_eq!(loaded.model.check_names(), vec!["mine".to_string()]);
+        assert!(loaded.macros.is_none());
+        assert_eq!(loaded.file, "m/mine.cat");
+        // The bell and the macros beside the model were looked for, and nothing else.
+        let asked: Vec<&str> = fs.asked.iter().filter_map(|p| p.to_str()).collect();
+        assert_eq!(
+            asked,
+            ["m/mine.cat", "m/mine.bell", "m/mine.def", "m/base.cat"]
+        );
+    }
+
+    #[test]
+    fn an_include_missing_beside_the_model_comes_from_the_shipped_files() {
+        let mut fs = Files::new(&[("m/mine.cat", "include \"sc.cat\"\n")]);
+        let loaded = fs.load("m/mine.cat").expect("sc.cat is shipped");
+        assert!(loaded.model.check_names().contains(&"sc".to_string()));
+    }
+
+    #[test]
+    fn a_shipped_name_reads_no_file_and_a_shipped_file_name_only_where_no_such_file_is() {
+        let mut fs = Files::new(&[]);
+        assert_eq!(fs.load("rc11").expect("shipped").file, "models/rc11.cat");
+        assert!(fs.asked.is_empty());
+        assert_eq!(fs.load("sc.cat").expect("shipped").file, "models/sc.cat");
+        let mut fs = Files::new(&[("sc.cat", MODEL), ("base.cat", BASE)]);
+        assert_eq!(fs.load("sc.cat").expect("the user's file").file, "sc.cat");
+    }
+
+    #[test]
+    fn a_macro_file_beside_the_model_comes_with_it() {
+        let mut fs = Files::new(&[
+            ("k/mine.cat", MODEL),
+            ("k/base.cat", BASE),
+            ("k/mine.def", "WRITE_ONCE(X,V) { __store{once}(X,V); }\n"),
+        ]);
+        let loaded = fs.load("k/mine.cat").expect("the model loads");
+        let macros = loaded.macros.expect("the macros beside the model");
+        assert!(macros.get("WRITE_ONCE").is_some());
+    }
+
+    #[test]
+    fn a_configuration_names_the_model_its_bell_and_variants_relative_to_it() {
+        let mut fs = Files::new(&[
+            (
+                "conf/herd.cfg",
+                "# herd's settings\nmodel mine.cat\nbell mine.bell\nvariant a,b\ngraph columns\n",
+            ),
+            ("conf/mine.cat", MODEL),
+            ("conf/base.cat", BASE),
+            ("conf/mine.bell", "\"bell\"\nenum Kinds = 'a || 'b\n"),
+        ]);
+        let loaded = fs.load("conf/herd.cfg").expect("the configuration loads");
+        assert_eq!(loaded.file, "conf/mine.cat");
+        assert!(fs.asked.contains(&PathBuf::from("conf/mine.bell")));
+    }
+
+    #[test]
+    fn what_cannot_be_read_or_named_is_said_without_a_location() {
+        let mut fs = Files::new(&[("none.cfg", "bell x.bell\n")]);
+        let unknown = fs.load("nonesuch").unwrap_err().to_string();
+        assert!(unknown.contains("unknown model `nonesuch`; shipped models: sc"));
+        let missing = fs.load("m/missing.cat").unwrap_err().to_string();
+        assert!(
+            missing.starts_with("cannot read model m/missing.cat"),
+            "{missing}"
+        );
+        let no_model = fs.load("none.cfg").unwrap_err().to_string();
+        assert!(no_model.contains("has no `model` line"), "{no_model}");
+    }
+
+    #[test]
+    fn a_bell_saved_as_a_symlinks_text_is_followed() {
+        let mut fs = Files::new(&[
+            ("k/mine.cat", MODEL),
+            ("k/base.cat", BASE),
+            ("k/mine.bell", "../bells/mine.bell\n"),
+            ("k/../bells/mine.bell", "\"bell\"\nenum Kinds = 'a || 'b\n"),
+        ]);
+        fs.load("k/mine.cat").expect("the linked bell is read");
+        assert!(fs.asked.contains(&PathBuf::from("k/../bells/mine.bell")));
+        let mut fs = Files::new(&[("k/mine.cat", MODEL), ("k/mine.bell", "../gone.bell")]);
+        let error = fs.load("k/mine.cat").unwrap_err().to_string();
+        assert!(
+            error.contains("holds only the path `../gone.bell`"),
+            "{error}"
+        );
+    }
+}
