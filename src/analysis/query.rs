@@ -57,14 +57,14 @@ impl Query {
         }
     }
 
-    /// Whether the query's instance can be written out (`--emit`): `infer` solves one
-    /// instance per assignment of orders, so there is no one instance to write.
-    pub fn exportable(self) -> Result<(), &'static str> {
+    /// Why the query's instance cannot be written out (`--emit`), if it cannot: `infer`
+    /// solves one instance per assignment of orders, so there is no one instance to write.
+    pub fn emit_refusal(self) -> Option<&'static str> {
         match self {
             Query::Infer => {
-                Err("infer solves one instance per assignment of orders: --emit cannot write one")
+                Some("infer solves one instance per assignment of orders: --emit cannot write one")
             }
-            _ => Ok(()),
+            _ => None,
         }
     }
 
@@ -358,7 +358,9 @@ impl Answer {
     }
 }
 
-/// What one test found, counted in the summary.
+/// What an answer found, in a few counts: whether the condition's outcome is reachable,
+/// how many races, whether a check was violated or an assertion failed, whether the
+/// unrolling bound cut executions. A batch of tests adds them up.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Tally {
     /// The condition's outcome is reachable (`Some(true)`) or not (`Some(false)`).

@@ -1,8 +1,9 @@
 //! What an analysis command means, derived from what clap parsed ([`super::args`]): the
 //! query, the model loaded, the library's options for the query and for loading the tests,
-//! and where the outputs go. It is built once, before the batch, so that every problem of
-//! the arguments is reported before any test is read. (ripgrep's split: `args` holds what
-//! was parsed, `HiArgs` what it means and how to build with it.)
+//! and where the outputs go. It is built once, before the batch, so that the problems of
+//! the arguments themselves (a format the command cannot print, an unreadable `--expect`,
+//! a bad model, an export of several tests) are reported before any test is read.
+//! (ripgrep's split: `args` holds what was parsed, `HiArgs` what it means.)
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -22,7 +23,7 @@ use super::batch::{BatchOptions, Status};
 use super::files::collect_files;
 use super::graphs::GraphTargets;
 use super::models;
-use super::output::{self, colors, eprint_error};
+use super::output::{self, check_format, colors, eprint_error};
 
 /// An analysis command, ready to run on each test of its batch.
 pub struct HiArgs {
@@ -67,16 +68,14 @@ impl HiArgs {
             .clone()
             .or_else(|| common.model_choice.clone())
             .unwrap_or_else(|| query.default_model().to_string());
-        check_format(Printed::Answer(query), common.format)?;
+        check_format(Printed::Answer(query), common.format).map_err(|()| Status::BadInput)?;
         let expected = match extras.expect {
             Some(expect) => read_expectations(expect)?,
             None => None,
         };
-        if common.emit.is_some() {
-            if let Err(message) = query.exportable() {
-                eprint_error(message);
-                return Err(Status::BadInput);
-            }
+        if let (Some(_), Some(refusal)) = (&common.emit, query.emit_refusal()) {
+            eprint_error(refusal);
+            return Err(Status::BadInput);
         }
         let graphs = match extras.graphs {
             Some(graphs) => GraphTargets::of(&paths, graphs).map_err(|message| {
@@ -266,25 +265,11 @@ fn split(command: Command) -> Result<(Vec<PathBuf>, AnalysisArgs, Query, Extras)
         | Command::Events { .. }
         | Command::Models { .. }
         | Command::Completions { .. } => {
+            // `cli::run` answers these itself.
             eprint_error("internal error: this command asks no query");
             return Err(Status::BadInput);
         }
     })
-}
-
-/// A format the command cannot print is refused before any work, not replaced by another.
-pub fn check_format(printed: Printed, format: Format) -> Result<(), Status> {
-    let formats = printed.formats();
-    if formats.contains(&format.report()) {
-        return Ok(());
-    }
-    let names: Vec<&str> = formats.iter().map(|f| f.name()).collect();
-    eprint_error(&format!(
-        "this command cannot print --format {}; it prints {}",
-        format.report().name(),
-        names.join(" or ")
-    ));
-    Err(Status::BadInput)
 }
 
 /// The file of `--expect`, read once before the batch.

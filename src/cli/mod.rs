@@ -27,8 +27,8 @@ use nemos::{LoadError, LoadOptions, Test};
 
 use args::{Cli, ColorArg, Command, Format, UnrollArgs};
 use batch::{ewriteln, owrite, run_batch, BatchOptions, Status, TestRun, Work};
-use hiargs::{check_format, HiArgs};
-use output::{color_in_args, colors, palette, Colors, Stdout, COLORS};
+use hiargs::HiArgs;
+use output::{check_format, color_in_args, colors, palette, Colors, Stdout, COLORS};
 
 pub fn main() -> ExitCode {
     // clap prints help and usage errors itself, before `--color` is parsed: it is looked
@@ -55,8 +55,8 @@ fn run(command: Command) -> Status {
             format,
             batch,
         } => {
-            if let Err(status) = check_format(Printed::Parse, format) {
-                return status;
+            if check_format(Printed::Parse, format).is_err() {
+                return Status::BadInput;
             }
             untimed(&paths, format, batch.jobs, move |t, path| {
                 parse_one(t, path, format)
@@ -68,8 +68,8 @@ fn run(command: Command) -> Status {
             format,
             batch,
         } => {
-            if let Err(status) = check_format(Printed::Events, format) {
-                return status;
+            if check_format(Printed::Events, format).is_err() {
+                return Status::BadInput;
             }
             untimed(&paths, format, batch.jobs, move |t, path| {
                 events_one(t, path, unroll, format)
@@ -82,7 +82,14 @@ fn run(command: Command) -> Status {
             Stdout::new().write(&String::from_utf8_lossy(&script));
             Status::Clean
         }
-        analysis => match HiArgs::new(analysis) {
+        analysis @ (Command::Check { .. }
+        | Command::Outcomes { .. }
+        | Command::Races { .. }
+        | Command::Atomicity { .. }
+        | Command::Spec { .. }
+        | Command::Explain { .. }
+        | Command::Infer { .. }
+        | Command::Localize { .. }) => match HiArgs::new(analysis) {
             Ok(hi) => analyse(hi),
             Err(status) => status,
         },

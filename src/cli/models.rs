@@ -29,7 +29,7 @@ pub fn load_model(spec: &str) -> Result<LoadedModel, Status> {
             eprint!("{}", e.render(colors().stderr));
             Err(Status::BadInput)
         }
-        Err(nemos::ModelError::Unreadable(message)) => {
+        Err(nemos::ModelError::Unlocated(message)) => {
             eprint_error(&message);
             Err(Status::BadInput)
         }

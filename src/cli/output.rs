@@ -5,7 +5,7 @@ use std::io::Write as _;
 
 use clap::ValueEnum;
 
-use nemos::report::Palette;
+use nemos::report::{Palette, Printed};
 
 use super::args::{ColorArg, Format};
 
@@ -140,5 +140,31 @@ impl Drop for Stdout {
                 self.fail(e);
             }
         }
+    }
+}
+
+/// A format the command cannot print is refused before any work, not replaced by another:
+/// the message that says so.
+pub fn format_refusal(printed: Printed, format: Format) -> Option<String> {
+    let formats = printed.formats();
+    if formats.contains(&format.report()) {
+        return None;
+    }
+    let names: Vec<&str> = formats.iter().map(|f| f.name()).collect();
+    Some(format!(
+        "this command cannot print --format {}; it prints {}",
+        format.report().name(),
+        names.join(" or ")
+    ))
+}
+
+/// [`format_refusal`], printed.
+pub fn check_format(printed: Printed, format: Format) -> Result<(), ()> {
+    match format_refusal(printed, format) {
+        Some(message) => {
+            eprint_error(&message);
+            Err(())
+        }
+        None => Ok(()),
     }
 }

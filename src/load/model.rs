@@ -9,7 +9,7 @@
 
 use std::fmt;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use crate::cat::{self, Model};
@@ -51,8 +51,9 @@ impl LoadedModel {
 pub enum ModelError {
     /// A model, bell or macro file is wrong: every problem found, located in it.
     Input(InputError),
-    /// No such model, or a file that cannot be read: nothing to locate.
-    Unreadable(String),
+    /// No such model, a file that cannot be read, a configuration without a model: nothing
+    /// to locate in a file.
+    Unlocated(String),
 }
 
 impl ModelError {
@@ -60,7 +61,7 @@ impl ModelError {
     pub fn render(&self, color: bool) -> String {
         match self {
             ModelError::Input(e) => e.render(color),
-            ModelError::Unreadable(message) => message.clone(),
+            ModelError::Unlocated(message) => message.clone(),
         }
     }
 }
@@ -69,7 +70,7 @@ impl fmt::Display for ModelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ModelError::Input(e) => f.write_str(&e.short()),
-            ModelError::Unreadable(message) => f.write_str(message),
+            ModelError::Unlocated(message) => f.write_str(message),
         }
     }
 }
@@ -93,6 +94,13 @@ pub fn load_model(spec: &str, read: ReadFile) -> Result<LoadedModel, ModelError>
         return load_shipped(spec);
     }
     let path = Path::new(spec);
+    // herd reads the bell before the model; so do nemos's messages.
+    let bell = optional(read, &path.with_extension("bell"), "bell")?
+        .map(|bell| resolve_bell(bell, &path.with_extension("bell"), read))
+        .transpose()?;
+    let macros = optional(read, &path.with_extension("def"), "macros")?
+        .map(|file| parse_macros(&file))
+        .transpose()?;
     let text = match read(path) {
         Ok(bytes) => bytes,
         // A shipped file's name (`sc.cat`) where no such file is.
@@ -100,18 +108,12 @@ pub fn load_model(spec: &str, read: ReadFile) -> Result<LoadedModel, ModelError>
             return load_shipped(spec)
         }
         Err(e) => {
-            return Err(ModelError::Unreadable(format!(
+            return Err(ModelError::Unlocated(format!(
                 "cannot read model {}: {e}",
                 path.display()
             )))
         }
     };
-    let bell = optional(read, &path.with_extension("bell"), "bell")?
-        .map(|bell| resolve_bell(bell, read))
-        .transpose()?;
-    let macros = optional(read, &path.with_extension("def"), "macros")?
-        .map(|file| parse_macros(&file))
-        .transpose()?;
     let model = SourceFile::from_bytes(path.display().to_string(), text);
     load_model_file(model, path, bell, macros, Vec::new(), read)
 }
@@ -119,14 +121,14 @@ pub fn load_model(spec: &str, read: ReadFile) -> Result<LoadedModel, ModelError>
 fn load_shipped(spec: &str) -> Result<LoadedModel, ModelError> {
     match cat::load_shipped(spec) {
         Some(Ok(model)) => Ok(LoadedModel {
+            file: format!("models/{}.cat", model.name),
             model: Arc::new(model),
             macros: None,
-            file: cat::shipped(spec).map_or_else(|| spec.to_string(), |f| f.name),
         }),
         Some(Err(e)) => Err(ModelError::Input(e)),
         None => {
             let names: Vec<&str> = cat::SHIPPED.iter().map(|m| m.0).collect();
-            Err(ModelError::Unreadable(format!(
+            Err(ModelError::Unlocated(format!(
                 "unknown model `{spec}`; shipped models: {} (or give a path to a .cat file)",
                 names.join(", ")
             )))
@@ -139,7 +141,7 @@ fn load_shipped(spec: &str) -> Result<LoadedModel, ModelError> {
 /// output) mean nothing to nemos and are passed over.
 fn load_conf(path: &Path, read: ReadFile) -> Result<LoadedModel, ModelError> {
     let bytes = read(path).map_err(|e| {
-        ModelError::Unreadable(format!("cannot read configuration {}: {e}", path.display()))
+        ModelError::Unlocated(format!("cannot read configuration {}: {e}", path.display()))
     })?;
     let text = crate::diagnostics::decode(bytes);
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -156,7 +158,7 @@ fn load_conf(path: &Path, read: ReadFile) -> Result<LoadedModel, ModelError> {
         }
     }
     let Some(model) = model else {
-        return Err(ModelError::Unreadable(format!(
+        return Err(ModelError::Unlocated(format!(
             "{} has no `model` line (nemos reads herd's `model`, `bell`, `macros` and \
              `variant` lines)",
             path.display()
@@ -165,14 +167,14 @@ fn load_conf(path: &Path, read: ReadFile) -> Result<LoadedModel, ModelError> {
     let bell = bell
         .map(|bell| {
             let file = required(read, &bell, "bell")?;
-            resolve_bell(file, read)
+            resolve_bell(file, &bell, read)
         })
         .transpose()?;
     let macros = macros
         .map(|m| parse_macros(&required(read, &m, "macros")?))
         .transpose()?;
     let text = read(&model).map_err(|e| {
-        ModelError::Unreadable(format!("cannot read model {}: {e}", model.display()))
+        ModelError::Unlocated(format!("cannot read model {}: {e}", model.display()))
     })?;
     let file = SourceFile::from_bytes(model.display().to_string(), text);
     load_model_file(file, &model, bell, macros, variants, read)
@@ -223,7 +225,7 @@ fn optional(read: ReadFile, path: &Path, what: &str) -> Result<Option<SourceFile
             bytes,
         ))),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(ModelError::Unreadable(format!(
+        Err(e) => Err(ModelError::Unlocated(format!(
             "cannot read {what} {}: {e}",
             path.display()
         ))),
@@ -234,7 +236,7 @@ fn optional(read: ReadFile, path: &Path, what: &str) -> Result<Option<SourceFile
 fn required(read: ReadFile, path: &Path, what: &str) -> Result<SourceFile, ModelError> {
     read(path)
         .map(|bytes| SourceFile::from_bytes(path.display().to_string(), bytes))
-        .map_err(|e| ModelError::Unreadable(format!("cannot read {what} {}: {e}", path.display())))
+        .map_err(|e| ModelError::Unlocated(format!("cannot read {what} {}: {e}", path.display())))
 }
 
 /// A macro file, every line it cannot read reported at its line and column.
@@ -245,16 +247,15 @@ fn parse_macros(file: &SourceFile) -> Result<Arc<Macros>, ModelError> {
 /// A bell file, or the file that a symbolic link saved as a file names: git without
 /// symlinks, and herdtools7's catalogue, check a link out as a file holding only its
 /// target's path.
-fn resolve_bell(file: SourceFile, read: ReadFile) -> Result<SourceFile, ModelError> {
+fn resolve_bell(file: SourceFile, path: &Path, read: ReadFile) -> Result<SourceFile, ModelError> {
     let text = file.text.trim();
     if !text.ends_with(".bell") || text.contains(char::is_whitespace) {
         return Ok(file);
     }
-    let path = PathBuf::from(&file.name);
     let target = path.parent().unwrap_or(Path::new("")).join(text);
     match read(&target) {
         Ok(bytes) => Ok(SourceFile::from_bytes(target.display().to_string(), bytes)),
-        Err(e) => Err(ModelError::Unreadable(format!(
+        Err(e) => Err(ModelError::Unlocated(format!(
             "{} holds only the path `{text}` (a symbolic link saved as a file), and {} \
              cannot be read: {e}",
             path.display(),
@@ -266,6 +267,8 @@ fn resolve_bell(file: SourceFile, read: ReadFile) -> Result<SourceFile, ModelErr
 #[cfg(test)]
 mod tests {
     use std::collections::HashMap;
+
+    use std::path::PathBuf;
 
     use super::*;
 
@@ -310,7 +313,7 @@ mod tests {
         let asked: Vec<&str> = fs.asked.iter().filter_map(|p| p.to_str()).collect();
         assert_eq!(
             asked,
-            ["m/mine.cat", "m/mine.bell", "m/mine.def", "m/base.cat"]
+            ["m/mine.bell", "m/mine.def", "m/mine.cat", "m/base.cat"]
         );
     }
 
@@ -326,6 +329,7 @@ mod tests {
         let mut fs = Files::new(&[]);
         assert_eq!(fs.load("rc11").expect("shipped").file, "models/rc11.cat");
         assert!(fs.asked.is_empty());
+        assert_eq!(fs.load("sc.cat").expect("shipped").model.name, "sc");
         assert_eq!(fs.load("sc.cat").expect("shipped").file, "models/sc.cat");
         let mut fs = Files::new(&[("sc.cat", MODEL), ("base.cat", BASE)]);
         assert_eq!(fs.load("sc.cat").expect("the user's file").file, "sc.cat");

@@ -1,9 +1,10 @@
 //! Printing results for people (`text`), for herd's tools (`herd`) and for programs (`json`).
 //!
 //! Every report has one shape, [`Report`]: text for a palette, a JSON value, herd's layout
-//! where herd has one, and a Graphviz picture where the answer has an execution to draw. The report sees programs, events and decoded executions,
-//! never solver literals; a format a report cannot print is refused before any work
-//! ([`Printed::formats`]), not replaced by another.
+//! where herd has one, and a Graphviz picture where the answer has an execution to draw.
+//! The report sees programs, events and decoded executions, never solver literals; a format
+//! a report cannot print is refused before any work ([`Printed::formats`]), not replaced by
+//! another.
 
 pub mod atomicity;
 pub mod batch;
