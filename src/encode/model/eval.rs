@@ -46,206 +46,276 @@ impl Compiler<'_, '_> {
                 Val::Rel(self.pairwise_rel(sink, *b, mask))
             }
             TExpr::Base(b) => return restrict(self.base(sink, *b), mask),
-            TExpr::Def(id) => {
-                let id = *id;
-                if let (Some(m), Ub::Rel(ub)) = (mask, self.ub(sink, e).as_ref()) {
-                    if !m.meets(ub) {
-                        // None of the pairs asked for can hold: nothing to build (a flag
-                        // over plain accesses when every access is marked does not
-                        // iterate the fixed points under it).
-                        return Rc::new(Val::Rel(Relation::new()));
-                    }
-                }
-                if let Some(&g) = self.groups.get(&id) {
-                    if self.defs[id].is_none() {
-                        self.fixpoint(sink, g);
-                    }
-                    let v = self.defs[id]
-                        .clone()
-                        .map(|(v, _)| v)
-                        .unwrap_or_else(|| Rc::new(Val::Rel(Relation::new())));
-                    return restrict(v, mask);
-                }
-                let Some((_, body, _)) = self.model.defs.get(id) else {
-                    return Rc::new(Val::Rel(Relation::new()));
-                };
-                let ub = self.ub(sink, e);
-                let Ub::Rel(ub) = ub.as_ref() else {
-                    if let Some((v, _)) = self.defs.get(id).cloned().flatten() {
-                        return v;
-                    }
-                    let v = self.eval(sink, body, None);
-                    self.defs[id] = Some((v.clone(), None));
-                    return v;
-                };
-                let asked = match mask {
-                    Some(m) => m.intersection(ub),
-                    None => ub.clone(),
-                };
-                let mut cover = asked.clone();
-                if let Some((v, covered)) = self.defs.get(id).cloned().flatten() {
-                    match covered {
-                        Some(c) if asked.is_subset(&c) => return restrict(v, mask),
-                        Some(c) => cover.union_with(&c),
-                        None => {}
-                    }
-                }
-                // Every use was planned, so the first evaluation normally covers them all;
-                // an unplanned one costs a second evaluation, not a wrong answer.
-                if let Some(w) = &self.wanted[id] {
-                    cover.union_with(w);
-                }
-                let v = self.eval(sink, body, Some(&cover));
-                self.defs[id] = Some((v.clone(), Some(cover)));
-                return restrict(v, mask);
-            }
+            TExpr::Def(id) => return self.definition(sink, e, *id, mask),
             TExpr::Empty(Type::Set) => Val::Set(vec![Bool::FALSE; n]),
             TExpr::Empty(Type::Rel) => Val::Rel(Relation::new()),
-            TExpr::DifferentValues(r) => {
-                let rel = self.rel(sink, r, mask);
-                let values = &self.enc.values;
-                let mut out = Relation::new();
-                for (a, b, l) in rel.iter() {
-                    // The query fills in every memory event's value before compiling a
-                    // model that compares values (`Model::uses_values`); an event without
-                    // one (a fence) has no value to differ.
-                    if let (Some(Some(x)), Some(Some(y))) = (values.get(a), values.get(b)) {
-                        let same = crate::encode::value::equals(sink, x, y);
-                        let v = sink.and2(l, !same);
-                        out.set(a, b, v);
-                    }
-                }
-                Val::Rel(out)
-            }
-            TExpr::Domain(r) | TExpr::Range(r) => {
-                let rel = self.rel(sink, r, None);
-                let mut members: Vec<Vec<Bool>> = vec![Vec::new(); n];
-                for (a, b, l) in rel.iter() {
-                    let e = if matches!(e, TExpr::Domain(_)) { a } else { b };
-                    members[e].push(l);
-                }
-                Val::Set(members.iter().map(|m| sink.or(m)).collect())
-            }
+            TExpr::DifferentValues(r) => self.different_values(sink, r, mask),
+            TExpr::Domain(r) | TExpr::Range(r) => self.ends(sink, r, matches!(e, TExpr::Domain(_))),
             TExpr::Unary(op, inner) => match op {
-                UnOp::Identity => {
-                    let s = self.set(sink, inner);
-                    let mut r = Relation::new();
-                    for (e, &b) in s.iter().enumerate() {
-                        if allowed(mask, e, e) {
-                            r.set(e, e, b);
-                        }
-                    }
-                    Val::Rel(r)
-                }
-                UnOp::Inverse => {
-                    let flipped: Option<Mask> = mask.map(Bits::transpose);
-                    let r = self.rel(sink, inner, flipped.as_ref());
-                    let mut out = Relation::new();
-                    for (a, b, l) in r.iter() {
-                        out.set(b, a, l);
-                    }
-                    Val::Rel(out)
-                }
+                UnOp::Identity => self.identity(sink, inner, mask),
+                UnOp::Inverse => self.inverse(sink, inner, mask),
                 UnOp::Plus | UnOp::Star | UnOp::Opt => {
-                    let all;
-                    let wanted = match mask {
-                        Some(m) => m,
-                        None => {
-                            all = self.ub_rel(sink, e);
-                            &all
-                        }
-                    };
-                    let mut result = if *op == UnOp::Opt {
-                        self.rel(sink, inner, Some(wanted))
-                    } else {
-                        self.closure_of(sink, e, inner, wanted)
-                    };
-                    if *op != UnOp::Plus {
-                        let id = self.pairwise_rel(sink, Base::Id, Some(wanted));
-                        result = union(sink, &result, &id);
-                    }
-                    return restrict(Rc::new(Val::Rel(result)), mask);
+                    return self.closure_value(sink, e, *op, inner, mask)
                 }
             },
             TExpr::Binary(op, a, b) => match op {
-                BinOp::Union => match (
-                    self.eval(sink, a, mask).as_ref(),
-                    self.eval(sink, b, mask).as_ref(),
-                ) {
-                    (Val::Set(x), Val::Set(y)) => {
-                        Val::Set(x.iter().zip(y).map(|(&p, &q)| sink.or2(p, q)).collect())
-                    }
-                    (Val::Rel(x), Val::Rel(y)) => Val::Rel(union(sink, x, y)),
-                    _ => Val::Rel(Relation::new()),
-                },
-                BinOp::Inter | BinOp::Diff => {
-                    // The cheaper operand first (a name rather than a compound expression),
-                    // and the other only where the first may hold.
-                    let swap = *op == BinOp::Inter && !is_name(a) && is_name(b);
-                    let (first, second) = if swap { (b, a) } else { (a, b) };
-                    let first_mask = match (op, mask) {
-                        // As planned (`want`): an intersection reads both operands on the
-                        // pairs both may hold.
-                        (BinOp::Inter, Some(m)) => {
-                            let both = self.ub_rel(sink, a).intersection(&self.ub_rel(sink, b));
-                            Some(m.intersection(&both))
-                        }
-                        _ => mask.cloned(),
-                    };
-                    let x = self.eval(sink, first, first_mask.as_ref());
-                    let y = match x.as_ref() {
-                        Val::Rel(x) => {
-                            let mut keys = Bits::new(n);
-                            for (p, q, _) in x.iter() {
-                                keys.set(p, q);
-                            }
-                            self.eval(sink, second, Some(&keys))
-                        }
-                        Val::Set(_) => self.eval(sink, second, None),
-                    };
-                    let negate = *op == BinOp::Diff;
-                    match (x.as_ref(), y.as_ref()) {
-                        (Val::Set(x), Val::Set(y)) => Val::Set(
-                            x.iter()
-                                .zip(y)
-                                .map(|(&p, &q)| sink.and2(p, if negate { !q } else { q }))
-                                .collect(),
-                        ),
-                        (Val::Rel(x), Val::Rel(y)) => {
-                            let mut out = Relation::new();
-                            for (p, q, l) in x.iter() {
-                                let other = y.get(p, q);
-                                let v = sink.and2(l, if negate { !other } else { other });
-                                out.set(p, q, v);
-                            }
-                            Val::Rel(out)
-                        }
-                        _ => Val::Rel(Relation::new()),
-                    }
-                }
+                BinOp::Union => self.union_value(sink, a, b, mask),
+                BinOp::Inter | BinOp::Diff => self.inter_or_diff(sink, *op, a, b, mask),
                 BinOp::Seq => {
                     let (na, nb) = self.compose_masks(sink, a, b, mask);
                     let x = self.rel(sink, a, Some(&na));
                     let y = self.rel(sink, b, Some(&nb));
                     Val::Rel(sequence(sink, &x, &y, mask))
                 }
-                BinOp::Product => {
-                    let x = self.set(sink, a);
-                    let y = self.set(sink, b);
-                    let mut out = Relation::new();
-                    for (p, &lp) in x.iter().enumerate().filter(|(_, l)| !l.is_false()) {
-                        for (q, &lq) in y.iter().enumerate().filter(|(_, l)| !l.is_false()) {
-                            if allowed(mask, p, q) {
-                                let v = sink.and2(lp, lq);
-                                out.set(p, q, v);
-                            }
-                        }
-                    }
-                    Val::Rel(out)
-                }
+                BinOp::Product => self.product(sink, a, b, mask),
             },
         };
         Rc::new(value)
+    }
+
+    /// A definition's value on the pairs asked for, evaluated once on every pair its uses
+    /// were planned to read (see `plan`), or its `let rec` group's fixed point.
+    fn definition<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        e: &TExpr,
+        id: usize,
+        mask: Option<&Mask>,
+    ) -> Rc<Val> {
+        if let (Some(m), Ub::Rel(ub)) = (mask, self.ub(sink, e).as_ref()) {
+            if !m.meets(ub) {
+                // None of the pairs asked for can hold: nothing to build (a flag
+                // over plain accesses when every access is marked does not
+                // iterate the fixed points under it).
+                return Rc::new(Val::Rel(Relation::new()));
+            }
+        }
+        if let Some(&g) = self.groups.get(&id) {
+            if self.defs[id].is_none() {
+                self.fixpoint(sink, g);
+            }
+            let v = self.defs[id]
+                .clone()
+                .map(|(v, _)| v)
+                .unwrap_or_else(|| Rc::new(Val::Rel(Relation::new())));
+            return restrict(v, mask);
+        }
+        let Some((_, body, _)) = self.model.defs.get(id) else {
+            return Rc::new(Val::Rel(Relation::new()));
+        };
+        let ub = self.ub(sink, e);
+        let Ub::Rel(ub) = ub.as_ref() else {
+            if let Some((v, _)) = self.defs.get(id).cloned().flatten() {
+                return v;
+            }
+            let v = self.eval(sink, body, None);
+            self.defs[id] = Some((v.clone(), None));
+            return v;
+        };
+        let asked = match mask {
+            Some(m) => m.intersection(ub),
+            None => ub.clone(),
+        };
+        let mut cover = asked.clone();
+        if let Some((v, covered)) = self.defs.get(id).cloned().flatten() {
+            match covered {
+                Some(c) if asked.is_subset(&c) => return restrict(v, mask),
+                Some(c) => cover.union_with(&c),
+                None => {}
+            }
+        }
+        // Every use was planned, so the first evaluation normally covers them all;
+        // an unplanned one costs a second evaluation, not a wrong answer.
+        if let Some(w) = &self.wanted[id] {
+            cover.union_with(w);
+        }
+        let v = self.eval(sink, body, Some(&cover));
+        self.defs[id] = Some((v.clone(), Some(cover)));
+        restrict(v, mask)
+    }
+
+    /// The pairs of `r` whose events have different values.
+    fn different_values<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        r: &TExpr,
+        mask: Option<&Mask>,
+    ) -> Val {
+        let rel = self.rel(sink, r, mask);
+        let values = &self.enc.values;
+        let mut out = Relation::new();
+        for (a, b, l) in rel.iter() {
+            // The query fills in every memory event's value before compiling a
+            // model that compares values (`Model::uses_values`); an event without
+            // one (a fence) has no value to differ.
+            if let (Some(Some(x)), Some(Some(y))) = (values.get(a), values.get(b)) {
+                let same = crate::encode::value::equals(sink, x, y);
+                let v = sink.and2(l, !same);
+                out.set(a, b, v);
+            }
+        }
+        Val::Rel(out)
+    }
+
+    /// The domain of `r` (`sources`) or its range.
+    fn ends<S: ClauseSink>(&mut self, sink: &mut S, r: &TExpr, sources: bool) -> Val {
+        let n = self.enc.events.len();
+        let rel = self.rel(sink, r, None);
+        let mut members: Vec<Vec<Bool>> = vec![Vec::new(); n];
+        for (a, b, l) in rel.iter() {
+            let e = if sources { a } else { b };
+            members[e].push(l);
+        }
+        Val::Set(members.iter().map(|m| sink.or(m)).collect())
+    }
+
+    /// `[s]`
+    fn identity<S: ClauseSink>(&mut self, sink: &mut S, inner: &TExpr, mask: Option<&Mask>) -> Val {
+        let s = self.set(sink, inner);
+        let mut r = Relation::new();
+        for (e, &b) in s.iter().enumerate() {
+            if allowed(mask, e, e) {
+                r.set(e, e, b);
+            }
+        }
+        Val::Rel(r)
+    }
+
+    /// `r^-1`
+    fn inverse<S: ClauseSink>(&mut self, sink: &mut S, inner: &TExpr, mask: Option<&Mask>) -> Val {
+        let flipped: Option<Mask> = mask.map(Bits::transpose);
+        let r = self.rel(sink, inner, flipped.as_ref());
+        let mut out = Relation::new();
+        for (a, b, l) in r.iter() {
+            out.set(b, a, l);
+        }
+        Val::Rel(out)
+    }
+
+    /// `r+`, `r*` and `r?` (`e`), on the pairs asked for or else on all it may hold.
+    fn closure_value<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        e: &TExpr,
+        op: UnOp,
+        inner: &TExpr,
+        mask: Option<&Mask>,
+    ) -> Rc<Val> {
+        let all;
+        let wanted = match mask {
+            Some(m) => m,
+            None => {
+                all = self.ub_rel(sink, e);
+                &all
+            }
+        };
+        let mut result = if op == UnOp::Opt {
+            self.rel(sink, inner, Some(wanted))
+        } else {
+            self.closure_of(sink, e, inner, wanted)
+        };
+        if op != UnOp::Plus {
+            let id = self.pairwise_rel(sink, Base::Id, Some(wanted));
+            result = union(sink, &result, &id);
+        }
+        restrict(Rc::new(Val::Rel(result)), mask)
+    }
+
+    /// `a | b`
+    fn union_value<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        a: &TExpr,
+        b: &TExpr,
+        mask: Option<&Mask>,
+    ) -> Val {
+        match (
+            self.eval(sink, a, mask).as_ref(),
+            self.eval(sink, b, mask).as_ref(),
+        ) {
+            (Val::Set(x), Val::Set(y)) => {
+                Val::Set(x.iter().zip(y).map(|(&p, &q)| sink.or2(p, q)).collect())
+            }
+            (Val::Rel(x), Val::Rel(y)) => Val::Rel(union(sink, x, y)),
+            _ => Val::Rel(Relation::new()),
+        }
+    }
+
+    /// `a & b` or `a \ b` (`op`).
+    fn inter_or_diff<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        op: BinOp,
+        a: &TExpr,
+        b: &TExpr,
+        mask: Option<&Mask>,
+    ) -> Val {
+        let n = self.enc.events.len();
+        // The cheaper operand first (a name rather than a compound expression),
+        // and the other only where the first may hold.
+        let swap = op == BinOp::Inter && !is_name(a) && is_name(b);
+        let (first, second) = if swap { (b, a) } else { (a, b) };
+        let first_mask = match (op, mask) {
+            // As planned (`want`): an intersection reads both operands on the
+            // pairs both may hold.
+            (BinOp::Inter, Some(m)) => {
+                let both = self.ub_rel(sink, a).intersection(&self.ub_rel(sink, b));
+                Some(m.intersection(&both))
+            }
+            _ => mask.cloned(),
+        };
+        let x = self.eval(sink, first, first_mask.as_ref());
+        let y = match x.as_ref() {
+            Val::Rel(x) => {
+                let mut keys = Bits::new(n);
+                for (p, q, _) in x.iter() {
+                    keys.set(p, q);
+                }
+                self.eval(sink, second, Some(&keys))
+            }
+            Val::Set(_) => self.eval(sink, second, None),
+        };
+        let negate = op == BinOp::Diff;
+        match (x.as_ref(), y.as_ref()) {
+            (Val::Set(x), Val::Set(y)) => Val::Set(
+                x.iter()
+                    .zip(y)
+                    .map(|(&p, &q)| sink.and2(p, if negate { !q } else { q }))
+                    .collect(),
+            ),
+            (Val::Rel(x), Val::Rel(y)) => {
+                let mut out = Relation::new();
+                for (p, q, l) in x.iter() {
+                    let other = y.get(p, q);
+                    let v = sink.and2(l, if negate { !other } else { other });
+                    out.set(p, q, v);
+                }
+                Val::Rel(out)
+            }
+            _ => Val::Rel(Relation::new()),
+        }
+    }
+
+    /// `a * b`
+    fn product<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        a: &TExpr,
+        b: &TExpr,
+        mask: Option<&Mask>,
+    ) -> Val {
+        let x = self.set(sink, a);
+        let y = self.set(sink, b);
+        let mut out = Relation::new();
+        for (p, &lp) in x.iter().enumerate().filter(|(_, l)| !l.is_false()) {
+            for (q, &lq) in y.iter().enumerate().filter(|(_, l)| !l.is_false()) {
+                if allowed(mask, p, q) {
+                    let v = sink.and2(lp, lq);
+                    out.set(p, q, v);
+                }
+            }
+        }
+        Val::Rel(out)
     }
 
     /// A base relation or set, built once.
