@@ -287,7 +287,8 @@ impl Builder {
     /// A point where the thread may block forever: a `Wait` event whose value (`blocked`,
     /// 0 or 1, or a free choice when `None`) says whether it does; the rest of the thread
     /// runs only when it does not, and keeps its registers as they are here when it does.
-    /// Returns the wait's index in [`Events::waits`], `None` when it can never block.
+    /// Returns the wait's index in [`Events::waits`](crate::events::Events::waits), `None`
+    /// when it can never block.
     pub(super) fn wait(
         &mut self,
         state: &mut ThreadState,
