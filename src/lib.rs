@@ -39,6 +39,7 @@ pub mod diagnostics;
 pub mod encode;
 pub mod events;
 pub mod load;
+pub mod operators;
 pub mod program;
 pub mod report;
 pub mod solver;

@@ -1,7 +1,7 @@
 //! The model language: memory models as data, in the style of herd7's cat.
 //!
 //! A model file is parsed (lalrpop, `grammar/cat.lalrpop`) into the syntax tree of [`ast`],
-//! then checked (`check.rs`): includes are inlined, every name is resolved to a base
+//! then checked (`check/`): includes are inlined, every name is resolved to a base
 //! relation or set of [`Base`] or to an earlier `let`, and every expression gets its type (a
 //! set of events or a relation between events). The result, a [`Model`], is what
 //! `encode::model` compiles into clauses. This stage sees only text: reading included files

@@ -1,5 +1,5 @@
 //! Dense Boolean matrices over events, without literals: the static upper bounds of a
-//! model's relations and the pairs each of them is asked for (see `model.rs`).
+//! model's relations and the pairs each of them is asked for (see `model/plan.rs`).
 //!
 //! A test has a few hundred events at most, so `n x n` bits are a few kilobytes, and the
 //! products and closures below cost `n^3 / 64` word operations: nothing next to building

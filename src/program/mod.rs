@@ -10,12 +10,11 @@
 pub mod arith;
 pub mod library;
 mod lower;
-pub mod ops;
 pub mod points_to;
 pub mod symmetry;
 
+pub use crate::operators::{BinaryOp, Quantifier, UnaryOp};
 pub use lower::{lower, lower_with};
-pub use ops::{BinaryOp, Quantifier, UnaryOp};
 
 use serde::Serialize;
 

@@ -8,7 +8,10 @@
 
 use serde::Serialize;
 
+use crate::operators;
+
 pub use crate::diagnostics::Span;
+pub use crate::operators::{BinaryOp, Quantifier};
 
 /// A name as written, with where it was written.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -421,26 +424,17 @@ pub enum UnaryOp {
     AddrOf,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum BinaryOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    And,
-    Or,
-    BitAnd,
-    BitOr,
-    BitXor,
-    Shl,
-    Shr,
+impl UnaryOp {
+    /// The operator on values this one is; `None` for `*` and `&`, which lowering turns into
+    /// memory accesses and addresses.
+    pub fn on_values(self) -> Option<operators::UnaryOp> {
+        match self {
+            UnaryOp::Neg => Some(operators::UnaryOp::Neg),
+            UnaryOp::Not => Some(operators::UnaryOp::Not),
+            UnaryOp::BitNot => Some(operators::UnaryOp::BitNot),
+            UnaryOp::Deref | UnaryOp::AddrOf => None,
+        }
+    }
 }
 
 /// The final condition: `exists (p)`, `~exists (p)` or `forall (p)`.
@@ -449,13 +443,6 @@ pub struct Condition {
     pub quantifier: Quantifier,
     pub prop: Prop,
     pub span: Span,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum Quantifier {
-    Exists,
-    NotExists,
-    Forall,
 }
 
 /// A proposition over the final state.

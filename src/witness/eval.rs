@@ -4,7 +4,7 @@
 //! computes the same sets and relations for one concrete execution, with dense bit
 //! matrices over its executed events, so that a witness can be checked against the model's
 //! definitions without trusting the encoding. The base relations follow the definitions
-//! the encoding documents (`encode/model.rs`), which are the ones to keep in step with.
+//! the encoding documents (`encode/model/eval.rs`), which are the ones to keep in step with.
 //! Nothing here imports `encode`: the two implementations share only the model.
 
 use std::collections::HashMap;

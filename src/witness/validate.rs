@@ -51,10 +51,36 @@ pub fn validate(
     if execution.feasible.len() != n || execution.values.len() != n {
         return Err("its shape (one entry per event)".into());
     }
-    let executed = |e: EventId| execution.feasible[e];
+    let source = check_rf(enc, execution)?;
+    check_co(enc, truth, execution)?;
+    let values_known = check_values(enc, truth, execution, checks)?;
+    let read_value = |e: EventId| execution.values[e].unwrap_or(0);
+    let control_values = control_values(enc, &read_value);
+    let control_holds = |c: usize| control_values[c];
+    let guard_holds = |g: &Guard| {
+        g.0.iter()
+            .all(|&(c, polarity)| control_holds(c) == polarity)
+    };
+    // Without the SC check values may be defined only through a cycle: nothing to evaluate.
+    if values_known {
+        check_control_flow(enc, truth, execution, &control_holds, &guard_holds)?;
+    }
+    check_locks(enc, execution)?;
+    if checks.sc {
+        check_sc(enc, execution, &source)?;
+    }
+    if values_known {
+        computed_results(enc, execution, &read_value, &guard_holds, &control_holds)?;
+    }
+    Ok(())
+}
 
-    // rf: exactly one executed source of the read's location per executed read.
-    let mut source: Vec<Option<EventId>> = vec![None; n];
+/// rf: exactly one executed source of the read's location per executed read. Returns each
+/// read's source.
+fn check_rf(enc: &Encoding, execution: &Execution) -> Result<Vec<Option<EventId>>, String> {
+    let events = enc.events;
+    let executed = |e: EventId| execution.feasible[e];
+    let mut source: Vec<Option<EventId>> = vec![None; events.len()];
     for &(w, r) in &execution.rf {
         let (ew, er) = (&events.events[w], &events.events[r]);
         if !ew.is_write() || !er.is_read() {
@@ -87,9 +113,18 @@ pub fn validate(
             return Err(format!("rf: read {} reads from no write", e.id + 1));
         }
     }
+    Ok(source)
+}
 
-    // co: per location, the executed writes exactly once each, the initial write first, and
-    // the model's co literals a strict total order that agrees with the list.
+/// co: per location, the executed writes exactly once each, the initial write first, and
+/// the model's co literals a strict total order that agrees with the list.
+fn check_co(
+    enc: &Encoding,
+    truth: &dyn Fn(Bool) -> bool,
+    execution: &Execution,
+) -> Result<(), String> {
+    let events = enc.events;
+    let executed = |e: EventId| execution.feasible[e];
     if execution.co.len() != events.init.len() {
         return Err("co: one order per location".into());
     }
@@ -148,14 +183,25 @@ pub fn validate(
             }
         }
     }
+    Ok(())
+}
 
-    // Values: computed along rf by the decoder; every executed memory access must have one
-    // (a cycle through data is impossible when the SC check holds). A control may lack one:
-    // a loop's exit condition mentions reads of iterations that did not run, under an `&&`
-    // whose value does not depend on them.
+/// Values: computed along rf by the decoder; every executed memory access must have one
+/// (a cycle through data is impossible when the SC check holds). A control may lack one:
+/// a loop's exit condition mentions reads of iterations that did not run, under an `&&`
+/// whose value does not depend on them. Returns whether every executed access has one;
+/// only then are they checked.
+fn check_values(
+    enc: &Encoding,
+    truth: &dyn Fn(Bool) -> bool,
+    execution: &Execution,
+    checks: ModelChecks,
+) -> Result<bool, String> {
+    let events = enc.events;
+    let executed = |e: EventId| execution.feasible[e];
     let value = |e: EventId| execution.values[e];
     let mut values_known = true;
-    for e in 0..n {
+    for e in 0..events.len() {
         if executed(e) && events.events[e].is_memory() && value(e).is_none() {
             if checks.sc {
                 return Err(format!(
@@ -166,56 +212,79 @@ pub fn validate(
             values_known = false;
         }
     }
-    // The values the model itself gives (where the encoding needed one) are the values the
-    // execution computes: a read's is its write's, a write's or computation's its term's.
     if values_known {
-        let model = |l: Lit| truth(Bool::Lit(l));
-        for (e, encoded) in enc.values.iter().enumerate() {
-            let (Some(encoded), Some(computed)) = (encoded, value(e)) else {
-                continue;
-            };
-            if !executed(e) {
-                continue;
-            }
-            let modelled = encoded.decode(&model);
-            if modelled != Some(computed) {
-                return Err(format!(
-                    "values: the model gives event {} the value {modelled:?} but the execution computes {computed}",
-                    e + 1
-                ));
-            }
+        check_model_values(enc, truth, execution)?;
+        check_values_along_rf(enc, execution)?;
+    }
+    Ok(values_known)
+}
+
+/// The values the model itself gives (where the encoding needed one) are the values the
+/// execution computes: a read's is its write's, a write's or computation's its term's.
+fn check_model_values(
+    enc: &Encoding,
+    truth: &dyn Fn(Bool) -> bool,
+    execution: &Execution,
+) -> Result<(), String> {
+    let executed = |e: EventId| execution.feasible[e];
+    let value = |e: EventId| execution.values[e];
+    let model = |l: Lit| truth(Bool::Lit(l));
+    for (e, encoded) in enc.values.iter().enumerate() {
+        let (Some(encoded), Some(computed)) = (encoded, value(e)) else {
+            continue;
+        };
+        if !executed(e) {
+            continue;
+        }
+        let modelled = encoded.decode(&model);
+        if modelled != Some(computed) {
+            return Err(format!(
+                "values: the model gives event {} the value {modelled:?} but the execution computes {computed}",
+                e + 1
+            ));
         }
     }
+    Ok(())
+}
+
+/// Each read returns its write's value and each write writes its term's value on the
+/// values read: a value out of thin air, which the decoder takes from the solver, must
+/// come back around its cycle.
+fn check_values_along_rf(enc: &Encoding, execution: &Execution) -> Result<(), String> {
+    let events = enc.events;
+    let executed = |e: EventId| execution.feasible[e];
+    let value = |e: EventId| execution.values[e];
     let read_value = |e: EventId| value(e).unwrap_or(0);
-    // Each read returns its write's value and each write writes its term's value on the
-    // values read: a value out of thin air, which the decoder takes from the solver,
-    // must come back around its cycle.
-    if values_known {
-        for &(w, r) in &execution.rf {
-            if let (Some(written), Some(read)) = (value(w), value(r)) {
-                if written != read {
-                    return Err(format!(
-                        "values: read {} returns {read} but reads from write {}, which writes {written}",
-                        r + 1,
-                        w + 1
-                    ));
-                }
-            }
-        }
-        for e in events.writes().filter(|e| executed(e.id)) {
-            let (Some(term), Some(written)) = (e.value, value(e.id)) else {
-                continue;
-            };
-            let computed = events.terms.eval(term, &read_value);
-            if computed != written {
+    for &(w, r) in &execution.rf {
+        if let (Some(written), Some(read)) = (value(w), value(r)) {
+            if written != read {
                 return Err(format!(
-                    "values: write {} writes {written} but its value computes to {computed}",
-                    e.id + 1
+                    "values: read {} returns {read} but reads from write {}, which writes {written}",
+                    r + 1,
+                    w + 1
                 ));
             }
         }
     }
-    // A control is defined from earlier ones (its `within`): evaluated in order, once.
+    for e in events.writes().filter(|e| executed(e.id)) {
+        let (Some(term), Some(written)) = (e.value, value(e.id)) else {
+            continue;
+        };
+        let computed = events.terms.eval(term, &read_value);
+        if computed != written {
+            return Err(format!(
+                "values: write {} writes {written} but its value computes to {computed}",
+                e.id + 1
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Per control, whether it holds on the values read. A control is defined from earlier
+/// ones (its `within`): evaluated in order, once.
+fn control_values(enc: &Encoding, read_value: &impl Fn(EventId) -> i32) -> Vec<bool> {
+    let events = enc.events;
     let mut control_values: Vec<bool> = Vec::with_capacity(events.controls.len());
     for control in &events.controls {
         let within = control
@@ -223,35 +292,32 @@ pub fn validate(
             .0
             .iter()
             .all(|&(d, polarity)| control_values[d] == polarity);
-        control_values.push(within && events.terms.eval(control.term, &read_value) != 0);
+        control_values.push(within && events.terms.eval(control.term, read_value) != 0);
     }
-    let control_holds = |c: usize| control_values[c];
-    let guard_holds = |g: &Guard| {
-        g.0.iter()
-            .all(|&(c, polarity)| control_holds(c) == polarity)
-    };
+    control_values
+}
 
-    // The model's control literals agree with the conditions evaluated on the values read,
-    // wherever the branch itself ran.
-    if values_known {
-        for (c, control) in events.controls.iter().enumerate() {
-            if executed(control.event) && truth(enc.controls[c]) != control_holds(c) {
-                return Err(format!(
-                    "control flow: the model takes the branch of event {} the other way",
-                    control.event + 1
-                ));
-            }
+/// The model's control literals agree with the conditions evaluated on the values read,
+/// wherever the branch itself ran; and the guards, evaluated on the values read, select
+/// the executed events.
+fn check_control_flow(
+    enc: &Encoding,
+    truth: &dyn Fn(Bool) -> bool,
+    execution: &Execution,
+    control_holds: &impl Fn(usize) -> bool,
+    guard_holds: &impl Fn(&Guard) -> bool,
+) -> Result<(), String> {
+    let events = enc.events;
+    let executed = |e: EventId| execution.feasible[e];
+    for (c, control) in events.controls.iter().enumerate() {
+        if executed(control.event) && truth(enc.controls[c]) != control_holds(c) {
+            return Err(format!(
+                "control flow: the model takes the branch of event {} the other way",
+                control.event + 1
+            ));
         }
     }
-
-    // Control flow: the guards, evaluated on the values read, select the executed events.
-    // Without the SC check values may be defined only through a cycle: nothing to evaluate.
-    let evaluated = if values_known {
-        &events.events[..]
-    } else {
-        &[]
-    };
-    for e in evaluated {
+    for e in &events.events {
         let should_run = guard_holds(&e.guard);
         if should_run != executed(e.id) {
             return Err(format!(
@@ -262,53 +328,71 @@ pub fn validate(
             ));
         }
     }
-    for e in events.events.iter().filter(|e| e.kind == EventKind::Lock) {
+    Ok(())
+}
+
+/// Every executed lock acquisition reads a free lock.
+fn check_locks(enc: &Encoding, execution: &Execution) -> Result<(), String> {
+    let executed = |e: EventId| execution.feasible[e];
+    let value = |e: EventId| execution.values[e];
+    for e in enc
+        .events
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::Lock)
+    {
         if executed(e.id) && value(e.id).is_some_and(|v| v != 0) {
             return Err(format!("locks: acquisition {} reads a held lock", e.id + 1));
         }
     }
+    Ok(())
+}
 
-    // The model's checks on explicit relations.
-    if checks.sc {
-        let mut graph = DiGraph::<EventId, ()>::with_capacity(n, 0);
-        let nodes: Vec<_> = (0..n).map(|e| graph.add_node(e)).collect();
-        for thread in &events.threads {
-            let run: Vec<EventId> = thread.iter().copied().filter(|&e| executed(e)).collect();
-            for pair in run.windows(2) {
-                graph.add_edge(nodes[pair[0]], nodes[pair[1]], ());
-            }
+/// The SC check on explicit relations: `po | rf | co | fr` is acyclic, `fr` from each
+/// read's `source`.
+fn check_sc(
+    enc: &Encoding,
+    execution: &Execution,
+    source: &[Option<EventId>],
+) -> Result<(), String> {
+    let events = enc.events;
+    let n = events.len();
+    let executed = |e: EventId| execution.feasible[e];
+    let mut graph = DiGraph::<EventId, ()>::with_capacity(n, 0);
+    let nodes: Vec<_> = (0..n).map(|e| graph.add_node(e)).collect();
+    for thread in &events.threads {
+        let run: Vec<EventId> = thread.iter().copied().filter(|&e| executed(e)).collect();
+        for pair in run.windows(2) {
+            graph.add_edge(nodes[pair[0]], nodes[pair[1]], ());
         }
-        for &(w, r) in &execution.rf {
-            graph.add_edge(nodes[w], nodes[r], ());
+    }
+    for &(w, r) in &execution.rf {
+        graph.add_edge(nodes[w], nodes[r], ());
+    }
+    for chain in &execution.co {
+        for pair in chain.windows(2) {
+            graph.add_edge(nodes[pair[0]], nodes[pair[1]], ());
         }
-        for chain in &execution.co {
-            for pair in chain.windows(2) {
-                graph.add_edge(nodes[pair[0]], nodes[pair[1]], ());
-            }
-        }
-        for (r, w) in source
-            .iter()
-            .enumerate()
-            .filter_map(|(r, w)| Some((r, (*w)?)))
-        {
-            let Some(loc) = events.events[r].location else {
-                continue;
-            };
-            let chain = &execution.co[loc];
-            if let Some(pos) = chain.iter().position(|&x| x == w) {
-                for &later in &chain[pos + 1..] {
-                    if later != r {
-                        graph.add_edge(nodes[r], nodes[later], ());
-                    }
+    }
+    for (r, w) in source
+        .iter()
+        .enumerate()
+        .filter_map(|(r, w)| Some((r, (*w)?)))
+    {
+        let Some(loc) = events.events[r].location else {
+            continue;
+        };
+        let chain = &execution.co[loc];
+        if let Some(pos) = chain.iter().position(|&x| x == w) {
+            for &later in &chain[pos + 1..] {
+                if later != r {
+                    graph.add_edge(nodes[r], nodes[later], ());
                 }
             }
         }
-        if is_cyclic_directed(&graph) {
-            return Err("the SC check: po | rf | co | fr has a cycle".into());
-        }
     }
-    if values_known {
-        computed_results(enc, execution, &read_value, &guard_holds, &control_holds)?;
+    if is_cyclic_directed(&graph) {
+        return Err("the SC check: po | rf | co | fr has a cycle".into());
     }
     Ok(())
 }

@@ -165,7 +165,7 @@ impl Lowerer {
         if let (Some((op, k)), Some(t), Some(dst)) = (e.compare, target, dst) {
             out.push(Instr::Assign {
                 dst,
-                value: Expr::Binary(op.into(), Box::new(Expr::Reg(t)), Box::new(Expr::Const(k))),
+                value: Expr::Binary(op, Box::new(Expr::Reg(t)), Box::new(Expr::Const(k))),
                 span,
             });
         }

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use super::{
     BinaryOp, CallSite, Expr, FinalCondition, Instr, Location, MemOrder, PointKind, Program, RegId,
-    Register, ThreadProgram, UnaryOp,
+    Register, ThreadProgram,
 };
 use crate::diagnostics::Span;
 use crate::diagnostics::{Diagnostic, InputError, SourceFile};
@@ -74,7 +74,7 @@ pub fn lower_with(
     let condition = test.condition.as_ref().and_then(|c| {
         let prop = lowerer.lower_prop(&c.prop, &threads)?;
         Some(FinalCondition {
-            quantifier: c.quantifier.into(),
+            quantifier: c.quantifier,
             prop,
             text: file.snippet(c.span).to_string(),
         })
@@ -542,14 +542,14 @@ impl Lowerer {
             ExprKind::Unary(op, inner) => {
                 let inner = self.lower_expr(inner, scope, out)?;
                 // `*` and `&` are memory accesses and addresses, lowered by the arms above.
-                UnaryOp::of(*op).map(|op| Expr::Unary(op, Box::new(inner)))
+                op.on_values().map(|op| Expr::Unary(op, Box::new(inner)))
             }
             ExprKind::Binary(op @ (ast::BinaryOp::And | ast::BinaryOp::Or), a, b) => {
                 let a = self.lower_expr(a, scope, out)?;
                 let mut b_prelude = Vec::new();
                 let b = self.lower_expr(b, scope, &mut b_prelude)?;
                 if b_prelude.is_empty() {
-                    return Some(Expr::Binary((*op).into(), Box::new(a), Box::new(b)));
+                    return Some(Expr::Binary(*op, Box::new(a), Box::new(b)));
                 }
                 // The right operand reads memory: C evaluates it only when needed.
                 let t = scope.temporary();
@@ -579,7 +579,7 @@ impl Lowerer {
             ExprKind::Binary(op, a, b) => {
                 let a = self.lower_expr(a, scope, out)?;
                 let b = self.lower_expr(b, scope, out)?;
-                Some(Expr::Binary((*op).into(), Box::new(a), Box::new(b)))
+                Some(Expr::Binary(*op, Box::new(a), Box::new(b)))
             }
             ExprKind::Conditional(c, a, b) => {
                 let c = self.lower_expr(c, scope, out)?;

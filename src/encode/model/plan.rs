@@ -1,0 +1,501 @@
+//! Demand: the static upper bounds of every definition and the pairs each check reads,
+//! pushed down through the operators.
+
+use std::rc::Rc;
+
+use super::fixpoint::same_ub;
+use super::{Chains, Compiler, Mask, Ub, Val};
+use crate::cat::ast::{BinOp, CheckKind, UnOp};
+use crate::cat::{Base, TExpr, Type};
+use crate::encode::bits::{closure_needs, compose_needs, on_cycles, Bits};
+use crate::encode::cnf::{Bool, ClauseSink, Gates};
+use crate::encode::relation::Relation;
+use crate::events::EventId;
+
+/// Demand: which pairs of each relation the checks can look at.
+///
+/// Before any literal is built, every definition gets a static upper bound (`ub`, the pairs
+/// it may hold), and the pairs the model's checks, flags and `extra` (wholly) can read are
+/// pushed down from them through the operators and into the definitions (`want`): an
+/// `acyclic` check reads the pairs of its relation that can lie on a cycle, `irreflexive` the
+/// diagonal, a composition `a ; b` the pairs of `a` and `b` that meet in a wanted pair, a
+/// closure the pairs on a path between the ends of a wanted pair. Each value is then built
+/// on its wanted pairs only, exactly: the literals of those pairs are the same as in the
+/// whole relation, and nothing reads the others. Under rc11 this is what keeps `scb` out of
+/// an instance without seq_cst events, and `hb` to the pairs `eco`, `race` and `psc` read.
+impl<'e> Compiler<'e, '_> {
+    pub(super) fn plan<S: ClauseSink>(&mut self, sink: &mut S, extra: Option<usize>) {
+        let model = self.model;
+        for check in &model.checks {
+            let closure_of = match &check.expr {
+                TExpr::Unary(UnOp::Plus, inner) => Some(&**inner),
+                _ => None,
+            };
+            match (check.kind, check.negated, check.flag, closure_of) {
+                (CheckKind::Acyclic, false, false, inner)
+                | (CheckKind::Irreflexive, false, false, inner @ Some(_)) => {
+                    let e = inner.unwrap_or(&check.expr);
+                    let (_, rest, mask) = self.acyclic_plan(sink, e);
+                    if let Some(rest) = rest {
+                        self.want(sink, &rest, Some(&mask));
+                    }
+                }
+                _ => {
+                    let mask = self.members_mask(sink, check.kind, &check.expr);
+                    self.want(sink, &check.expr, mask.as_ref());
+                }
+            }
+        }
+        if let Some(id) = extra {
+            self.want(sink, &TExpr::Def(id), None);
+        }
+        // A definition is used only by later ones and by the checks, so in reverse order
+        // each one's wanted pairs are complete when it is reached.
+        for id in (0..model.defs.len()).rev() {
+            let Some(wanted) = self.wanted[id].clone() else {
+                continue;
+            };
+            let Some((_, body, _)) = model.defs.get(id) else {
+                continue;
+            };
+            match self.ub(sink, body).as_ref() {
+                Ub::Rel(_) => self.want(sink, body, Some(&wanted)),
+                Ub::Set(_) => self.want(sink, body, None),
+            }
+        }
+    }
+
+    /// For an acyclicity check of `e`: its program-order chains, what is left of `e`
+    /// without them, and the pairs of that that may lie on a cycle of `e`.
+    pub(super) fn acyclic_plan<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        e: &TExpr,
+    ) -> (Chains, Option<TExpr>, Mask) {
+        let chains = if self.contains_base(e, Base::Po) {
+            Chains::Po
+        } else if self.contains_base(e, Base::PoLoc) {
+            Chains::PoLoc
+        } else {
+            Chains::None
+        };
+        // The chains replace the program-order edges: they are not built at all
+        // (program order alone has a quadratic number of pairs).
+        let strip: &[Base] = match chains {
+            Chains::None => &[],
+            Chains::Po => &[Base::Po, Base::PoLoc],
+            Chains::PoLoc => &[Base::PoLoc],
+        };
+        let rest = self.strip_union(e, strip);
+        let mask = on_cycles(&self.ub_rel(sink, e));
+        (chains, rest, mask)
+    }
+
+    /// The pairs `members` reads: all of them for `empty`, the diagonal for `irreflexive`.
+    pub(super) fn members_mask<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        kind: CheckKind,
+        expr: &TExpr,
+    ) -> Option<Mask> {
+        match (kind, self.ub(sink, expr).as_ref()) {
+            (CheckKind::Empty, _) | (_, Ub::Set(_)) => None,
+            (_, Ub::Rel(r)) => Some(r.diagonal()),
+        }
+    }
+
+    /// Record that the pairs `mask` of `e` are read (`None`: all of them).
+    fn want<S: ClauseSink>(&mut self, sink: &mut S, e: &TExpr, mask: Option<&Mask>) {
+        match e {
+            TExpr::Base(_) | TExpr::Empty(_) => {}
+            TExpr::Def(id) => {
+                let id = *id;
+                let n = self.enc.events.len();
+                let add = match self.ub(sink, e).as_ref() {
+                    Ub::Rel(ub) => match mask {
+                        Some(m) => m.intersection(ub),
+                        None => ub.clone(),
+                    },
+                    Ub::Set(_) => Bits::new(n),
+                };
+                match &mut self.wanted[id] {
+                    Some(w) => w.union_with(&add),
+                    slot @ None => *slot = Some(add),
+                }
+            }
+            TExpr::Domain(r) | TExpr::Range(r) => self.want(sink, r, None),
+            TExpr::DifferentValues(r) => self.want(sink, r, mask),
+            TExpr::Unary(op, inner) => match op {
+                UnOp::Identity => self.want(sink, inner, None),
+                UnOp::Inverse => {
+                    let flipped = mask.map(Bits::transpose);
+                    self.want(sink, inner, flipped.as_ref());
+                }
+                UnOp::Opt => self.want(sink, inner, mask),
+                UnOp::Plus | UnOp::Star => {
+                    let needed = self.closure_mask(sink, e, inner, mask);
+                    // As `closure_of` evaluates it: without its program order, which
+                    // costs nothing there, so that `sb` is not asked for the pairs of
+                    // every path of `hb`.
+                    match self.closure_operand(inner) {
+                        Some(rest) => self.want(sink, &rest, Some(&needed)),
+                        None => self.want(sink, inner, Some(&needed)),
+                    }
+                }
+            },
+            TExpr::Binary(op, a, b) => match op {
+                BinOp::Union => {
+                    self.want(sink, a, mask);
+                    self.want(sink, b, mask);
+                }
+                BinOp::Inter | BinOp::Diff => {
+                    let ua = self.ub(sink, a);
+                    let Ub::Rel(ua) = ua.as_ref() else {
+                        self.want(sink, a, None);
+                        self.want(sink, b, None);
+                        return;
+                    };
+                    let mut first = match mask {
+                        Some(m) => m.intersection(ua),
+                        None => ua.clone(),
+                    };
+                    if *op == BinOp::Inter {
+                        first.intersect_with(&self.ub_rel(sink, b));
+                    }
+                    self.want(sink, a, Some(&first));
+                    if *op == BinOp::Diff {
+                        first.intersect_with(&self.ub_rel(sink, b));
+                    }
+                    self.want(sink, b, Some(&first));
+                }
+                BinOp::Seq => {
+                    let (na, nb) = self.compose_masks(sink, a, b, mask);
+                    self.want(sink, a, Some(&na));
+                    self.want(sink, b, Some(&nb));
+                }
+                BinOp::Product => {
+                    self.want(sink, a, None);
+                    self.want(sink, b, None);
+                }
+            },
+        }
+    }
+
+    /// What `a ; b` reads of `a` and of `b` for its pairs `mask`.
+    pub(super) fn compose_masks<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        a: &TExpr,
+        b: &TExpr,
+        mask: Option<&Mask>,
+    ) -> (Mask, Mask) {
+        let ua = self.ub_rel(sink, a);
+        let ub = self.ub_rel(sink, b);
+        let all;
+        let wanted = match mask {
+            Some(m) => m,
+            None => {
+                all = ua.compose(&ub);
+                &all
+            }
+        };
+        compose_needs(&ua, &ub, wanted)
+    }
+
+    /// What the closure `e` of `inner` reads of `inner` for its pairs `mask`.
+    pub(super) fn closure_mask<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        e: &TExpr,
+        inner: &TExpr,
+        mask: Option<&Mask>,
+    ) -> Mask {
+        let ui = self.ub_rel(sink, inner);
+        match mask {
+            Some(m) => closure_needs(&ui, m),
+            None => {
+                let all = self.ub_rel(sink, e);
+                closure_needs(&ui, &all)
+            }
+        }
+    }
+
+    /// The static upper bounds of a `let rec` group: its members' bounds grown from empty
+    /// by the bounds of their bodies until they stop growing. Every operator's bound is
+    /// monotone in its operands' bounds (a difference's is its first operand's), so each
+    /// round's bound holds herd's iterate of that round, and the union of the rounds holds
+    /// the fixed point, whether or not the group itself is monotone.
+    fn group_ub<S: ClauseSink>(&mut self, sink: &mut S, g: usize) {
+        let model = self.model;
+        let Some(group) = model.rec_groups.get(g) else {
+            return;
+        };
+        let n = self.enc.events.len();
+        for &m in &group.members {
+            let empty = match model.defs.get(m).and_then(|d| d.2) {
+                Some(Type::Set) => Ub::Set(vec![false; n]),
+                _ => Ub::Rel(Bits::new(n)),
+            };
+            self.ubs[m] = Some(Rc::new(empty));
+        }
+        loop {
+            for i in group.inner.clone() {
+                if let Some(u) = self.ubs.get_mut(i) {
+                    *u = None;
+                }
+            }
+            let mut grown = false;
+            for &m in &group.members {
+                let Some((_, body, _)) = model.defs.get(m) else {
+                    continue;
+                };
+                let next = self.ub(sink, body);
+                let Some(current) = self.ubs[m].clone() else {
+                    continue;
+                };
+                let joined = match (current.as_ref(), next.as_ref()) {
+                    (Ub::Set(a), Ub::Set(b)) => {
+                        Ub::Set(a.iter().zip(b).map(|(&x, &y)| x || y).collect())
+                    }
+                    (Ub::Rel(a), Ub::Rel(b)) => Ub::Rel(a.union(b)),
+                    (_, other) => other.clone(),
+                };
+                if !same_ub(&joined, &current) {
+                    grown = true;
+                    self.ubs[m] = Some(Rc::new(joined));
+                }
+            }
+            if !grown {
+                break;
+            }
+        }
+    }
+
+    pub(super) fn ub_rel<S: ClauseSink>(&mut self, sink: &mut S, e: &TExpr) -> Bits {
+        match self.ub(sink, e).as_ref() {
+            Ub::Rel(r) => r.clone(),
+            Ub::Set(_) => Bits::new(self.enc.events.len()),
+        }
+    }
+
+    fn ub_set<S: ClauseSink>(&mut self, sink: &mut S, e: &TExpr) -> Vec<bool> {
+        match self.ub(sink, e).as_ref() {
+            Ub::Set(s) => s.clone(),
+            Ub::Rel(_) => vec![false; self.enc.events.len()],
+        }
+    }
+
+    /// The static upper bound of `e`: what its value may hold in some execution.
+    pub(super) fn ub<S: ClauseSink>(&mut self, sink: &mut S, e: &TExpr) -> Rc<Ub> {
+        let n = self.enc.events.len();
+        let executable: Vec<bool> = self.enc.feasible.iter().map(|b| !b.is_false()).collect();
+        let value = match e {
+            TExpr::Base(b) => return self.base_ub(sink, *b),
+            TExpr::Def(id) => {
+                let id = *id;
+                if let Some(u) = self.ubs.get(id).cloned().flatten() {
+                    return u;
+                }
+                if let Some(&g) = self.groups.get(&id) {
+                    self.group_ub(sink, g);
+                    return self.ubs[id]
+                        .clone()
+                        .unwrap_or_else(|| Rc::new(Ub::Rel(Bits::new(n))));
+                }
+                let Some((_, body, _)) = self.model.defs.get(id) else {
+                    return Rc::new(Ub::Rel(Bits::new(n)));
+                };
+                let u = self.ub(sink, body);
+                self.ubs[id] = Some(u.clone());
+                return u;
+            }
+            TExpr::Empty(Type::Set) => Ub::Set(vec![false; n]),
+            TExpr::Empty(Type::Rel) => Ub::Rel(Bits::new(n)),
+            TExpr::DifferentValues(r) => Ub::Rel(self.ub_rel(sink, r)),
+            TExpr::Domain(r) => Ub::Set(self.ub_rel(sink, r).domain()),
+            TExpr::Range(r) => Ub::Set(self.ub_rel(sink, r).range()),
+            TExpr::Unary(op, inner) => match op {
+                UnOp::Identity => Ub::Rel(Bits::identity(&self.ub_set(sink, inner))),
+                UnOp::Inverse => Ub::Rel(self.ub_rel(sink, inner).transpose()),
+                UnOp::Opt => Ub::Rel(self.ub_rel(sink, inner).union(&Bits::identity(&executable))),
+                UnOp::Plus => Ub::Rel(self.ub_rel(sink, inner).closure()),
+                UnOp::Star => Ub::Rel(
+                    self.ub_rel(sink, inner)
+                        .closure()
+                        .union(&Bits::identity(&executable)),
+                ),
+            },
+            TExpr::Binary(op, a, b) => {
+                let (x, y) = (self.ub(sink, a), self.ub(sink, b));
+                match (op, x.as_ref(), y.as_ref()) {
+                    (BinOp::Union, Ub::Set(x), Ub::Set(y)) => {
+                        Ub::Set(x.iter().zip(y).map(|(&p, &q)| p || q).collect())
+                    }
+                    (BinOp::Inter, Ub::Set(x), Ub::Set(y)) => {
+                        Ub::Set(x.iter().zip(y).map(|(&p, &q)| p && q).collect())
+                    }
+                    (BinOp::Union, Ub::Rel(x), Ub::Rel(y)) => Ub::Rel(x.union(y)),
+                    (BinOp::Inter, Ub::Rel(x), Ub::Rel(y)) => Ub::Rel(x.intersection(y)),
+                    // What `b` surely holds cannot be in `a \ b`.
+                    (BinOp::Diff, Ub::Set(x), Ub::Set(_)) => {
+                        let sure = self.lb(sink, b);
+                        Ub::Set(x.iter().zip(sure.iter()).map(|(&p, &q)| p && !q).collect())
+                    }
+                    (BinOp::Diff, x, _) => x.clone(),
+                    (BinOp::Seq, Ub::Rel(x), Ub::Rel(y)) => Ub::Rel(x.compose(y)),
+                    (BinOp::Product, Ub::Set(x), Ub::Set(y)) => Ub::Rel(Bits::product(x, y)),
+                    // The checker gives no other combination.
+                    _ => Ub::Rel(Bits::new(n)),
+                }
+            }
+        };
+        Rc::new(value)
+    }
+
+    /// The static lower bound of a set: the events that are in it whenever they execute
+    /// (its literal is the event's `fb`). Sets hold executed events only, so `a \ b` holds
+    /// none of them: `Plain = M \ Marked` is statically empty when every access is
+    /// marked, and with it everything the kernel model's race flags build on plain
+    /// accesses. Relations, and sets of a `let rec`, get none.
+    fn lb<S: ClauseSink>(&mut self, sink: &mut S, e: &TExpr) -> Rc<Vec<bool>> {
+        let n = self.enc.events.len();
+        let value = match e {
+            TExpr::Base(b) if self.pairwise(*b).is_none() => match self.base(sink, *b).as_ref() {
+                Val::Set(s) => s
+                    .iter()
+                    .zip(&self.enc.feasible)
+                    .map(|(&l, &fb)| l == fb && !fb.is_false())
+                    .collect(),
+                Val::Rel(_) => vec![false; n],
+            },
+            TExpr::Def(id) if !self.groups.contains_key(id) => {
+                if let Some(l) = self.lbs.get(id) {
+                    return l.clone();
+                }
+                let Some((_, body, _)) = self.model.defs.get(*id) else {
+                    return Rc::new(vec![false; n]);
+                };
+                let l = self.lb(sink, body);
+                self.lbs.insert(*id, l.clone());
+                return l;
+            }
+            TExpr::Binary(op @ (BinOp::Union | BinOp::Inter | BinOp::Diff), a, b) => {
+                let x = self.lb(sink, a);
+                let y = match op {
+                    BinOp::Diff => Rc::new(self.ub_set(sink, b)),
+                    _ => self.lb(sink, b),
+                };
+                x.iter()
+                    .zip(y.iter())
+                    .map(|(&p, &q)| match op {
+                        BinOp::Union => p || q,
+                        BinOp::Inter => p && q,
+                        _ => p && !q,
+                    })
+                    .collect()
+            }
+            _ => vec![false; n],
+        };
+        Rc::new(value)
+    }
+
+    fn base_ub<S: ClauseSink>(&mut self, sink: &mut S, b: Base) -> Rc<Ub> {
+        if let Some(u) = self.base_ubs.get(&b) {
+            return u.clone();
+        }
+        let n = self.enc.events.len();
+        let u = if let Some(pred) = self.pairwise(b) {
+            let enc = self.enc;
+            let fb = &enc.feasible;
+            let mut out = Bits::new(n);
+            for x in (0..n).filter(|&x| !fb[x].is_false()) {
+                for y in (0..n).filter(|&y| !fb[y].is_false()) {
+                    if pred(x, y) {
+                        out.set(x, y);
+                    }
+                }
+            }
+            Ub::Rel(out)
+        } else {
+            match self.base(sink, b).as_ref() {
+                Val::Set(s) => Ub::Set(s.iter().map(|l| !l.is_false()).collect()),
+                Val::Rel(r) => {
+                    let mut out = Bits::new(n);
+                    for (x, y, _) in r.iter() {
+                        out.set(x, y);
+                    }
+                    Ub::Rel(out)
+                }
+            }
+        };
+        let u = Rc::new(u);
+        self.base_ubs.insert(b, u.clone());
+        u
+    }
+
+    /// For the base relations that hold between two executed events exactly when a static
+    /// property of the pair does (`fb(a) & fb(b)`), that property. They are built only on
+    /// the pairs asked for: program order and `loc` alone have a quadratic number of pairs.
+    pub(super) fn pairwise(&self, b: Base) -> Option<Box<dyn Fn(EventId, EventId) -> bool + 'e>> {
+        let events = self.enc.events;
+        let same_location = move |a: EventId, b: EventId| {
+            let (x, y) = (&events.events[a], &events.events[b]);
+            x.is_located() && y.is_located() && x.location == y.location
+        };
+        let external =
+            move |a: EventId, b: EventId| events.events[a].thread != events.events[b].thread;
+        Some(match b {
+            Base::Po => Box::new(move |a, b| events.po(a, b)),
+            Base::PoLoc => Box::new(move |a, b| events.po(a, b) && same_location(a, b)),
+            Base::Id => Box::new(|a, b| a == b),
+            Base::Loc => Box::new(same_location),
+            // The initial writes form a pseudo-thread of their own.
+            Base::Int => Box::new(move |a, b| !external(a, b)),
+            Base::Ext => Box::new(external),
+            _ => return None,
+        })
+    }
+
+    /// `fb(a) & fb(b)`, once per pair.
+    pub(super) fn pair<S: ClauseSink>(&mut self, sink: &mut S, a: EventId, b: EventId) -> Bool {
+        if let Some(&l) = self.pairs.get(&(a, b)) {
+            return l;
+        }
+        let l = sink.and2(self.enc.feasible[a], self.enc.feasible[b]);
+        self.pairs.insert((a, b), l);
+        l
+    }
+
+    /// A pairwise base relation on the pairs `mask` (all of them for `None`).
+    pub(super) fn pairwise_rel<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        b: Base,
+        mask: Option<&Mask>,
+    ) -> Relation {
+        let mut out = Relation::new();
+        let Some(pred) = self.pairwise(b) else {
+            return out;
+        };
+        let all;
+        let pairs = match mask {
+            Some(m) => m,
+            None => match self.base_ub(sink, b).as_ref() {
+                Ub::Rel(u) => {
+                    all = u.clone();
+                    &all
+                }
+                Ub::Set(_) => return out,
+            },
+        };
+        let enc = self.enc;
+        let fb = &enc.feasible;
+        for (x, y) in pairs.iter() {
+            if pred(x, y) && !fb[x].is_false() && !fb[y].is_false() {
+                let l = self.pair(sink, x, y);
+                out.set(x, y, l);
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,326 @@
+//! Control flow: branches, loops unrolled up to the bound, spin loops and waits.
+
+use super::flow::{entry_test_reads_first, spin_reducible};
+use super::{blank_event, loop_guard, Builder, Deps, ThreadState};
+use crate::diagnostics::Span;
+use crate::events::{
+    BoundHit, ControlId, Event, EventId, EventKind, Guard, TermId, WaitOn, WaitPoint,
+};
+use crate::program::{BinaryOp, Expr, Instr, UnaryOp};
+
+impl Builder {
+    /// `if (cond) then else`, with register values merged at the join.
+    pub(super) fn branch(
+        &mut self,
+        state: &mut ThreadState,
+        cond: TermId,
+        span: Span,
+        then_branch: impl FnOnce(&mut Builder, &mut ThreadState),
+        else_branch: impl FnOnce(&mut Builder, &mut ThreadState),
+    ) {
+        // A constant condition selects its branch statically: no control variable, no
+        // infeasible events.
+        if let Some(v) = self.terms.constant_value(cond) {
+            if v != 0 {
+                self.balanced(state, span, "branch", then_branch);
+            } else {
+                self.balanced(state, span, "branch", else_branch);
+            }
+            return;
+        }
+        let control = self.control(state, cond, Guard::default(), span);
+        let outer_guard = state.guard.clone();
+        let before = state.registers.clone();
+        let deps_before = state.deps.clone();
+        let stops_before = state.stops.len();
+        state.guard = outer_guard.with(control, true);
+        let then_start = self.events.len();
+        self.balanced(state, span, "branch", then_branch);
+        let after_then = std::mem::replace(&mut state.registers, before);
+        let deps_then = std::mem::replace(&mut state.deps, deps_before);
+        state.guard = outer_guard.with(control, false);
+        let else_start = self.events.len();
+        self.balanced(state, span, "branch", else_branch);
+        let end = self.events.len();
+        state.guard = outer_guard;
+        for (reg, then_value) in after_then.into_iter().enumerate() {
+            let else_value = state.registers[reg];
+            state.registers[reg] = self.terms.ite(cond, then_value, else_value);
+        }
+        for (reg, then_deps) in deps_then.into_iter().enumerate() {
+            if then_deps != state.deps[reg] {
+                let else_deps = std::mem::take(&mut state.deps[reg]);
+                state.deps[reg] = self.merge_deps(
+                    cond,
+                    &then_deps,
+                    then_start..else_start,
+                    &else_deps,
+                    else_start..end,
+                );
+            }
+        }
+        self.unless_stopped(state, stops_before, span);
+    }
+
+    /// After a branch or a loop in which the thread may have stopped (an out-of-bounds
+    /// index, the stops from `stops_before` on): the rest of the thread runs only if it did
+    /// not, whichever way it went.
+    fn unless_stopped(&mut self, state: &mut ThreadState, stops_before: usize, span: Span) {
+        if state.stops.len() == stops_before {
+            return;
+        }
+        let mut stopped = self.terms.constant(0);
+        for i in stops_before..state.stops.len() {
+            stopped = self.terms.binary(BinaryOp::Or, stopped, state.stops[i].0);
+        }
+        let goes_on = self.terms.unary(UnaryOp::Not, stopped);
+        if self.terms.constant_value(goes_on) != Some(1) {
+            let control = self.control(state, goes_on, Guard::default(), span);
+            state.guard = state.guard.with(control, true);
+        }
+    }
+
+    /// `while (cond) body`, one iteration after the other, up to the bound.
+    ///
+    /// Iteration k runs when the loop was reached, the conditions of iterations 1..k held
+    /// and nothing in iterations 1..k-1 stopped the thread on the way (an out-of-bounds
+    /// index, an inner loop past its bound): the guard of the nested branches
+    /// `if (c1) { body; if (c2) { body; ... } }`. Written out, that guard holds k literals,
+    /// and the events of k iterations O(k^2) of them, which the encoding then pays for
+    /// clause by clause. Two chains of controls carry it instead, each link defined from the
+    /// previous one (`Control::within`):
+    /// - `reached`: iteration k was reached, `reached(k-1) && c_k`;
+    /// - `went_on`: `went_on(k-1)` and the literals iteration k-1 added to the guard;
+    ///
+    /// so an iteration's events are guarded by the loop's guard and the two latest links: a
+    /// constant number of literals per loop nesting level. A constant condition adds no link.
+    /// The condition of iteration k+1 (k the bound) is the bound hit, recorded as the link
+    /// `reached(k+1)`; the rest of the thread is guarded by its negation (the loop exited
+    /// within the bound) and by "no iteration stopped the thread" when one could.
+    pub(super) fn unroll_loop(
+        &mut self,
+        state: &mut ThreadState,
+        cond_prelude: &[Instr],
+        cond: &Expr,
+        body: &[Instr],
+        span: Span,
+    ) {
+        if spin_reducible(&state.temporaries, cond_prelude, cond, body) {
+            return self.spin(state, cond_prelude, cond, body, span);
+        }
+        self.block(cond_prelude, state);
+        let entry = state.guard.clone();
+        let stops_before = state.stops.len();
+        let mut reached: Option<ControlId> = None;
+        let mut went_on: Option<ControlId> = None;
+        // Where the loop may exit: condition k, and the registers when it is false (their
+        // values, their dependencies, and the first event after that point).
+        let mut exits: Vec<(TermId, Vec<TermId>, Vec<Deps>, EventId)> = Vec::new();
+        let outer_ctrl = state.ctrl.clone();
+        let mut hit = None;
+        let mut remaining = self.unroll;
+        let link = |c: Option<ControlId>| Guard(c.map(|c| (c, true)).into_iter().collect());
+        loop {
+            if self.cut {
+                return;
+            }
+            let value = self.term(cond, state);
+            let zero = self.terms.constant(0);
+            let c = self.terms.binary(BinaryOp::Ne, value, zero);
+            if self.terms.constant_value(c) == Some(0) {
+                break;
+            }
+            let chained = loop_guard(&entry, went_on, reached);
+            debug_assert!(state.guard.0.starts_with(&chained.0));
+            if state.guard.0.len() > chained.0.len() {
+                let mut within = link(went_on);
+                within
+                    .0
+                    .extend_from_slice(&state.guard.0[chained.0.len()..]);
+                let one = self.terms.constant(1);
+                went_on = Some(self.control(state, one, within, span));
+                state.guard = loop_guard(&entry, went_on, reached);
+            }
+            if remaining == 0 {
+                let control = self.control(state, c, link(reached), span);
+                self.bound_hits.push(BoundHit {
+                    thread: state.index,
+                    guard: state.guard.clone(),
+                    control,
+                    span,
+                });
+                hit = Some(control);
+                break;
+            }
+            remaining -= 1;
+            // The iterations to come are inside this one's branch.
+            let cond_deps = self.expr_deps(cond, state);
+            let mut ctrl = std::mem::take(&mut state.ctrl);
+            self.add_deps(&mut ctrl, &cond_deps);
+            state.ctrl = ctrl;
+            let constant = self.terms.constant_value(c).is_some();
+            if !constant {
+                let control = self.control(state, c, link(reached), span);
+                exits.push((
+                    c,
+                    state.registers.clone(),
+                    state.deps.clone(),
+                    self.events.len(),
+                ));
+                reached = Some(control);
+                state.guard = loop_guard(&entry, went_on, reached);
+            }
+            let before = (
+                self.events.len(),
+                state.registers.clone(),
+                state.guard.clone(),
+                state.stops.len(),
+                state.held.clone(),
+                self.errors.len(),
+            );
+            self.balanced(state, span, "branch", |b, s| b.block(body, s));
+            self.block(cond_prelude, state);
+            let after = (
+                self.events.len(),
+                state.registers.clone(),
+                state.guard.clone(),
+                state.stops.len(),
+                state.held.clone(),
+                self.errors.len(),
+            );
+            // An iteration that changed nothing under a constant condition repeats forever
+            // (`while (1) {}`): every later one is the same, so go to the bound at once.
+            if constant && before == after {
+                remaining = 0;
+            }
+        }
+        let end = self.events.len();
+        for (c, at_exit, deps_at_exit, went_on_from) in exits.into_iter().rev() {
+            for (reg, value) in at_exit.into_iter().enumerate() {
+                state.registers[reg] = self.terms.ite(c, state.registers[reg], value);
+            }
+            for (reg, exit_deps) in deps_at_exit.into_iter().enumerate() {
+                if exit_deps != state.deps[reg] {
+                    let later = std::mem::take(&mut state.deps[reg]);
+                    state.deps[reg] =
+                        self.merge_deps(c, &later, went_on_from..end, &exit_deps, 0..0);
+                }
+            }
+        }
+        state.ctrl = outer_ctrl;
+        state.guard = entry;
+        self.unless_stopped(state, stops_before, span);
+        if let Some(hit) = hit {
+            state.guard = state.guard.with(hit, false);
+        }
+    }
+
+    /// A spin loop whose failed iterations have no effect (see [`spin_reducible`]): the
+    /// entry test, then at most one iteration, after which the loop either exits or waits
+    /// forever (`WaitOn::Spin`). Dropping the failed iterations between loses nothing:
+    /// they write nothing and leave no register value that anything reads.
+    fn spin(
+        &mut self,
+        state: &mut ThreadState,
+        cond_prelude: &[Instr],
+        cond: &Expr,
+        body: &[Instr],
+        span: Span,
+    ) {
+        self.block(cond_prelude, state);
+        let iterations = if entry_test_reads_first(cond_prelude, body) {
+            1
+        } else {
+            2
+        };
+        self.spin_test(state, cond_prelude, cond, body, span, iterations);
+    }
+
+    /// A test of a reduced spin loop and, when it holds, `iterations` more iterations, the
+    /// last followed by the wait.
+    fn spin_test(
+        &mut self,
+        state: &mut ThreadState,
+        cond_prelude: &[Instr],
+        cond: &Expr,
+        body: &[Instr],
+        span: Span,
+        iterations: u32,
+    ) {
+        let outer = self.enter_condition(state, cond);
+        let value = self.term(cond, state);
+        let zero = self.terms.constant(0);
+        let entered = self.terms.binary(BinaryOp::Ne, value, zero);
+        self.branch(
+            state,
+            entered,
+            span,
+            |b, s| {
+                let first = b.events.len();
+                b.block(body, s);
+                b.block(cond_prelude, s);
+                if b.cut {
+                    return;
+                }
+                if iterations > 1 {
+                    return b.spin_test(s, cond_prelude, cond, body, span, iterations - 1);
+                }
+                let reads = b.events[first..]
+                    .iter()
+                    .filter(|e| e.is_read())
+                    .map(|e| e.id)
+                    .collect();
+                let value = b.term(cond, s);
+                let zero = b.terms.constant(0);
+                let spinning = b.terms.binary(BinaryOp::Ne, value, zero);
+                let on = WaitOn::Spin {
+                    reads,
+                    loop_span: span,
+                };
+                b.wait(s, Some(spinning), on, span);
+            },
+            |_, _| {},
+        );
+        state.ctrl = outer;
+    }
+
+    /// A point where the thread may block forever: a `Wait` event whose value (`blocked`,
+    /// 0 or 1, or a free choice when `None`) says whether it does; the rest of the thread
+    /// runs only when it does not, and keeps its registers as they are here when it does.
+    /// Returns the wait's index in [`Events::waits`](crate::events::Events::waits), `None`
+    /// when it can never block.
+    pub(super) fn wait(
+        &mut self,
+        state: &mut ThreadState,
+        blocked: Option<TermId>,
+        on: WaitOn,
+        span: Span,
+    ) -> Option<usize> {
+        if blocked.is_some_and(|b| self.terms.constant_value(b) == Some(0)) {
+            return None;
+        }
+        let id = self.emit(
+            state,
+            Event {
+                kind: EventKind::Wait,
+                ..blank_event(None, 0, span)
+            },
+        );
+        let blocked = blocked.unwrap_or_else(|| self.terms.read(id));
+        self.events[id].value = Some(blocked);
+        self.waits.push(WaitPoint {
+            event: id,
+            thread: state.index,
+            on,
+        });
+        let reached = self.guard_term(&state.guard);
+        let zero = self.terms.constant(0);
+        let blocks = self.terms.binary(BinaryOp::Ne, blocked, zero);
+        let stopped = self.and(reached, blocks);
+        state.stops.push((stopped, state.registers.clone()));
+        let goes_on = self.terms.unary(UnaryOp::Not, blocks);
+        let control = self.control(state, goes_on, Guard::default(), span);
+        state.guard = state.guard.with(control, true);
+        Some(self.waits.len() - 1)
+    }
+}

@@ -1,0 +1,301 @@
+//! What unrolling needs to know about a thread's code before it runs it: which locks may
+//! stay held, and which spin loops reduce to one test and a wait.
+
+use std::collections::BTreeSet;
+
+use crate::program::{Address, BinaryOp, Expected, Expr, Instr, LocId, Program, RegId};
+
+/// Per location: some critical section of it contains a statement that may stop its thread
+/// for good (a `lock`, a loop, which may wait or hit the bound, a register-indexed access,
+/// which may be out of bounds), so that the mutex may end held and a `lock` of it may wait
+/// forever. Sections are balanced within a block (see `Builder::balanced`).
+pub(super) fn may_stay_held(program: &Program) -> Vec<bool> {
+    fn walk(instrs: &[Instr], open: &mut Vec<LocId>, out: &mut [bool]) {
+        let stops = |open: &[LocId], out: &mut [bool]| {
+            for &l in open {
+                out[l] = true;
+            }
+        };
+        for instr in instrs {
+            match instr {
+                Instr::Lock { loc, .. } => {
+                    stops(open, out);
+                    open.push(*loc);
+                }
+                Instr::Unlock { loc, .. } => {
+                    if let Some(i) = open.iter().rposition(|l| l == loc) {
+                        open.remove(i);
+                    }
+                }
+                Instr::While {
+                    cond_prelude, body, ..
+                } => {
+                    stops(open, out);
+                    walk(cond_prelude, &mut open.clone(), out);
+                    walk(body, &mut open.clone(), out);
+                }
+                Instr::If {
+                    then_branch,
+                    else_branch,
+                    ..
+                } => {
+                    walk(then_branch, &mut open.clone(), out);
+                    walk(else_branch, &mut open.clone(), out);
+                }
+                Instr::AtomicBlock { body, .. } => walk(body, &mut open.clone(), out),
+                Instr::Load { loc, .. }
+                | Instr::Store { loc, .. }
+                | Instr::Rmw { loc, .. }
+                | Instr::CompareExchange { loc, .. } => {
+                    if loc.fixed().is_none() {
+                        stops(open, out);
+                    }
+                }
+                Instr::CheckIndex { .. } => stops(open, out),
+                Instr::Fence { .. }
+                | Instr::Assign { .. }
+                | Instr::Assert { .. }
+                | Instr::Assume { .. }
+                | Instr::CallEnter { .. }
+                | Instr::CallExit { .. } => {}
+            }
+        }
+    }
+    let mut out = vec![false; program.locations.len()];
+    for thread in &program.threads {
+        walk(&thread.body, &mut Vec::new(), &mut out);
+    }
+    out
+}
+
+/// Registers along a straight run of instructions: read before being written on some path
+/// (`exposed`), written on every path (`surely`), written on some path (`written`).
+#[derive(Clone, Default)]
+struct Flow {
+    exposed: BTreeSet<RegId>,
+    surely: BTreeSet<RegId>,
+    written: BTreeSet<RegId>,
+    /// Registers an address of a load depends on (`a[i]`, `*q`): none may vary from one
+    /// iteration to the next, so every iteration reads the same cell, and a race of a
+    /// dropped iteration's read is one of the entry test's or the kept iteration's. (An
+    /// address check that fails stops the thread: that iteration is the last, and kept.)
+    addressing: BTreeSet<RegId>,
+    /// Registers whose value may differ between iterations: what a load or a
+    /// compare-exchange gives, and what is computed from them or under a branch on them.
+    /// (An iteration reads no register it writes before writing it, so the others are
+    /// computed from registers the loop leaves alone and are the same every time.)
+    varying: BTreeSet<RegId>,
+    /// Inside a branch whose condition varies.
+    under_varying_branch: bool,
+}
+
+impl Flow {
+    fn uses(&mut self, expr: &Expr) {
+        let mut read = BTreeSet::new();
+        registers_of(expr, &mut read);
+        self.exposed
+            .extend(read.into_iter().filter(|r| !self.surely.contains(r)));
+    }
+
+    /// `expr` reads a register that varies between iterations.
+    fn varies(&self, expr: &Expr) -> bool {
+        let mut read = BTreeSet::new();
+        registers_of(expr, &mut read);
+        !read.is_disjoint(&self.varying)
+    }
+
+    fn defines(&mut self, r: RegId) {
+        self.surely.insert(r);
+        self.written.insert(r);
+        if self.under_varying_branch {
+            self.varying.insert(r);
+        }
+    }
+
+    /// `r` is given the value of `value`.
+    fn assigns(&mut self, r: RegId, value: &Expr) {
+        if self.varies(value) {
+            self.varying.insert(r);
+        }
+        self.defines(r);
+    }
+
+    /// `r` is given a value read from memory.
+    fn loads(&mut self, r: RegId) {
+        self.varying.insert(r);
+        self.defines(r);
+    }
+
+    /// Follow `instrs`; `false` when one of them has an effect a failed iteration must not
+    /// have. `exit_cas`: the register whose compare-exchange may end the run (its success
+    /// exits the loop), when the run is a loop's condition.
+    fn follow(&mut self, instrs: &[Instr], exit_cas: Option<RegId>) -> bool {
+        for (i, instr) in instrs.iter().enumerate() {
+            match instr {
+                Instr::Load { dst, loc, .. } => {
+                    let index = match loc {
+                        Address::Fixed(_) => None,
+                        Address::Indexed { index, .. } => Some(index),
+                        Address::Pointer { value, .. } => Some(value),
+                    };
+                    if let Some(index) = index {
+                        self.uses(index);
+                        registers_of(index, &mut self.addressing);
+                    }
+                    self.loads(*dst);
+                }
+                Instr::Assign { dst, value, .. } => {
+                    self.uses(value);
+                    self.assigns(*dst, value);
+                }
+                Instr::If {
+                    cond,
+                    then_branch,
+                    else_branch,
+                    ..
+                } => {
+                    self.uses(cond);
+                    let mut then_flow = self.clone();
+                    then_flow.under_varying_branch |= self.varies(cond);
+                    let mut else_flow = then_flow.clone();
+                    if !then_flow.follow(then_branch, None) || !else_flow.follow(else_branch, None)
+                    {
+                        return false;
+                    }
+                    self.exposed = &then_flow.exposed | &else_flow.exposed;
+                    self.written = &then_flow.written | &else_flow.written;
+                    self.surely = &then_flow.surely & &else_flow.surely;
+                    self.addressing = &then_flow.addressing | &else_flow.addressing;
+                    self.varying = &then_flow.varying | &else_flow.varying;
+                }
+                // Fails in every iteration that goes on (its success exits the loop): a read,
+                // and the expected register written, in those iterations.
+                Instr::CompareExchange {
+                    dst: Some(dst),
+                    loc,
+                    expected: Expected::Register(e),
+                    desired,
+                    ..
+                } if loc.fixed().is_some() && exit_cas == Some(*dst) && i + 1 == instrs.len() => {
+                    self.uses(&Expr::Reg(*e));
+                    self.uses(desired);
+                    self.written.insert(*e);
+                    self.varying.insert(*e);
+                    self.loads(*dst);
+                }
+                // A fence adds ordering only: a failed iteration's fence, like its reads, can
+                // be dropped from an execution without making it inconsistent.
+                Instr::Fence { .. } => {}
+                // A call binds its registers at once, every value computed first; its body
+                // follows at this level, and its end does nothing.
+                Instr::CallEnter { bind, .. } => {
+                    for (_, value) in bind {
+                        self.uses(value);
+                    }
+                    // All at once: each value is computed before any is bound.
+                    let varying: Vec<bool> = bind.iter().map(|(_, v)| self.varies(v)).collect();
+                    for ((dst, _), varies) in bind.iter().zip(varying) {
+                        if varies {
+                            self.varying.insert(*dst);
+                        }
+                        self.defines(*dst);
+                    }
+                }
+                Instr::CallExit { .. } => {}
+                _ => return false,
+            }
+        }
+        true
+    }
+}
+
+pub(super) fn registers_of(expr: &Expr, out: &mut BTreeSet<RegId>) {
+    match expr {
+        Expr::Const(_) => {}
+        Expr::Reg(r) => {
+            out.insert(*r);
+        }
+        Expr::Unary(_, a) => registers_of(a, out),
+        Expr::Binary(_, a, b) => {
+            registers_of(a, out);
+            registers_of(b, out);
+        }
+        Expr::Conditional(c, a, b) => {
+            registers_of(c, out);
+            registers_of(a, out);
+            registers_of(b, out);
+        }
+    }
+}
+
+/// The register `r` when `cond` is `!r` or `r == 0`: the loop goes on while the
+/// compare-exchange that wrote `r` fails.
+fn negated_register(cond: &Expr) -> Option<RegId> {
+    use crate::program::UnaryOp as U;
+    match cond {
+        Expr::Unary(U::Not, a) => match **a {
+            Expr::Reg(r) => Some(r),
+            _ => None,
+        },
+        Expr::Binary(BinaryOp::Eq, a, b) => match (&**a, &**b) {
+            (Expr::Reg(r), Expr::Const(0)) | (Expr::Const(0), Expr::Reg(r)) => Some(*r),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether the entry test of a reduced spin loop runs every read of an iteration that
+/// goes on: its condition's reads, unconditionally, and none in the body. Then the entry
+/// test holds the first instance of each of them, and the first instance of a read races
+/// with whatever a later one does (ARCHITECTURE.md, `events`), so one iteration is kept;
+/// otherwise (reads in the body, a `do` loop, whose first test skips its condition, or a
+/// read under a branch) two are: the first instance of any read lies in some iteration
+/// that goes on, and keeping it with the last one is again an execution of the loop.
+pub(super) fn entry_test_reads_first(cond_prelude: &[Instr], body: &[Instr]) -> bool {
+    fn reads(instrs: &[Instr]) -> bool {
+        instrs
+            .iter()
+            .any(|instr| instr.address().is_some() || instr.nested().into_iter().any(reads))
+    }
+    !reads(body)
+        && cond_prelude
+            .iter()
+            .all(|instr| instr.nested().into_iter().all(|b| !reads(b)))
+}
+
+/// A loop `while (cond) body` (the condition's accesses in `prelude`) whose failed
+/// iterations have no effect, so that they can be dropped (GenMC's spin-assume). Its
+/// iteration, `body; prelude; cond`, must:
+/// - only read memory: loads (at a fixed address, or at an index or through a pointer
+///   computed from nothing the iteration reads from memory, directly or through a branch,
+///   so that every iteration reads the same cell and its address check has the same
+///   outcome in all of them, the entry test's included), register assignments,
+///   branches, fences, and a compare-exchange at a fixed address with a register as
+///   expected value whose success ends the loop
+///   (`while (!atomic_compare_exchange_strong(&l, &e, 1)) e = 0;`), last in the prelude;
+///   no store, read-modify-write, lock, assertion, assumption or inner loop;
+/// - read no register it writes before writing it (so an iteration does not depend on the
+///   one before: `e = 0` before the exchange reads `e` is fine, a bare
+///   `while (!cas(&l, &e, 1));`, which retries with the value it saw, is not);
+/// - write on every path each register it writes, unless lowering made it for one
+///   expression (a temporary nothing reads later): after the loop every register holds what
+///   the exiting iteration gave it, whatever iterations came before.
+pub(super) fn spin_reducible(
+    temporaries: &[bool],
+    prelude: &[Instr],
+    cond: &Expr,
+    body: &[Instr],
+) -> bool {
+    let mut flow = Flow::default();
+    if !flow.follow(body, None) || !flow.follow(prelude, negated_register(cond)) {
+        return false;
+    }
+    flow.uses(cond);
+    flow.exposed.is_disjoint(&flow.written)
+        && flow.addressing.is_disjoint(&flow.varying)
+        && flow
+            .written
+            .iter()
+            .all(|r| flow.surely.contains(r) || temporaries[*r])
+}

@@ -1,0 +1,587 @@
+//! Unrolling each thread into guarded events.
+
+mod access;
+mod calls;
+mod control;
+mod flow;
+mod instr;
+mod locks;
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt;
+
+use self::flow::{may_stay_held, registers_of};
+use super::{
+    bounds, AccessCheck, BoundHit, Call, CallId, Control, ControlId, Dependencies, Dependency,
+    Event, EventId, EventKind, Events, Guard, OrderingPoint, TermId, Terms, WaitPoint,
+};
+use crate::diagnostics::{Diagnostic, InputError, Span};
+use crate::program::{
+    Address, BinaryOp, CallSite, Expr, Instr, LocId, MemOrder, PointKind, Program, RegId,
+    ThreadProgram, UnaryOp,
+};
+
+#[derive(Clone, Copy, Debug)]
+pub struct UnrollOptions {
+    /// How many iterations of each loop to unroll.
+    pub unroll: u32,
+    /// Stop unrolling as soon as the program has more events than this.
+    pub max_events: Option<usize>,
+}
+
+impl Default for UnrollOptions {
+    fn default() -> Self {
+        UnrollOptions {
+            unroll: 2,
+            max_events: None,
+        }
+    }
+}
+
+/// The program has more events than [`UnrollOptions::max_events`] allows. The unrolling
+/// stopped when the count passed the limit, so the total is not known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooManyEvents {
+    pub max: usize,
+}
+
+impl fmt::Display for TooManyEvents {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "more than {} events exceed --max-events {}",
+            self.max, self.max
+        )
+    }
+}
+
+/// Why a program did not become events.
+#[derive(Clone, Debug)]
+pub enum UnrollError {
+    /// Structural problems of the input that only show on the control-flow structure:
+    /// unbalanced locks and atomic blocks.
+    Input(InputError),
+    /// A limit, not a problem of the input.
+    TooManyEvents(TooManyEvents),
+}
+
+/// Unroll every thread of `program`, or stop as soon as it has more events than
+/// `options.max_events`: the limit bounds the work, not only the analysis after it.
+pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, UnrollError> {
+    let mut builder = Builder {
+        events: Vec::new(),
+        terms: Terms::default(),
+        controls: Vec::new(),
+        bound_hits: Vec::new(),
+        calls: Vec::new(),
+        errors: Vec::new(),
+        unroll: options.unroll,
+        max_events: options.max_events,
+        cut: false,
+        control_terms: HashMap::new(),
+        waits: Vec::new(),
+        may_stay_held: may_stay_held(program),
+        herd_locks: program.locations.iter().map(|l| l.herd_lock).collect(),
+        addresses: program.locations.iter().map(|l| l.address).collect(),
+        access_checks: BTreeMap::new(),
+        address_controls: Default::default(),
+        ordering_points: Vec::new(),
+        dependencies: Dependencies::default(),
+    };
+    let mut init = Vec::new();
+    for (loc, location) in program.locations.iter().enumerate() {
+        if builder.cut {
+            break;
+        }
+        let value = builder.terms.constant(location.initial);
+        let id = builder.push(Event {
+            kind: EventKind::Init,
+            location: Some(loc),
+            value: Some(value),
+            order: if location.declared_atomic {
+                MemOrder::Relaxed
+            } else {
+                MemOrder::NonAtomic
+            },
+            ..blank_event(None, 0, Span::default())
+        });
+        init.push(id);
+    }
+    let mut threads = Vec::new();
+    let mut final_registers = Vec::new();
+    for (index, thread) in program.threads.iter().enumerate() {
+        if builder.cut {
+            break;
+        }
+        let (events, registers) = builder.thread(index, thread);
+        threads.push(events);
+        final_registers.push(registers);
+    }
+    // Problems found before a cut are certain: the input is wrong whatever its size.
+    if !builder.errors.is_empty() {
+        return Err(UnrollError::Input(InputError::new(
+            &program.source,
+            builder.errors,
+        )));
+    }
+    if let (true, Some(max)) = (builder.cut, builder.max_events) {
+        return Err(UnrollError::TooManyEvents(TooManyEvents { max }));
+    }
+    let mut events = Events {
+        events: builder.events,
+        terms: builder.terms,
+        controls: builder.controls,
+        threads,
+        init,
+        final_registers,
+        bound_hits: builder.bound_hits,
+        waits: builder.waits,
+        calls: builder.calls,
+        access_checks: builder.access_checks,
+        address_controls: builder.address_controls,
+        ordering_points: builder.ordering_points,
+        dependencies: builder.dependencies,
+        unroll: options.unroll,
+        spec: None,
+        bounds: bounds::Bounds::default(),
+    };
+    events.spec = super::spec::histories(program, &mut events);
+    events.bounds = bounds::compute(&events);
+    Ok(events)
+}
+
+/// The guard of a loop's iterations: the loop's own, then the latest links of its chains.
+fn loop_guard(entry: &Guard, went_on: Option<ControlId>, reached: Option<ControlId>) -> Guard {
+    let mut guard = entry.clone();
+    guard.0.extend(went_on.map(|c| (c, true)));
+    guard.0.extend(reached.map(|c| (c, true)));
+    guard
+}
+
+fn blank_event(thread: Option<usize>, position: usize, span: Span) -> Event {
+    Event {
+        id: 0,
+        thread,
+        position,
+        kind: EventKind::Computation,
+        location: None,
+        value: None,
+        register: None,
+        guard: Guard::default(),
+        order: MemOrder::NonAtomic,
+        failure_order: None,
+        tags: Vec::new(),
+        failure_tags: Vec::new(),
+        rmw: None,
+        lock_match: None,
+        atomic_match: None,
+        control: None,
+        call: None,
+        span,
+    }
+}
+
+struct Builder {
+    events: Vec<Event>,
+    terms: Terms,
+    controls: Vec<Control>,
+    bound_hits: Vec<BoundHit>,
+    calls: Vec<Call>,
+    errors: Vec<Diagnostic>,
+    unroll: u32,
+    max_events: Option<usize>,
+    /// The events passed `max_events`: every recursion returns at once.
+    cut: bool,
+    /// Per control, once asked for: a term that is 1 exactly when it is true.
+    control_terms: HashMap<ControlId, TermId>,
+    waits: Vec<WaitPoint>,
+    /// Per location: some critical section of it may never release it (see
+    /// [`may_stay_held`]), so that a `lock` of it may wait forever.
+    may_stay_held: Vec<bool>,
+    /// Per location: a spin lock of herd's `lock.cat` ([`crate::program::Location::herd_lock`]).
+    herd_locks: Vec<bool>,
+    /// Per location, its address: the keys of an access through a pointer.
+    addresses: Vec<i32>,
+    access_checks: BTreeMap<EventId, AccessCheck>,
+    address_controls: std::collections::BTreeSet<EventId>,
+    ordering_points: Vec<OrderingPoint>,
+    dependencies: Dependencies,
+}
+
+/// The reads a value depends on syntactically, each with the condition (a term, non-zero
+/// when it holds) under which it does: the constant 1 but after a join whose branches
+/// differ (see [`Dependency`]).
+type Deps = BTreeMap<EventId, TermId>;
+
+/// Which of herd's dependencies.
+#[derive(Clone, Copy)]
+enum DepKind {
+    Addr,
+    Data,
+    Ctrl,
+}
+
+/// The state of one thread while unrolling it.
+struct ThreadState {
+    index: usize,
+    events: Vec<EventId>,
+    /// The current symbolic value of each register.
+    registers: Vec<TermId>,
+    /// Per register, the reads its value depends on (syntactically).
+    deps: Vec<Deps>,
+    /// The reads the conditions of the enclosing branches and loop iterations depend on:
+    /// every access and fence emitted here depends on them by `ctrl`.
+    ctrl: Deps,
+    guard: Guard,
+    /// Locks held, innermost last: (location, lock event, source of the lock).
+    held: Vec<(LocId, EventId, Span)>,
+    /// Where the thread may stop (an out-of-bounds index): the condition under which it
+    /// stops there, and its registers at that point, which are its final ones then.
+    stops: Vec<(TermId, Vec<TermId>)>,
+    /// Per register: lowering introduced it for one expression (see `spin_reducible`).
+    temporaries: Vec<bool>,
+    /// The thread's call sites, and the calls being unrolled, innermost last.
+    sites: Vec<CallSite>,
+    open_calls: Vec<CallId>,
+    /// Per function, its calls unrolled so far in this thread.
+    call_counts: HashMap<String, usize>,
+    /// The registers of the thread's ordering-point annotations.
+    ordering_point_registers: Vec<(RegId, PointKind)>,
+    /// The potential ordering points of the current method call (the thread's own call):
+    /// label, access, and the term that holds when the annotation ran.
+    potentials: Vec<(i32, EventId, TermId)>,
+    /// The ordering points recorded before the current method call began.
+    call_points_start: usize,
+}
+
+impl Builder {
+    fn push(&mut self, mut event: Event) -> EventId {
+        let id = self.events.len();
+        event.id = id;
+        self.events.push(event);
+        if self.max_events.is_some_and(|max| self.events.len() > max) {
+            self.cut = true;
+        }
+        id
+    }
+
+    fn thread(&mut self, index: usize, thread: &ThreadProgram) -> (Vec<EventId>, Vec<TermId>) {
+        let registers: Vec<TermId> = thread
+            .registers
+            .iter()
+            .map(|r| self.terms.constant(r.initial))
+            .collect();
+        let mut state = ThreadState {
+            index,
+            events: Vec::new(),
+            deps: vec![Deps::new(); registers.len()],
+            ctrl: Deps::new(),
+            registers,
+            guard: Guard::default(),
+            held: Vec::new(),
+            stops: Vec::new(),
+            temporaries: thread.registers.iter().map(|r| r.temporary).collect(),
+            sites: thread.calls.clone(),
+            open_calls: Vec::new(),
+            call_counts: HashMap::new(),
+            ordering_point_registers: thread.ordering_points.clone(),
+            potentials: Vec::new(),
+            call_points_start: self.ordering_points.len(),
+        };
+        self.block(&thread.body, &mut state);
+        // A thread that stopped keeps the registers it had there: later assignments are
+        // guarded events, but register values are terms, which know no guards.
+        for (stopped, registers) in std::mem::take(&mut state.stops).into_iter().rev() {
+            for (reg, at_stop) in registers.into_iter().enumerate() {
+                state.registers[reg] = self.terms.ite(stopped, at_stop, state.registers[reg]);
+            }
+        }
+        for &(_, _, span) in &state.held {
+            self.errors.push(
+                Diagnostic::new("the thread ends while holding this lock", span)
+                    .with_label("lock taken here is never released")
+                    .with_help("release every lock with `unlock` before the thread ends"),
+            );
+        }
+        (state.events, state.registers)
+    }
+
+    fn emit(&mut self, state: &mut ThreadState, event: Event) -> EventId {
+        let id = self.push(Event {
+            thread: Some(state.index),
+            position: state.events.len(),
+            guard: state.guard.clone(),
+            call: state.open_calls.last().copied(),
+            ..event
+        });
+        state.events.push(id);
+        let kind = self.events[id].kind;
+        if self.events[id].is_memory() || kind == EventKind::Fence {
+            let ctrl = state.ctrl.clone();
+            self.depend(DepKind::Ctrl, &ctrl, id);
+        }
+        id
+    }
+
+    /// The reads `expr` depends on: those of the registers it names.
+    fn expr_deps(&mut self, expr: &Expr, state: &ThreadState) -> Deps {
+        let mut registers = BTreeSet::new();
+        registers_of(expr, &mut registers);
+        let mut deps = Deps::new();
+        for r in registers {
+            self.add_deps(&mut deps, &state.deps[r]);
+        }
+        deps
+    }
+
+    /// `into |= more`, a read's conditions joined by "or".
+    fn add_deps(&mut self, into: &mut Deps, more: &Deps) {
+        for (&read, &when) in more {
+            let joined = match into.get(&read) {
+                Some(&before) => self.or(before, when),
+                None => when,
+            };
+            into.insert(read, joined);
+        }
+    }
+
+    /// The dependencies of a value merged at a join: `then` where `cond` holds, `other`
+    /// elsewhere. A read emitted on one side only (in `then_events` or `other_events`)
+    /// does not run on the other, so its condition need not say which side ran.
+    fn merge_deps(
+        &mut self,
+        cond: TermId,
+        then: &Deps,
+        then_events: std::ops::Range<EventId>,
+        other: &Deps,
+        other_events: std::ops::Range<EventId>,
+    ) -> Deps {
+        let zero = self.terms.constant(0);
+        let mut merged = Deps::new();
+        for &read in then.keys().chain(other.keys()) {
+            let (a, b) = (then.get(&read).copied(), other.get(&read).copied());
+            let when = match (a, b) {
+                (Some(a), None) if then_events.contains(&read) => a,
+                (None, Some(b)) if other_events.contains(&read) => b,
+                (a, b) => self.terms.ite(cond, a.unwrap_or(zero), b.unwrap_or(zero)),
+            };
+            if self.terms.constant_value(when) != Some(0) {
+                merged.insert(read, when);
+            }
+        }
+        merged
+    }
+
+    /// `to` depends on each read of `deps`.
+    fn depend(&mut self, kind: DepKind, deps: &Deps, to: EventId) {
+        let list = match kind {
+            DepKind::Addr => &mut self.dependencies.addr,
+            DepKind::Data => &mut self.dependencies.data,
+            DepKind::Ctrl => &mut self.dependencies.ctrl,
+        };
+        list.extend(
+            deps.iter()
+                .filter(|&(&from, _)| from != to)
+                .map(|(&from, &when)| Dependency { from, to, when }),
+        );
+    }
+
+    /// The value of read `read` depends on it.
+    fn read_deps(&mut self, read: EventId) -> Deps {
+        let one = self.terms.constant(1);
+        Deps::from([(read, one)])
+    }
+
+    /// The reads the address of an access depends on: its index's or its pointer's.
+    fn address_deps(&mut self, address: &Address, state: &ThreadState) -> Deps {
+        match address {
+            Address::Fixed(_) => Deps::new(),
+            Address::Indexed { index, .. } => self.expr_deps(index, state),
+            Address::Pointer { value, .. } => self.expr_deps(value, state),
+        }
+    }
+
+    /// The reads the enclosing conditions depend on, and those of `cond` besides.
+    fn enter_condition(&mut self, state: &mut ThreadState, cond: &Expr) -> Deps {
+        let outer = state.ctrl.clone();
+        let deps = self.expr_deps(cond, state);
+        let mut inner = std::mem::take(&mut state.ctrl);
+        self.add_deps(&mut inner, &deps);
+        state.ctrl = inner;
+        outer
+    }
+
+    fn term(&mut self, expr: &Expr, state: &ThreadState) -> TermId {
+        match expr {
+            Expr::Const(v) => self.terms.constant(*v),
+            Expr::Reg(r) => state.registers[*r],
+            Expr::Unary(op, a) => {
+                let a = self.term(a, state);
+                self.terms.unary(*op, a)
+            }
+            Expr::Binary(op, a, b) => {
+                let a = self.term(a, state);
+                let b = self.term(b, state);
+                self.terms.binary(*op, a, b)
+            }
+            Expr::Conditional(c, a, b) => {
+                let c = self.term(c, state);
+                let a = self.term(a, state);
+                let b = self.term(b, state);
+                self.terms.ite(c, a, b)
+            }
+        }
+    }
+
+    fn block(&mut self, instrs: &[Instr], state: &mut ThreadState) {
+        for instr in instrs {
+            if self.cut {
+                return;
+            }
+            self.instr(instr, state);
+        }
+    }
+
+    fn read(
+        &mut self,
+        state: &mut ThreadState,
+        loc: LocId,
+        order: MemOrder,
+        span: Span,
+    ) -> EventId {
+        let id = self.emit(
+            state,
+            Event {
+                kind: EventKind::Read,
+                location: Some(loc),
+                order,
+                ..blank_event(None, 0, span)
+            },
+        );
+        let value = self.terms.read(id);
+        self.events[id].value = Some(value);
+        id
+    }
+
+    fn write(
+        &mut self,
+        state: &mut ThreadState,
+        loc: LocId,
+        value: TermId,
+        order: MemOrder,
+        span: Span,
+    ) -> EventId {
+        self.emit(
+            state,
+            Event {
+                kind: EventKind::Write,
+                location: Some(loc),
+                value: Some(value),
+                order,
+                ..blank_event(None, 0, span)
+            },
+        )
+    }
+
+    fn link_rmw(&mut self, read: EventId, write: EventId) {
+        self.events[read].rmw = Some(write);
+        self.events[write].rmw = Some(read);
+    }
+
+    /// A `Control` event defining a fresh control variable, true iff `within` holds and
+    /// `term != 0`.
+    fn control(
+        &mut self,
+        state: &mut ThreadState,
+        term: TermId,
+        within: Guard,
+        span: Span,
+    ) -> ControlId {
+        let control = self.controls.len();
+        let event = self.emit(
+            state,
+            Event {
+                kind: EventKind::Control,
+                value: Some(term),
+                control: Some(control),
+                ..blank_event(None, 0, span)
+            },
+        );
+        self.controls.push(Control {
+            term,
+            within,
+            event,
+        });
+        control
+    }
+
+    /// A term that is 1 exactly when `guard` holds.
+    fn guard_term(&mut self, guard: &Guard) -> TermId {
+        let mut result = self.terms.constant(1);
+        for &(control, polarity) in &guard.0 {
+            let holds = self.control_term(control);
+            let literal = if polarity {
+                holds
+            } else {
+                self.terms.unary(UnaryOp::Not, holds)
+            };
+            result = self.and(result, literal);
+        }
+        result
+    }
+
+    /// A term that is 1 exactly when `control` is true. A control is defined from earlier
+    /// ones (`within`), in chains as long as a loop's bound: the missing links are filled
+    /// oldest first, without recursion.
+    fn control_term(&mut self, control: ControlId) -> TermId {
+        let mut pending = vec![control];
+        while let Some(&c) = pending.last() {
+            if self.control_terms.contains_key(&c) {
+                pending.pop();
+                continue;
+            }
+            let missing: Vec<ControlId> = self.controls[c]
+                .within
+                .0
+                .iter()
+                .map(|&(d, _)| d)
+                .filter(|d| !self.control_terms.contains_key(d))
+                .collect();
+            if !missing.is_empty() {
+                pending.extend(missing);
+                continue;
+            }
+            let zero = self.terms.constant(0);
+            let nonzero = self.terms.binary(BinaryOp::Ne, self.controls[c].term, zero);
+            let within = self.controls[c].within.clone();
+            let within = self.guard_term(&within);
+            let holds = self.and(within, nonzero);
+            self.control_terms.insert(c, holds);
+            pending.pop();
+        }
+        self.control_terms[&control]
+    }
+
+    /// `a || b` for terms that are 0 or 1, with the constants folded.
+    fn or(&mut self, a: TermId, b: TermId) -> TermId {
+        match (self.terms.constant_value(a), self.terms.constant_value(b)) {
+            (Some(0), _) => b,
+            (_, Some(0)) => a,
+            (Some(_), _) | (_, Some(_)) => self.terms.constant(1),
+            _ if a == b => a,
+            _ => self.terms.binary(BinaryOp::Or, a, b),
+        }
+    }
+
+    /// `a && b` for terms that are 0 or 1, with the constants folded.
+    fn and(&mut self, a: TermId, b: TermId) -> TermId {
+        match (self.terms.constant_value(a), self.terms.constant_value(b)) {
+            (Some(0), _) | (_, Some(0)) => self.terms.constant(0),
+            (Some(_), _) => b,
+            (_, Some(_)) => a,
+            _ => self.terms.binary(BinaryOp::And, a, b),
+        }
+    }
+}
