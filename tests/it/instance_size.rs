@@ -1,5 +1,5 @@
 //! The size of the SAT instances of the C11 models on the data-structure examples, so that
-//! the compiler of `src/encode/model.rs` cannot silently go back to building relations
+//! the compiler of `src/encode/model/` cannot silently go back to building relations
 //! nothing reads. Sizes are deterministic (no solving, no timing): the shared encoding and
 //! the compiled model, into a plain clause list, with the lazy acyclicity of every query.
 //!

@@ -303,12 +303,14 @@ fn capitalize(tag: &str) -> String {
 }
 
 /// The events carrying a tag of the Linux kernel's bell, from what nemos's events know,
-/// and whether nemos knows it. PROVISIONAL: nemos's events carry C11 memory orders, not
-/// herd's tags; the kernel's macros are mapped to C11 orders in `program::library`
-/// (`READ_ONCE` relaxed, `smp_load_acquire` acquire, `smp_mb` a seq_cst fence, `smp_rmb`
-/// an acquire fence, `smp_wmb` a release fence), and this reads the tags back from them.
-/// Tags with no counterpart (`'noreturn`, `'barrier`, RCU, SRCU, the `smp_mb__*` fences)
-/// are the empty set until events carry the tags of the `.def` file.
+/// and whether nemos knows it, for a model that comes without a macro file
+/// (`cat::Options::tags_from_events` off; with a `.def` file, `tag_set` reads the events' own
+/// tags). Such events carry C11 memory orders, not herd's tags: the kernel's macros are
+/// mapped to C11 orders in `program::library` (`READ_ONCE` relaxed, `smp_load_acquire`
+/// acquire, `smp_mb` a seq_cst fence, `smp_rmb` an acquire fence, `smp_wmb` a release
+/// fence), and this reads the tags back from them. Tags with no counterpart (`'noreturn`,
+/// `'barrier`, RCU, SRCU, the `smp_mb__*` fences) are the empty set, listed in
+/// `Model::placeholders`.
 fn c11_tag_set(tag: &str) -> (TExpr, bool) {
     let set = |b: Base| Box::new(TExpr::Base(b));
     let and = |a: Base, b: Base| TExpr::Binary(BinOp::Inter, set(a), set(b));
