@@ -4,6 +4,7 @@
 
 mod args;
 mod batch;
+mod cfiles;
 mod graphs;
 mod models;
 mod output;
@@ -31,6 +32,7 @@ use args::{
     UnrollArgs,
 };
 use batch::{ewriteln, owrite, run_batch, BatchOptions, Status, TestRun, Work};
+use cfiles::CArgs;
 use graphs::GraphTargets;
 use output::{color_in_args, colors, eprint_error, palette, Colors, Stdout, COLORS};
 
@@ -156,8 +158,9 @@ fn run(mut command: Command) -> Status {
             unroll,
             format,
             batch,
+            c,
         } => untimed(&paths, format, batch.jobs, move |t, path| {
-            events_one(t, path, unroll, format)
+            events_one(t, path, unroll, &c, format)
         }),
         Command::Check {
             paths,
@@ -368,6 +371,7 @@ fn load(
     t: &mut TestRun,
     path: &Path,
     unroll: UnrollArgs,
+    c: &CArgs,
     max_events: Option<usize>,
     macros: Option<Arc<Macros>>,
 ) -> Result<Test, Status> {
@@ -376,6 +380,7 @@ fn load(
         unroll: unroll.unroll,
         max_events,
         macros,
+        preprocessor: Some(c.preprocessor()),
     };
     nemos::load(&file, &options).map_err(|e| match e {
         LoadError::Input(e) => {
@@ -385,6 +390,10 @@ fn load(
         LoadError::TooManyEvents(limit) => {
             t.limit = Some(limit.to_string());
             Status::LimitHit
+        }
+        LoadError::Preprocessor(message) => {
+            ewriteln!(t, "{message}");
+            Status::BadInput
         }
     })
 }
@@ -473,8 +482,14 @@ fn write_orders(
     Ok(())
 }
 
-fn events_one(t: &mut TestRun, path: &Path, unroll: UnrollArgs, format: Format) -> Status {
-    let test = match load(t, path, unroll, None, None) {
+fn events_one(
+    t: &mut TestRun,
+    path: &Path,
+    unroll: UnrollArgs,
+    c: &CArgs,
+    format: Format,
+) -> Status {
+    let test = match load(t, path, unroll, c, None, None) {
         Ok(test) => test,
         Err(status) => return status,
     };
@@ -497,7 +512,7 @@ fn analyse_one(
         Ok(loaded) => (loaded.model, loaded.macros),
         Err(status) => return status,
     };
-    let test = match load(t, path, args.unroll, args.max_events, macros) {
+    let test = match load(t, path, args.unroll, &args.c, args.max_events, macros) {
         Ok(test) => test,
         Err(status) => return status,
     };
