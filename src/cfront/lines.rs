@@ -67,42 +67,77 @@ impl LineMap {
         }
     }
 
-    /// The user's text a preprocessed span came from: the same token on the line it came
-    /// from when it is found there (columns move under macro expansion), else the line.
+    /// The user's text a preprocessed span came from: the same tokens on the lines they
+    /// came from when they are found there (columns move under macro expansion), else the
+    /// first line.
     pub fn span(&self, start: usize, end: usize) -> Span {
-        let index = match self
-            .lines
-            .binary_search_by(|(offset, _)| offset.cmp(&start))
-        {
-            Ok(i) => i,
-            Err(i) => i.saturating_sub(1),
-        };
-        let Some(&(line_start, Some((user_start, user_len)))) = self.lines.get(index) else {
+        let Some((first, user_start, user_len)) = self.user_line(start) else {
             return super::nowhere();
         };
         let user_line = self
             .joined
             .get(user_start..user_start + user_len)
             .unwrap_or("");
-        let line_end = self.preprocessed[line_start..]
-            .find('\n')
-            .map_or(self.preprocessed.len(), |i| line_start + i);
-        let token_end = end.min(line_end).max(start);
-        let token = self.preprocessed.get(start..token_end).unwrap_or("").trim();
-        let column = start - line_start;
-        if !token.is_empty() {
-            if user_line
-                .get(column..)
-                .is_some_and(|s| s.starts_with(token))
-            {
-                return Span::new(user_start + column, user_start + column + token.len());
-            }
-            if let Some(found) = user_line.find(token) {
-                return Span::new(user_start + found, user_start + found + token.len());
+        let line_end = self.line_end(first);
+        let token = self
+            .preprocessed
+            .get(start..end.min(line_end).max(start))
+            .unwrap_or("")
+            .trim();
+        let column = start - self.lines[first].0;
+        let found = if token.is_empty() {
+            None
+        } else if user_line
+            .get(column..)
+            .is_some_and(|s| s.starts_with(token))
+        {
+            Some(column)
+        } else {
+            user_line.find(token)
+        };
+        let Some(found) = found else {
+            let leading = user_line.len() - user_line.trim_start().len();
+            return Span::new(user_start + leading, user_start + user_len);
+        };
+        let mut span = Span::new(user_start + found, user_start + found + token.len());
+        if end > line_end {
+            // The span goes on past this preprocessed line: end it where its last token
+            // is in the user's text.
+            if let Some(last) = self.end_of(end) {
+                if last > span.end {
+                    span.end = last;
+                }
             }
         }
-        let leading = user_line.len() - user_line.trim_start().len();
-        Span::new(user_start + leading, user_start + user_len)
+        span
+    }
+
+    /// The preprocessed line holding `offset`, and the user's line it came from.
+    fn user_line(&self, offset: usize) -> Option<(usize, usize, usize)> {
+        let index = match self.lines.binary_search_by(|(o, _)| o.cmp(&offset)) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        };
+        let (_, place) = self.lines.get(index)?;
+        let (user_start, user_len) = (*place)?;
+        Some((index, user_start, user_len))
+    }
+
+    fn line_end(&self, index: usize) -> usize {
+        let start = self.lines[index].0;
+        self.preprocessed[start..]
+            .find('\n')
+            .map_or(self.preprocessed.len(), |i| start + i)
+    }
+
+    /// Where, in the user's text, the preprocessed text ending at `end` ends.
+    fn end_of(&self, end: usize) -> Option<usize> {
+        let (_, user_start, user_len) = self.user_line(end.checked_sub(1)?)?;
+        let user_line = self.joined.get(user_start..user_start + user_len)?;
+        // The tokens around a macro's expansion are not all in the user's text: the
+        // span ends where the user's line does, before its `;`.
+        let kept = user_line.trim_end().trim_end_matches(';').trim_end();
+        Some(user_start + kept.len())
     }
 }
 

@@ -31,6 +31,23 @@ typedef _Atomic unsigned long atomic_size_t;
 typedef _Atomic long atomic_ptrdiff_t;
 typedef _Atomic long atomic_intmax_t;
 typedef _Atomic unsigned long atomic_uintmax_t;
+/* The least and fast widths of <stdint.h>, as an LP64 machine has them. */
+typedef _Atomic signed char atomic_int_least8_t;
+typedef _Atomic unsigned char atomic_uint_least8_t;
+typedef _Atomic signed char atomic_int_fast8_t;
+typedef _Atomic unsigned char atomic_uint_fast8_t;
+typedef _Atomic short atomic_int_least16_t;
+typedef _Atomic unsigned short atomic_uint_least16_t;
+typedef _Atomic short atomic_int_fast16_t;
+typedef _Atomic unsigned short atomic_uint_fast16_t;
+typedef _Atomic int atomic_int_least32_t;
+typedef _Atomic unsigned int atomic_uint_least32_t;
+typedef _Atomic int atomic_int_fast32_t;
+typedef _Atomic unsigned int atomic_uint_fast32_t;
+typedef _Atomic long atomic_int_least64_t;
+typedef _Atomic unsigned long atomic_uint_least64_t;
+typedef _Atomic long atomic_int_fast64_t;
+typedef _Atomic unsigned long atomic_uint_fast64_t;
 typedef struct atomic_flag { atomic_bool value; } atomic_flag;
 
 #define ATOMIC_VAR_INIT(value) (value)
