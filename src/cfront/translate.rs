@@ -151,7 +151,13 @@ struct Translator<'a> {
     /// Which thread each handle (`t1`, `t[2]`) holds.
     handles: HashMap<String, usize>,
     joins: usize,
+    /// Copies of loop bodies made by unrolling constant loops, nested ones included: past
+    /// `MAX_UNROLLED_COPIES`, loops are left to the bounded unrolling of every loop.
+    unrolled_copies: usize,
 }
+
+/// How many loop bodies unrolling constant loops may copy in one program.
+const MAX_UNROLLED_COPIES: usize = 4096;
 
 /// Translate a parsed C program; `name` names the test.
 pub fn translate(
@@ -172,6 +178,7 @@ pub fn translate(
         spawns: Vec::new(),
         handles: HashMap::new(),
         joins: 0,
+        unrolled_copies: 0,
     };
     let mut main = None;
     for item in &unit.0 {
@@ -1133,7 +1140,11 @@ impl Translator<'_> {
         scope: &mut Scope,
         out: &mut Vec<ast::Stmt>,
     ) {
-        if let Some((variable, values, after)) = self.constant_trip(f, scope) {
+        let trip = self
+            .constant_trip(f, scope)
+            .filter(|(_, values, _)| self.unrolled_copies + values.len() <= MAX_UNROLLED_COPIES);
+        if let Some((variable, values, after)) = trip {
+            self.unrolled_copies += values.len();
             // Unrolled here: each copy of the body has the variable as a constant, so that
             // `pthread_create(&t[i], ..., (void *)(long)i)` starts a thread per iteration.
             let declared_outside =
