@@ -108,6 +108,14 @@ impl LineMap {
                     span.end = last;
                 }
             }
+            // `if (f(a, NULL))`: the user's line closes a parenthesis the span did not open.
+            while let Some(text) = self.joined.get(span.start..span.end) {
+                let unbalanced = text.matches(')').count() > text.matches('(').count();
+                if !(unbalanced && text.ends_with(')')) {
+                    break;
+                }
+                span.end -= 1;
+            }
         }
         span
     }

@@ -262,3 +262,23 @@ fn macros_come_from_the_command_line() {
         .expect("nemos runs");
     assert_eq!(output.status.code(), Some(1));
 }
+
+#[test]
+fn infer_keeps_the_synchronisation_of_thread_creation() {
+    // The create's release write is nemos's, not the program's: infer lists it as kept
+    // and weakens only the program's own orders (here none: release/acquire are needed).
+    let output = nemos()
+        .args(["infer", "mp_release_acquire.c"])
+        .output()
+        .expect("nemos runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("pthread_create(&t1, NULL, writer, NULL)  [release (kept)]"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("can be relaxed"), "{stdout}");
+    assert!(
+        stdout.contains("(the written orders weakened): release, release, release, acquire"),
+        "{stdout}"
+    );
+}
