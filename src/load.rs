@@ -30,6 +30,9 @@ pub struct LoadOptions {
     /// How a C file (`*.c`) is preprocessed: the caller's, since it is I/O (the system
     /// preprocessor, the files the program includes). Without one a C file is refused.
     pub preprocessor: Option<Preprocessor>,
+    /// Leave out the executions that need more loop iterations than `unroll`, as GenMC's
+    /// `-unroll=N` does, instead of reporting them as cut.
+    pub block_at_bound: bool,
 }
 
 /// Runs the C preprocessor on a C file: its output, or the preprocessor's own message.
@@ -52,6 +55,7 @@ impl Default for LoadOptions {
             max_events: None,
             macros: None,
             preprocessor: None,
+            block_at_bound: false,
         }
     }
 }
@@ -142,13 +146,14 @@ pub fn load(source: &SourceFile, options: &LoadOptions) -> Result<Test, LoadErro
         let ast = syntax::parse(source)?;
         program::lower_with(&ast, source, options.macros.clone())?
     };
-    let events = events::unroll(
+    let mut events = events::unroll(
         &program,
         UnrollOptions {
             unroll: options.unroll,
             max_events: options.max_events,
         },
     )?;
+    events.block_at_bound = options.block_at_bound;
     Ok(Test { program, events })
 }
 

@@ -27,6 +27,11 @@ pub struct CArgs {
     /// (`<pthread.h>`, `<stdatomic.h>`, ...) stand for the system's.
     #[arg(short = 'I', value_name = "DIR")]
     pub include: Vec<PathBuf>,
+    /// Leave out the executions that need more loop iterations than --unroll allows (as
+    /// GenMC's -unroll=N does) instead of reporting them as cut (exit 3); the verdict is
+    /// over the executions within the bound.
+    #[arg(long)]
+    pub block_at_bound: bool,
 }
 
 /// The name the preprocessor's line markers give the file it reads from standard input.

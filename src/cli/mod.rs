@@ -381,6 +381,7 @@ fn load(
         max_events,
         macros,
         preprocessor: Some(c.preprocessor()),
+        block_at_bound: c.block_at_bound,
     };
     nemos::load(&file, &options).map_err(|e| match e {
         LoadError::Input(e) => {

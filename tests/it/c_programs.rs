@@ -282,3 +282,45 @@ fn infer_keeps_the_synchronisation_of_thread_creation() {
         "{stdout}"
     );
 }
+
+#[test]
+fn block_at_bound_leaves_out_the_executions_past_the_bound() {
+    let code = |args: &[&str]| {
+        let output = nemos().args(args).output().expect("nemos runs");
+        output.status.code()
+    };
+    // Without it, the executions needing a third iteration are reported as cut.
+    assert_eq!(code(&["check", "--unroll", "2", "bounded_loop.c"]), Some(3));
+    // With it, they are left out: the loop runs 0, 1 or 2 times, the assertion holds.
+    let (exit, result) = {
+        let output = nemos()
+            .args([
+                "check",
+                "--unroll",
+                "2",
+                "--block-at-bound",
+                "--count",
+                "--format",
+                "json",
+            ])
+            .arg("bounded_loop.c")
+            .output()
+            .expect("nemos runs");
+        let json: Value = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+        (output.status.code(), json)
+    };
+    assert_eq!(exit, Some(0));
+    assert_eq!(result["bound_hit"], false);
+    assert_eq!(executions(&result), 3);
+    // A bound of 3 lets the loop run three times: the assertion fails.
+    assert_eq!(
+        code(&[
+            "check",
+            "--unroll",
+            "3",
+            "--block-at-bound",
+            "bounded_loop.c"
+        ]),
+        Some(1)
+    );
+}
