@@ -140,7 +140,8 @@ pub fn load(source: &SourceFile, options: &LoadOptions) -> Result<Test, LoadErro
             )));
         };
         let preprocessed = (preprocessor.0)(source).map_err(LoadError::Preprocessor)?;
-        let (ast, file) = cfront::translate(source, &preprocessed)?;
+        let reserved = |name: &str| program::library::lookup(name).is_some();
+        let (ast, file) = cfront::translate(source, &preprocessed, &reserved)?;
         program::lower_with(&ast, &file, options.macros.clone())?
     } else {
         let ast = syntax::parse(source)?;

@@ -63,9 +63,13 @@ pub fn is_c_file(name: &str) -> bool {
 
 /// Parse the preprocessed program and rewrite it as a litmus test. The returned file is
 /// `source` followed by the included files, which every span of the test points into.
+///
+/// `reserved` says whether a name is a call of nemos's library, which a function of the
+/// program may not be named in the litmus dialect: such a function is renamed `NAME#c`.
 pub fn translate(
     source: &SourceFile,
     preprocessed: &Preprocessed,
+    reserved: &dyn Fn(&str) -> bool,
 ) -> Result<(ast::LitmusTest, SourceFile), InputError> {
     let file = SourceFile::joined(&source.name, &source.text, &preprocessed.others);
     let map = LineMap::new(&preprocessed.text, &preprocessed.main_name, &file);
@@ -94,7 +98,7 @@ pub fn translate(
     let name = std::path::Path::new(&source.name)
         .file_stem()
         .map_or_else(|| source.name.clone(), |s| s.to_string_lossy().to_string());
-    match translate::translate(&parsed.unit, &map, &name) {
+    match translate::translate(&parsed.unit, &map, &name, reserved) {
         Ok(test) => Ok((test, file)),
         Err(mut diagnostics) => {
             let mut seen = std::collections::HashSet::new();

@@ -151,6 +151,10 @@ struct Translator<'a> {
     /// Which thread each handle (`t1`, `t[2]`) holds.
     handles: HashMap<String, usize>,
     joins: usize,
+    /// Whether a name is one of nemos's library calls (`lock`, `assume`, ...): a function
+    /// of the program with such a name is renamed `NAME#c`, so that the program's own
+    /// definition is the one called.
+    reserved: &'a dyn Fn(&str) -> bool,
     /// Copies of loop bodies made by unrolling constant loops, nested ones included: past
     /// `MAX_UNROLLED_COPIES`, loops are left to the bounded unrolling of every loop.
     unrolled_copies: usize,
@@ -164,6 +168,7 @@ pub fn translate(
     unit: &c::TranslationUnit,
     map: &LineMap,
     name: &str,
+    reserved: &dyn Fn(&str) -> bool,
 ) -> Result<ast::LitmusTest, Errors> {
     let mut t = Translator {
         map,
@@ -178,8 +183,18 @@ pub fn translate(
         spawns: Vec::new(),
         handles: HashMap::new(),
         joins: 0,
+        reserved,
         unrolled_copies: 0,
     };
+    // Every function the program defines, before any body is read: a call may come
+    // before the definition (after a prototype).
+    for item in &unit.0 {
+        if let c::ExternalDeclaration::FunctionDefinition(f) = &item.node {
+            if let Some(name) = declarator_name(&f.node.declarator.node) {
+                t.functions.insert(name.node.name.clone());
+            }
+        }
+    }
     let mut main = None;
     for item in &unit.0 {
         match &item.node {
@@ -187,7 +202,6 @@ pub fn translate(
             c::ExternalDeclaration::StaticAssert(s) => t.refuse("`_Static_assert`", s.span),
             c::ExternalDeclaration::FunctionDefinition(f) => {
                 if let Some(name) = declarator_name(&f.node.declarator.node) {
-                    t.functions.insert(name.node.name.clone());
                     if name.node.name == "main" {
                         main = Some(f);
                         continue;
@@ -913,9 +927,10 @@ impl Translator<'_> {
             }
         }
         let body = self.body(&f.node.statement, scope);
+        let name = self.function_ident(name);
         self.litmus_functions.push(ast::Function {
             return_type: Self::litmus_type(&return_type, span),
-            name: self.ident(name),
+            name,
             params,
             body,
             span,
@@ -1582,10 +1597,19 @@ impl Translator<'_> {
         }
     }
 
+    /// The name a function of the program has in the litmus AST.
+    fn function_ident(&self, id: &Node<c::Identifier>) -> ast::Ident {
+        let mut ident = self.ident(id);
+        if (self.reserved)(&ident.name) {
+            ident.name.push_str("#c");
+        }
+        ident
+    }
+
     fn start_routine(&mut self, e: &Node<c::Expression>) -> Option<ast::Ident> {
         match &e.node {
             c::Expression::Identifier(id) if self.functions.contains(&id.node.name) => {
-                Some(self.ident(id))
+                Some(self.function_ident(id))
             }
             c::Expression::Cast(cast) => self.start_routine(&cast.node.expression),
             c::Expression::UnaryOperator(u)
@@ -1910,6 +1934,19 @@ impl Translator<'_> {
             );
             return None;
         };
+        if self.functions.contains(name) {
+            // The program's own function, whatever library call has its name.
+            let mut args = Vec::new();
+            for a in &call_node.node.arguments {
+                args.push(self.expression(a, scope));
+            }
+            let args: Option<Vec<ast::Expr>> = args.into_iter().collect();
+            let callee = match &call_node.node.callee.node {
+                c::Expression::Identifier(id) => self.function_ident(id),
+                _ => ident(name, span),
+            };
+            return Some(expr(ExprKind::Call(callee, args?), span));
+        }
         if matches!(
             name,
             "pthread_create" | "pthread_join" | "thrd_create" | "thrd_join"

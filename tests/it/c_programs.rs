@@ -324,3 +324,24 @@ fn block_at_bound_leaves_out_the_executions_past_the_bound() {
         Some(1)
     );
 }
+
+#[test]
+fn a_function_named_like_a_library_call_is_the_programs_own() {
+    // `lock`/`unlock` of the program (a spin lock on an exchange), not nemos's mutex:
+    // the count of executions is the program's (a lock of nemos's gives 2, see
+    // mutex_counter.c), and no update is lost.
+    for model in ["rc11", "sc"] {
+        let (code, result) = check("own_lock.c", model);
+        assert_eq!(code, 0, "own_lock.c under {model}: {result}");
+        assert_ne!(executions(&result), 2, "own_lock.c under {model}");
+        let output = nemos()
+            .args(["races", "--model", model, "own_lock.c"])
+            .output()
+            .expect("nemos runs");
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "own_lock.c races under {model}"
+        );
+    }
+}
