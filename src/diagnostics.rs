@@ -29,10 +29,24 @@ impl Span {
 }
 
 /// A source text with the name it is reported under (usually its path).
+///
+/// A C program is several files (the one named and the files it includes): their texts
+/// are kept one after the other, each an entry of `parts`, so that a span still indexes
+/// one text and every location is reported in its own file and line.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
     pub name: String,
     pub text: Arc<str>,
+    /// The files after the first, each with the offset of its text in `text`; empty for
+    /// a single file.
+    pub parts: Arc<[FilePart]>,
+}
+
+/// One file of a [`SourceFile`] made of several, from `start` in its text on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FilePart {
+    pub name: String,
+    pub start: usize,
 }
 
 impl SourceFile {
@@ -40,7 +54,50 @@ impl SourceFile {
         SourceFile {
             name: name.into(),
             text: text.into(),
+            parts: Arc::new([]),
         }
+    }
+
+    /// Several files read as one: the first is `name`, the others follow, each text
+    /// starting on a line of its own.
+    pub fn joined(name: impl Into<String>, first: &str, others: &[(String, String)]) -> Self {
+        let mut text = first.to_string();
+        let mut parts = Vec::new();
+        for (name, other) in others {
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            parts.push(FilePart {
+                name: name.clone(),
+                start: text.len(),
+            });
+            text.push_str(other);
+        }
+        SourceFile {
+            name: name.into(),
+            text: text.into(),
+            parts: parts.into(),
+        }
+    }
+
+    /// The name of the file holding `offset`, and where that file's text starts.
+    pub fn file_at(&self, offset: usize) -> (&str, usize) {
+        match self.parts.iter().rev().find(|part| part.start <= offset) {
+            Some(part) => (&part.name, part.start),
+            None => (&self.name, 0),
+        }
+    }
+
+    /// The text of the file holding `offset`, and where it starts.
+    fn part_text(&self, offset: usize) -> (&str, usize) {
+        let (_, start) = self.file_at(offset);
+        let end = self
+            .parts
+            .iter()
+            .map(|part| part.start)
+            .find(|&next| next > start)
+            .unwrap_or(self.text.len());
+        (&self.text[start..end], start)
     }
 
     /// A file's bytes as herd7 reads them: a leading UTF-8 byte-order mark is dropped, and
@@ -51,10 +108,11 @@ impl SourceFile {
         SourceFile::new(name, decode(bytes))
     }
 
-    /// 1-based line and column (in characters) of a byte offset.
+    /// 1-based line and column (in characters) of a byte offset, in the file holding it.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = floor_char_boundary(&self.text, offset.min(self.text.len()));
-        let before = &self.text[..offset];
+        let (_, start) = self.file_at(offset);
+        let before = &self.text[start..offset];
         let line = before.matches('\n').count() + 1;
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         let column = before[line_start..].chars().count() + 1;
@@ -146,7 +204,8 @@ impl InputError {
             .iter()
             .map(|d| {
                 let (line, column) = self.file.line_col(d.span.start);
-                format!("{}:{}:{}: {}", self.file.name, line, column, d.message)
+                let (name, _) = self.file.file_at(d.span.start);
+                format!("{}:{}:{}: {}", name, line, column, d.message)
             })
             .collect::<Vec<_>>()
             .join("\n")
@@ -163,13 +222,19 @@ impl InputError {
         let mut out = String::new();
         for diagnostic in &self.diagnostics {
             let (line, column) = self.file.line_col(diagnostic.span.start);
+            let (name, _) = self.file.file_at(diagnostic.span.start);
+            // The excerpt is drawn from the file holding the span, with the span moved
+            // into that file's text.
+            let (text, start) = self.file.part_text(diagnostic.span.start);
+            let mut local = diagnostic.clone();
+            local.span = Span::new(
+                diagnostic.span.start - start,
+                diagnostic.span.end.saturating_sub(start).min(text.len()),
+            );
             let report = Rendered {
-                heading: format!(
-                    "{}:{}:{}: {}",
-                    self.file.name, line, column, diagnostic.message
-                ),
-                diagnostic,
-                source: NamedSource::new(self.file.name.clone(), self.file.text.to_string()),
+                heading: format!("{}:{}:{}: {}", name, line, column, diagnostic.message),
+                diagnostic: &local,
+                source: NamedSource::new(name, text.to_string()),
             };
             if handler.render_report(&mut out, &report).is_err() {
                 out.push_str(&report.heading);

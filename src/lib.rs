@@ -35,6 +35,7 @@
 
 pub mod analysis;
 pub mod cat;
+pub mod cfront;
 pub mod diagnostics;
 pub mod encode;
 pub mod events;

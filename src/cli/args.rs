@@ -64,6 +64,8 @@ pub enum Command {
         format: Format,
         #[command(flatten)]
         batch: BatchArgs,
+        #[command(flatten)]
+        c: super::cfiles::CArgs,
     },
     /// Decide each test's final condition and show a witness execution.
     #[command(after_help = EXIT_CODES)]
@@ -298,6 +300,8 @@ pub struct AnalysisArgs {
     pub skip: Vec<String>,
     #[command(flatten)]
     pub unroll: UnrollArgs,
+    #[command(flatten)]
+    pub c: super::cfiles::CArgs,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Count the allowed executions (distinct rf and co) that satisfy the condition and

@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 /// The tests a command-line argument names: `-` (standard input), `@FILE` (herd's index of
-/// test files, one per line), a directory (its `*.litmus`, recursively; none is an error) or a
-/// file.
+/// test files, one per line), a directory (its `*.litmus` and `*.c`, recursively; none is an
+/// error) or a file.
 pub fn collect_files(path: &Path) -> Result<Vec<PathBuf>, String> {
     if path.as_os_str() == STDIN {
         return Ok(vec![path.to_path_buf()]);
@@ -23,7 +23,7 @@ pub fn collect_files(path: &Path) -> Result<Vec<PathBuf>, String> {
                 let p = entry.path();
                 if p.is_dir() {
                     stack.push(p);
-                } else if p.extension().is_some_and(|x| x == "litmus") {
+                } else if p.extension().is_some_and(|x| x == "litmus" || x == "c") {
                     files.push(p);
                 }
             }
@@ -31,7 +31,7 @@ pub fn collect_files(path: &Path) -> Result<Vec<PathBuf>, String> {
         if files.is_empty() {
             // Silence and exit 0 would read as "all tests passed".
             return Err(format!(
-                "no litmus test (*.litmus) found in {}",
+                "no litmus test (*.litmus) or C program (*.c) found in {}",
                 path.display()
             ));
         }

@@ -112,6 +112,7 @@ impl HiArgs {
                 unroll: common.unroll.unroll,
                 max_events: common.max_events,
                 macros: loaded.macros,
+                ..common.c.load_options()
             },
             format: common.format,
             batch: BatchOptions {

@@ -4,6 +4,7 @@
 
 mod args;
 mod batch;
+mod cfiles;
 mod files;
 mod graphs;
 mod hiargs;
@@ -27,6 +28,7 @@ use nemos::{LoadError, LoadOptions, Test};
 
 use args::{Cli, ColorArg, Command, Format, UnrollArgs};
 use batch::{ewriteln, owrite, run_batch, BatchOptions, Status, TestRun, Work};
+use cfiles::CArgs;
 use hiargs::HiArgs;
 use output::{check_format, color_in_args, colors, palette, Colors, Stdout, COLORS};
 
@@ -67,12 +69,13 @@ fn run(command: Command) -> Status {
             unroll,
             format,
             batch,
+            c,
         } => {
             if check_format(Printed::Events, format).is_err() {
                 return Status::BadInput;
             }
             untimed(&paths, format, batch.jobs, move |t, path| {
-                events_one(t, path, unroll, format)
+                events_one(t, path, unroll, &c, format)
             })
         }
         Command::Models { name } => models::models_command(name.as_deref()),
@@ -155,6 +158,10 @@ fn load(t: &mut TestRun, path: &Path, options: &LoadOptions) -> Result<Test, Sta
         LoadError::TooManyEvents(limit) => {
             t.limit = Some(limit.to_string());
             Status::LimitHit
+        }
+        LoadError::Preprocessor(message) => {
+            ewriteln!(t, "{message}");
+            Status::BadInput
         }
     })
 }
@@ -243,10 +250,16 @@ fn write_orders(
     Ok(())
 }
 
-fn events_one(t: &mut TestRun, path: &Path, unroll: UnrollArgs, format: Format) -> Status {
+fn events_one(
+    t: &mut TestRun,
+    path: &Path,
+    unroll: UnrollArgs,
+    c: &CArgs,
+    format: Format,
+) -> Status {
     let options = LoadOptions {
         unroll: unroll.unroll,
-        ..LoadOptions::default()
+        ..c.load_options()
     };
     let test = match load(t, path, &options) {
         Ok(test) => test,

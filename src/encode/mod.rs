@@ -222,6 +222,11 @@ impl<'a> Encoding<'a> {
             })
             .collect();
         enc.bound_hit = sink.or(&hits);
+        if events.block_at_bound {
+            // The executions that need more iterations are not executions of the bounded
+            // program: nothing is reported as cut.
+            sink.assert_true(!enc.bound_hit);
+        }
         for e in events.events.iter().filter(|e| e.kind == EventKind::Assert) {
             let holds = match e.value {
                 Some(t) => {

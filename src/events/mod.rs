@@ -272,6 +272,9 @@ pub struct Events {
     /// Per program thread and register, the register's value at the end of the thread.
     pub final_registers: Vec<Vec<TermId>>,
     pub bound_hits: Vec<BoundHit>,
+    /// The executions of `bound_hits` are left out rather than reported (GenMC's
+    /// `-unroll=N`): set by the caller after unrolling (`LoadOptions::block_at_bound`).
+    pub block_at_bound: bool,
     /// Where threads may block forever: reduced spin loops and contended locks.
     pub waits: Vec<WaitPoint>,
     /// The calls of functions of the test, in the order they were unrolled.

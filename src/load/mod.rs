@@ -11,6 +11,7 @@ pub mod model;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::cfront::{self, Preprocessed};
 use crate::diagnostics::{InputError, SourceFile};
 use crate::events::{self, Events, TooManyEvents, UnrollError, UnrollOptions};
 use crate::program::{self, Program};
@@ -29,6 +30,25 @@ pub struct LoadOptions {
     /// The macros of the model's `.def` file (herd's `-macros`): a call they name expands
     /// into herd's primitives, tagged, before the library's calls are looked at.
     pub macros: Option<Arc<Macros>>,
+    /// How a C file (`*.c`) is preprocessed: the caller's, since it is I/O (the system
+    /// preprocessor, the files the program includes). Without one a C file is refused.
+    pub preprocessor: Option<Preprocessor>,
+    /// Leave out the executions that need more loop iterations than `unroll`, as GenMC's
+    /// `-unroll=N` does, instead of reporting them as cut.
+    pub block_at_bound: bool,
+}
+
+/// Runs the C preprocessor on a C file: its output, or the preprocessor's own message.
+#[derive(Clone)]
+pub struct Preprocessor(pub Arc<PreprocessFn>);
+
+/// What a [`Preprocessor`] runs.
+pub type PreprocessFn = dyn Fn(&SourceFile) -> Result<Preprocessed, String> + Send + Sync;
+
+impl fmt::Debug for Preprocessor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Preprocessor")
+    }
 }
 
 impl Default for LoadOptions {
@@ -37,6 +57,8 @@ impl Default for LoadOptions {
             unroll: UnrollOptions::default().unroll,
             max_events: None,
             macros: None,
+            preprocessor: None,
+            block_at_bound: false,
         }
     }
 }
@@ -49,6 +71,8 @@ pub enum LoadError {
     /// The test has more events than [`LoadOptions::max_events`]: a limit, not a verdict
     /// on the input.
     TooManyEvents(TooManyEvents),
+    /// The C preprocessor refused the file: its own message.
+    Preprocessor(String),
 }
 
 impl LoadError {
@@ -57,6 +81,7 @@ impl LoadError {
         match self {
             LoadError::Input(e) => e.short(),
             LoadError::TooManyEvents(limit) => limit.to_string(),
+            LoadError::Preprocessor(message) => message.clone(),
         }
     }
 
@@ -65,6 +90,7 @@ impl LoadError {
         match self {
             LoadError::Input(e) => e.render(color),
             LoadError::TooManyEvents(limit) => limit.to_string(),
+            LoadError::Preprocessor(message) => message.clone(),
         }
     }
 }
@@ -106,17 +132,32 @@ impl Test {
     }
 }
 
-/// Parse, lower and unroll `source`.
+/// Parse, lower and unroll `source`: a litmus test, or a C program (`*.c`, through
+/// [`LoadOptions::preprocessor`] and the C front end).
 pub fn load(source: &SourceFile, options: &LoadOptions) -> Result<Test, LoadError> {
-    let ast = syntax::parse(source)?;
-    let program = program::lower_with(&ast, source, options.macros.clone())?;
-    let events = events::unroll(
+    let program = if cfront::is_c_file(&source.name) {
+        let Some(preprocessor) = &options.preprocessor else {
+            return Err(LoadError::Preprocessor(format!(
+                "{}: a C file needs the C preprocessor, which this caller does not run",
+                source.name
+            )));
+        };
+        let preprocessed = (preprocessor.0)(source).map_err(LoadError::Preprocessor)?;
+        let reserved = |name: &str| program::library::lookup(name).is_some();
+        let (ast, file) = cfront::translate(source, &preprocessed, &reserved)?;
+        program::lower_with(&ast, &file, options.macros.clone())?
+    } else {
+        let ast = syntax::parse(source)?;
+        program::lower_with(&ast, source, options.macros.clone())?
+    };
+    let mut events = events::unroll(
         &program,
         UnrollOptions {
             unroll: options.unroll,
             max_events: options.max_events,
         },
     )?;
+    events.block_at_bound = options.block_at_bound;
     Ok(Test { program, events })
 }
 

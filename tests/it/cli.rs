@@ -1017,7 +1017,7 @@ fn a_directory_without_tests_is_an_error() {
     assert_eq!(alone.stdout, "");
     assert_eq!(
         alone.stderr,
-        format!("error: no litmus test (*.litmus) found in {shown}\n")
+        format!("error: no litmus test (*.litmus) or C program (*.c) found in {shown}\n")
     );
     let with_another = run(&["check", &shown, "litmus/SB.litmus"]);
     assert_eq!(with_another.code, 2);
@@ -1030,7 +1030,7 @@ fn a_directory_without_tests_is_an_error() {
     );
     assert!(
         with_another.stderr.starts_with(&format!(
-            "error: no litmus test (*.litmus) found in {shown}\n"
+            "error: no litmus test (*.litmus) or C program (*.c) found in {shown}\n"
         )),
         "{}",
         with_another.stderr

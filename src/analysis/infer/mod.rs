@@ -42,7 +42,7 @@ use crate::diagnostics::Span;
 use crate::encode::cnf::{Bool, Gates};
 use crate::events::{self, Events, UnrollOptions};
 use crate::load::LoadError;
-use crate::program::{Instr, MemOrder, Program, Quantifier};
+use crate::program::{Address, Instr, MemOrder, Program, Quantifier};
 
 use crate::witness::Execution;
 
@@ -154,23 +154,32 @@ pub struct Site {
     pub pinned: bool,
 }
 
-/// The atomic accesses and fences of `program`, in thread and program order.
+/// The atomic accesses and fences of `program`, in thread and program order. An access
+/// to a location the front end made rather than the program named (its name is no C
+/// identifier: the C front end's `spawn#1`, through which a thread's creation
+/// synchronises) is pinned to its order: it is not the program's to weaken.
 pub fn sites(program: &Program) -> Vec<Site> {
     let mut sites = Vec::new();
     for (thread, t) in program.threads.iter().enumerate() {
-        visit_sites(&t.body, &mut |access, span, written| {
+        visit_sites(&t.body, &mut |access, span, written, instr| {
             if sites.iter().any(|s: &Site| s.span == span) {
                 return;
             }
             let (line, _) = program.source.line_col(span.start);
+            let made = matches!(instr.address(), Some(Address::Fixed(id))
+                if program.locations[*id].name.contains('#'));
             sites.push(Site {
                 thread,
                 access,
                 span,
                 line,
                 written,
-                choices: access.choices(),
-                pinned: false,
+                choices: if made {
+                    vec![written]
+                } else {
+                    access.choices()
+                },
+                pinned: made,
             })
         });
     }
@@ -178,20 +187,20 @@ pub fn sites(program: &Program) -> Vec<Site> {
 }
 
 /// Calls `f` on every site of `body` in program order (loop conditions before loop bodies).
-fn visit_sites(body: &[Instr], f: &mut impl FnMut(Access, Span, Choice)) {
+fn visit_sites(body: &[Instr], f: &mut impl FnMut(Access, Span, Choice, &Instr)) {
     for instr in body {
         match instr {
             Instr::Load { order, span, .. } if *order != MemOrder::NonAtomic => {
-                f(Access::Load, *span, Some(*order))
+                f(Access::Load, *span, Some(*order), instr)
             }
             Instr::Store { order, span, .. } if *order != MemOrder::NonAtomic => {
-                f(Access::Store, *span, Some(*order))
+                f(Access::Store, *span, Some(*order), instr)
             }
-            Instr::Rmw { order, span, .. } => f(Access::Rmw, *span, Some(*order)),
+            Instr::Rmw { order, span, .. } => f(Access::Rmw, *span, Some(*order), instr),
             Instr::CompareExchange { success, span, .. } => {
-                f(Access::CompareExchange, *span, Some(*success))
+                f(Access::CompareExchange, *span, Some(*success), instr)
             }
-            Instr::Fence { order, span, .. } => f(Access::Fence, *span, Some(*order)),
+            Instr::Fence { order, span, .. } => f(Access::Fence, *span, Some(*order), instr),
             _ => {}
         }
         for block in instr.nested() {
@@ -202,9 +211,12 @@ fn visit_sites(body: &[Instr], f: &mut impl FnMut(Access, Span, Choice)) {
 
 /// `program` with the sites' orders replaced by `assignment` (one choice per site).
 pub fn with_orders(program: &Program, sites: &[Site], assignment: &[Choice]) -> Program {
+    // A pinned site keeps the order of each access it covers: one span may cover a store
+    // and a load of a location the front end made (a thread's creation and its start).
     let chosen: HashMap<Span, Choice> = sites
         .iter()
         .zip(assignment)
+        .filter(|(site, _)| !site.pinned)
         .map(|(site, &choice)| (site.span, choice))
         .collect();
     let mut program = program.clone();

@@ -137,6 +137,7 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Unrol
         init,
         final_registers,
         bound_hits: builder.bound_hits,
+        block_at_bound: false,
         waits: builder.waits,
         calls: builder.calls,
         access_checks: builder.access_checks,

@@ -1,0 +1,2170 @@
+//! lang-c's AST -> the litmus AST.
+//!
+//! What C writes differently from the litmus dialect:
+//! - A global `x` is a location: its value is `*x` there and `&x` is `x`; an array's name
+//!   is its address in both.
+//! - Threads. `main` is thread `P0`. Each `pthread_create(&h, attr, f, arg)` (or
+//!   `thrd_create`) that `main` runs starts a thread `Pk` that calls `f(arg)`; a create
+//!   inside a `for` whose trip count is a constant starts one thread per iteration (the
+//!   loop is unrolled here, its variable a constant in each copy). `pthread_join(h, _)`
+//!   waits for the thread `h` holds.
+//! - Creation and join synchronise through a location of their own, which is how a model,
+//!   shipped or the user's own `.cat`, sees them: the create is a release write of 1 to
+//!   `spawn#k`, and thread `k` begins with an acquire read of `spawn#k` assumed to read 1;
+//!   thread `k` ends with a release write of 1 to `exit#k` when some join waits for it, and
+//!   the join is an acquire read of `exit#k` assumed to read 1. The assumed read has one
+//!   write it may read from, so the pair adds no execution; an execution where it would
+//!   read the initial 0 is not an execution of the program (the assumption blocks it) and
+//!   is not counted. Under C11's models the pair is a synchronises-with edge (`sw`, hence
+//!   `hb`); under every model it is `po; rf; po` from what comes before the create to what
+//!   the thread does.
+//! - Integers are nemos's 32-bit integers whatever their C type; a cast keeps its operand's
+//!   value (a cast to `_Bool` compares with 0). Pointers are addresses as in litmus tests.
+//! - `printf` and its kin do nothing; `__VERIFIER_assume(c)` is `assume(c)`;
+//!   `atomic_init(p, v)` is a relaxed store; `pthread_mutex_lock`/`unlock` are nemos's
+//!   `lock`/`unlock`.
+//!
+//! What is not supported yet is refused at the construct, named ("`switch` is not
+//! supported yet").
+
+use std::collections::{HashMap, HashSet};
+
+use lang_c::ast as c;
+use lang_c::span::Node;
+
+use super::LineMap;
+use crate::diagnostics::{Diagnostic, Span};
+use crate::syntax::ast::{self, BinaryOp, ExprKind, StmtKind, UnaryOp};
+
+type Errors = Vec<Diagnostic>;
+
+/// A C type as far as the litmus AST needs it.
+#[derive(Clone, Debug)]
+struct TypeInfo {
+    base: String,
+    atomic: bool,
+    pointer_depth: u8,
+    /// `pthread_t`, `thrd_t`: handles nemos tracks while translating, not values.
+    handle: bool,
+}
+
+impl TypeInfo {
+    fn scalar(base: &str) -> TypeInfo {
+        TypeInfo {
+            base: base.to_string(),
+            atomic: false,
+            pointer_depth: 0,
+            handle: false,
+        }
+    }
+}
+
+/// How a global's name reads in the litmus AST.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Global {
+    /// A scalar or struct object: its name is its address, its value `*name`.
+    Object,
+    /// An array: its name is its address in C too.
+    Array,
+}
+
+/// Calls whose C form has nothing the litmus dialect needs: dropped.
+const IGNORED_CALLS: &[&str] = &[
+    "printf",
+    "fprintf",
+    "puts",
+    "pthread_mutex_init",
+    "pthread_mutex_destroy",
+    "thrd_yield",
+];
+
+/// Calls nemos knows by another name.
+const RENAMED_CALLS: &[(&str, &str)] = &[
+    ("__VERIFIER_assume", "assume"),
+    ("pthread_mutex_lock", "lock"),
+    ("pthread_mutex_unlock", "unlock"),
+];
+
+/// Calls refused by name until they are given a meaning.
+const UNSUPPORTED_CALLS: &[&str] = &[
+    "malloc",
+    "calloc",
+    "realloc",
+    "free",
+    "pthread_exit",
+    "pthread_self",
+    "pthread_mutex_trylock",
+    "pthread_barrier_init",
+    "pthread_barrier_wait",
+    "pthread_barrier_destroy",
+    "pthread_cond_wait",
+    "pthread_cond_signal",
+    "__VERIFIER_nondet_int",
+    "__VERIFIER_nondet_uint",
+    "__VERIFIER_nondet_bool",
+    "__VERIFIER_hp_alloc",
+    "__VERIFIER_hp_protect",
+    "__VERIFIER_hp_free",
+    "__VERIFIER_hp_retire",
+    "__VERIFIER_final_CAS",
+    "__VERIFIER_helping_CAS",
+    "__VERIFIER_helped_CAS",
+    "__VERIFIER_optional",
+    "memset",
+    "memcpy",
+    "exit",
+    "abort",
+];
+
+/// A thread `main` starts.
+struct Spawn {
+    function: ast::Ident,
+    argument: ast::Expr,
+    joined: bool,
+    span: Span,
+}
+
+/// What is in force inside a function body.
+#[derive(Default, Clone)]
+struct Scope {
+    locals: HashMap<String, TypeInfo>,
+    /// Variables of loops unrolled here, each a constant in its copy of the body.
+    constants: HashMap<String, i64>,
+    /// Whether this is `main`, the only function that may start threads.
+    main: bool,
+    /// Inside a loop or branch `main` runs a variable number of times: no thread may be
+    /// started or joined there.
+    conditional: u32,
+}
+
+struct Translator<'a> {
+    map: &'a LineMap,
+    errors: Errors,
+    typedefs: HashMap<String, TypeInfo>,
+    enum_constants: HashMap<String, i64>,
+    globals: HashMap<String, (Global, TypeInfo)>,
+    functions: HashSet<String>,
+    init: Vec<ast::InitItem>,
+    structs: Vec<ast::StructDef>,
+    litmus_functions: Vec<ast::Function>,
+    spawns: Vec<Spawn>,
+    /// Which thread each handle (`t1`, `t[2]`) holds.
+    handles: HashMap<String, usize>,
+    joins: usize,
+    /// Whether a name is one of nemos's library calls (`lock`, `assume`, ...): a function
+    /// of the program with such a name is renamed `NAME#c`, so that the program's own
+    /// definition is the one called.
+    reserved: &'a dyn Fn(&str) -> bool,
+    /// Copies of loop bodies made by unrolling constant loops, nested ones included: past
+    /// `MAX_UNROLLED_COPIES`, loops are left to the bounded unrolling of every loop.
+    unrolled_copies: usize,
+}
+
+/// How many loop bodies unrolling constant loops may copy in one program.
+const MAX_UNROLLED_COPIES: usize = 4096;
+
+/// Translate a parsed C program; `name` names the test.
+pub fn translate(
+    unit: &c::TranslationUnit,
+    map: &LineMap,
+    name: &str,
+    reserved: &dyn Fn(&str) -> bool,
+) -> Result<ast::LitmusTest, Errors> {
+    let mut t = Translator {
+        map,
+        errors: Vec::new(),
+        typedefs: HashMap::new(),
+        enum_constants: HashMap::new(),
+        globals: HashMap::new(),
+        functions: HashSet::new(),
+        init: Vec::new(),
+        structs: Vec::new(),
+        litmus_functions: Vec::new(),
+        spawns: Vec::new(),
+        handles: HashMap::new(),
+        joins: 0,
+        reserved,
+        unrolled_copies: 0,
+    };
+    // Every function the program defines, before any body is read: a call may come
+    // before the definition (after a prototype).
+    for item in &unit.0 {
+        if let c::ExternalDeclaration::FunctionDefinition(f) = &item.node {
+            if let Some(name) = declarator_name(&f.node.declarator.node) {
+                t.functions.insert(name.node.name.clone());
+            }
+        }
+    }
+    let mut main = None;
+    for item in &unit.0 {
+        match &item.node {
+            c::ExternalDeclaration::Declaration(d) => t.global_declaration(d),
+            c::ExternalDeclaration::StaticAssert(s) => t.refuse("`_Static_assert`", s.span),
+            c::ExternalDeclaration::FunctionDefinition(f) => {
+                if let Some(name) = declarator_name(&f.node.declarator.node) {
+                    if name.node.name == "main" {
+                        main = Some(f);
+                        continue;
+                    }
+                }
+                t.function(f);
+            }
+        }
+    }
+    let Some(main) = main else {
+        t.errors.push(
+            Diagnostic::new("the C program has no `main`", super::nowhere())
+                .with_help("nemos runs `main` as the first thread, which starts the others"),
+        );
+        return Err(t.errors);
+    };
+    let scope = Scope {
+        main: true,
+        ..Scope::default()
+    };
+    let body = t.body(&main.node.statement, scope);
+    let span = t.span(main.span);
+    let main_name = declarator_name(&main.node.declarator.node)
+        .map_or_else(|| ident("main", span), |n| t.ident(n));
+    let mut threads = vec![ast::Thread {
+        index: 0,
+        name: main_name,
+        params: Vec::new(),
+        body,
+        span,
+    }];
+    for (k, spawn) in t.spawns.iter().enumerate() {
+        threads.push(spawned_thread(k + 1, spawn));
+    }
+    for (k, _) in t.spawns.iter().enumerate() {
+        for flag in [spawn_flag(k + 1), exit_flag(k + 1)] {
+            t.init.push(flag_location(&flag, span));
+        }
+    }
+    if !t.errors.is_empty() {
+        return Err(t.errors);
+    }
+    Ok(ast::LitmusTest {
+        arch: "C".to_string(),
+        name: ident(name, span),
+        doc: None,
+        metadata: Vec::new(),
+        init: t.init,
+        structs: t.structs,
+        functions: t.litmus_functions,
+        threads,
+        spec: None,
+        locations: Vec::new(),
+        filter: None,
+        condition: None,
+    })
+}
+
+fn spawn_flag(k: usize) -> String {
+    format!("spawn#{k}")
+}
+
+fn exit_flag(k: usize) -> String {
+    format!("exit#{k}")
+}
+
+fn ident(name: &str, span: Span) -> ast::Ident {
+    ast::Ident {
+        name: name.to_string(),
+        span,
+    }
+}
+
+fn expr(kind: ExprKind, span: Span) -> ast::Expr {
+    ast::Expr { kind, span }
+}
+
+fn stmt(kind: StmtKind, span: Span) -> ast::Stmt {
+    ast::Stmt { kind, span }
+}
+
+fn name_expr(name: &str, span: Span) -> ast::Expr {
+    expr(ExprKind::Name(ident(name, span)), span)
+}
+
+fn int_type(span: Span) -> ast::Type {
+    ast::Type {
+        base: "int".to_string(),
+        atomic: false,
+        volatile: false,
+        constant: false,
+        pointer_depth: 0,
+        span,
+    }
+}
+
+fn call(name: &str, args: Vec<ast::Expr>, span: Span) -> ast::Expr {
+    expr(ExprKind::Call(ident(name, span), args), span)
+}
+
+fn flag_location(name: &str, span: Span) -> ast::InitItem {
+    ast::InitItem {
+        ty: Some(ast::Type {
+            base: "atomic_int".to_string(),
+            atomic: true,
+            ..int_type(span)
+        }),
+        target: ast::StateVar::Location {
+            name: ident(name, span),
+            index: None,
+            members: Vec::new(),
+        },
+        value: Some(ast::InitValue::Int(0)),
+        array_len: None,
+        span,
+    }
+}
+
+/// `atomic_store_explicit(flag, 1, memory_order_release);`
+fn release_flag(flag: &str, span: Span) -> ast::Stmt {
+    let args = vec![
+        name_expr(flag, span),
+        expr(ExprKind::Int(1), span),
+        name_expr("memory_order_release", span),
+    ];
+    stmt(
+        StmtKind::Expr(call("atomic_store_explicit", args, span)),
+        span,
+    )
+}
+
+/// `int seen = atomic_load_explicit(flag, memory_order_acquire); assume(seen == 1);`
+fn acquire_flag(flag: &str, register: &str, span: Span) -> [ast::Stmt; 2] {
+    let load = call(
+        "atomic_load_explicit",
+        vec![
+            name_expr(flag, span),
+            name_expr("memory_order_acquire", span),
+        ],
+        span,
+    );
+    let seen = expr(
+        ExprKind::Binary(
+            BinaryOp::Eq,
+            Box::new(name_expr(register, span)),
+            Box::new(expr(ExprKind::Int(1), span)),
+        ),
+        span,
+    );
+    [
+        stmt(
+            StmtKind::Decl {
+                ty: int_type(span),
+                name: ident(register, span),
+                init: Some(load),
+            },
+            span,
+        ),
+        stmt(StmtKind::Expr(call("assume", vec![seen], span)), span),
+    ]
+}
+
+/// Thread `k`: wait for its creation, call its function, announce its end when joined.
+fn spawned_thread(k: usize, spawn: &Spawn) -> ast::Thread {
+    let span = spawn.span;
+    let mut body: Vec<ast::Stmt> =
+        acquire_flag(&spawn_flag(k), &format!("{}.seen", spawn_flag(k)), span).into();
+    body.push(stmt(
+        StmtKind::Expr(expr(
+            ExprKind::Call(spawn.function.clone(), vec![spawn.argument.clone()]),
+            span,
+        )),
+        span,
+    ));
+    if spawn.joined {
+        body.push(release_flag(&exit_flag(k), span));
+    }
+    ast::Thread {
+        index: k as u32,
+        name: ident(&format!("P{k}"), span),
+        params: Vec::new(),
+        body,
+        span,
+    }
+}
+
+fn declarator_name(d: &c::Declarator) -> Option<&Node<c::Identifier>> {
+    match &d.kind.node {
+        c::DeclaratorKind::Identifier(id) => Some(id),
+        c::DeclaratorKind::Declarator(inner) => declarator_name(&inner.node),
+        c::DeclaratorKind::Abstract => None,
+    }
+}
+
+/// The derived parts of a declarator, innermost last as C reads them (`int *a[2]`: an
+/// array of pointers).
+fn derived(d: &c::Declarator) -> Vec<&c::DerivedDeclarator> {
+    let mut parts: Vec<&c::DerivedDeclarator> = d.derived.iter().map(|n| &n.node).collect();
+    if let c::DeclaratorKind::Declarator(inner) = &d.kind.node {
+        parts.extend(derived(&inner.node));
+    }
+    parts
+}
+
+impl Translator<'_> {
+    fn span(&self, span: lang_c::span::Span) -> Span {
+        self.map.span(span.start, span.end)
+    }
+
+    fn ident(&self, id: &Node<c::Identifier>) -> ast::Ident {
+        ident(&id.node.name, self.span(id.span))
+    }
+
+    fn refuse(&mut self, what: &str, span: lang_c::span::Span) {
+        let at = self.span(span);
+        self.errors
+            .push(Diagnostic::new(format!("{what} is not supported yet"), at));
+    }
+
+    // ---- types ----
+
+    fn type_of(
+        &mut self,
+        specifiers: &[&c::TypeSpecifier],
+        qualifiers: &[&c::TypeQualifier],
+    ) -> TypeInfo {
+        let mut words = Vec::new();
+        let mut info = TypeInfo::scalar("int");
+        let mut named = None;
+        for s in specifiers {
+            match s {
+                c::TypeSpecifier::Void => words.push("void"),
+                c::TypeSpecifier::Char => words.push("char"),
+                c::TypeSpecifier::Short => words.push("short"),
+                c::TypeSpecifier::Int => words.push("int"),
+                c::TypeSpecifier::Long => words.push("long"),
+                c::TypeSpecifier::Signed => words.push("signed"),
+                c::TypeSpecifier::Unsigned => words.push("unsigned"),
+                c::TypeSpecifier::Bool => words.push("_Bool"),
+                c::TypeSpecifier::Atomic(inner) => {
+                    let mut inner_info = self.type_name(&inner.node);
+                    inner_info.atomic = true;
+                    named = Some(inner_info);
+                }
+                c::TypeSpecifier::Struct(st) => {
+                    let name = self.struct_type(st);
+                    named = Some(TypeInfo::scalar(&format!("struct {name}")));
+                }
+                c::TypeSpecifier::Enum(e) => {
+                    self.enum_type(&e.node);
+                    words.push("int");
+                }
+                c::TypeSpecifier::TypedefName(id) => match self.typedefs.get(&id.node.name) {
+                    Some(t) => named = Some(t.clone()),
+                    None => {
+                        let at = self.span(id.span);
+                        self.errors.push(Diagnostic::new(
+                            format!("unknown type `{}`", id.node.name),
+                            at,
+                        ));
+                    }
+                },
+                c::TypeSpecifier::Float | c::TypeSpecifier::Double => {
+                    words.push("double");
+                }
+                _ => words.push("int"),
+            }
+        }
+        if let Some(n) = named {
+            info = n;
+        } else if !words.is_empty() {
+            info.base = words.join(" ");
+        }
+        for q in qualifiers {
+            if matches!(q, c::TypeQualifier::Atomic) {
+                info.atomic = true;
+            }
+        }
+        info
+    }
+
+    fn specifiers_type(&mut self, specifiers: &[Node<c::DeclarationSpecifier>]) -> TypeInfo {
+        let mut types = Vec::new();
+        let mut qualifiers = Vec::new();
+        for s in specifiers {
+            match &s.node {
+                c::DeclarationSpecifier::TypeSpecifier(t) => types.push(&t.node),
+                c::DeclarationSpecifier::TypeQualifier(q) => qualifiers.push(&q.node),
+                _ => {}
+            }
+        }
+        let info = self.type_of(&types, &qualifiers);
+        self.refuse_floats(&info, specifiers.first().map(|s| s.span));
+        info
+    }
+
+    fn refuse_floats(&mut self, info: &TypeInfo, span: Option<lang_c::span::Span>) {
+        if info.base == "double" {
+            if let Some(span) = span {
+                self.refuse("floating-point arithmetic", span);
+            }
+        }
+    }
+
+    fn type_name(&mut self, name: &c::TypeName) -> TypeInfo {
+        let mut types = Vec::new();
+        let mut qualifiers = Vec::new();
+        for s in &name.specifiers {
+            match &s.node {
+                c::SpecifierQualifier::TypeSpecifier(t) => types.push(&t.node),
+                c::SpecifierQualifier::TypeQualifier(q) => qualifiers.push(&q.node),
+                c::SpecifierQualifier::Extension(_) => {}
+            }
+        }
+        let mut info = self.type_of(&types, &qualifiers);
+        if let Some(d) = &name.declarator {
+            for part in derived(&d.node) {
+                if matches!(part, c::DerivedDeclarator::Pointer(_)) {
+                    info.pointer_depth += 1;
+                }
+            }
+        }
+        info
+    }
+
+    fn litmus_type(info: &TypeInfo, span: Span) -> ast::Type {
+        ast::Type {
+            base: info.base.clone(),
+            atomic: info.atomic,
+            volatile: false,
+            constant: false,
+            pointer_depth: info.pointer_depth,
+            span,
+        }
+    }
+
+    fn struct_type(&mut self, st: &Node<c::StructType>) -> String {
+        let span = self.span(st.span);
+        if matches!(st.node.kind.node, c::StructKind::Union) {
+            self.refuse("`union`", st.span);
+        }
+        let name = st.node.identifier.as_ref().map_or_else(
+            || format!("anonymous#{}", self.structs.len()),
+            |i| i.node.name.clone(),
+        );
+        let Some(declarations) = &st.node.declarations else {
+            return name;
+        };
+        let mut fields = Vec::new();
+        for d in declarations {
+            let c::StructDeclaration::Field(field) = &d.node else {
+                self.refuse("`_Static_assert`", d.span);
+                continue;
+            };
+            let mut types = Vec::new();
+            let mut qualifiers = Vec::new();
+            for s in &field.node.specifiers {
+                match &s.node {
+                    c::SpecifierQualifier::TypeSpecifier(t) => types.push(&t.node),
+                    c::SpecifierQualifier::TypeQualifier(q) => qualifiers.push(&q.node),
+                    c::SpecifierQualifier::Extension(_) => {}
+                }
+            }
+            let base = self.type_of(&types, &qualifiers);
+            for declarator in &field.node.declarators {
+                if declarator.node.bit_width.is_some() {
+                    self.refuse("a bit-field", declarator.span);
+                    continue;
+                }
+                let Some(d) = &declarator.node.declarator else {
+                    continue;
+                };
+                let Some(field_name) = declarator_name(&d.node) else {
+                    continue;
+                };
+                let (info, array_len) = self.declared(&base, &d.node, d.span);
+                fields.push(ast::FieldDecl {
+                    ty: Self::litmus_type(&info, self.span(d.span)),
+                    name: self.ident(field_name),
+                    array_len,
+                    span: self.span(declarator.span),
+                });
+            }
+        }
+        self.structs.push(ast::StructDef {
+            name: ident(&name, span),
+            fields,
+            span,
+        });
+        name
+    }
+
+    fn enum_type(&mut self, e: &c::EnumType) {
+        let mut next = 0;
+        for enumerator in &e.enumerators {
+            if let Some(value) = &enumerator.node.expression {
+                if let Some(v) = self.constant(value, &Scope::default()) {
+                    next = v;
+                }
+            }
+            let name = &enumerator.node.identifier.node.name;
+            // The memory orders stay names: the library reads them as orders.
+            if !name.starts_with("memory_order_") {
+                self.enum_constants.insert(name.clone(), next);
+            }
+            next += 1;
+        }
+    }
+
+    /// The type a declarator gives its name over `base`, and its array length.
+    fn declared(
+        &mut self,
+        base: &TypeInfo,
+        d: &c::Declarator,
+        span: lang_c::span::Span,
+    ) -> (TypeInfo, Option<u32>) {
+        let mut info = base.clone();
+        let mut array_len = None;
+        for part in derived(d) {
+            match part {
+                c::DerivedDeclarator::Pointer(qualifiers) => {
+                    info.pointer_depth += 1;
+                    // `int *_Atomic p`: the pointer itself is atomic.
+                    if qualifiers.iter().any(|q| {
+                        matches!(&q.node, c::PointerQualifier::TypeQualifier(t) if matches!(t.node, c::TypeQualifier::Atomic))
+                    }) {
+                        info.atomic = true;
+                    }
+                }
+                c::DerivedDeclarator::Array(array) => {
+                    if array_len.is_some() {
+                        self.refuse("an array of arrays", span);
+                    }
+                    array_len = match &array.node.size {
+                        c::ArraySize::VariableExpression(e) | c::ArraySize::StaticExpression(e) => {
+                            match self.constant(e, &Scope::default()) {
+                                Some(n) if (1..=i64::from(u16::MAX)).contains(&n) => Some(n as u32),
+                                _ => {
+                                    self.refuse(
+                                        "an array whose length is not a positive constant",
+                                        e.span,
+                                    );
+                                    None
+                                }
+                            }
+                        }
+                        _ => {
+                            self.refuse("an array of unknown length", span);
+                            None
+                        }
+                    };
+                }
+                c::DerivedDeclarator::Function(_) | c::DerivedDeclarator::KRFunction(_) => {}
+                c::DerivedDeclarator::Block(_) => self.refuse("a block pointer", span),
+            }
+        }
+        (info, array_len)
+    }
+
+    // ---- global declarations ----
+
+    fn global_declaration(&mut self, d: &Node<c::Declaration>) {
+        let mut typedef = false;
+        for s in &d.node.specifiers {
+            if let c::DeclarationSpecifier::StorageClass(class) = &s.node {
+                match class.node {
+                    c::StorageClassSpecifier::Typedef => typedef = true,
+                    c::StorageClassSpecifier::ThreadLocal => {
+                        self.refuse(
+                            "a thread-local variable (`__thread`, `_Thread_local`)",
+                            s.span,
+                        );
+                        return;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let base = self.specifiers_type(&d.node.specifiers);
+        for init_declarator in &d.node.declarators {
+            let declarator = &init_declarator.node.declarator;
+            let Some(name) = declarator_name(&declarator.node) else {
+                continue;
+            };
+            let is_function = derived(&declarator.node).iter().any(|p| {
+                matches!(
+                    p,
+                    c::DerivedDeclarator::Function(_) | c::DerivedDeclarator::KRFunction(_)
+                )
+            });
+            let (info, array_len) = self.declared(&base, &declarator.node, declarator.span);
+            if typedef {
+                let mut info = info;
+                info.handle = matches!(name.node.name.as_str(), "pthread_t" | "thrd_t");
+                if array_len.is_some() {
+                    self.refuse("a typedef of an array", declarator.span);
+                }
+                self.typedefs.insert(name.node.name.clone(), info);
+                continue;
+            }
+            if is_function {
+                // A prototype: the definition, if any, is what counts.
+                continue;
+            }
+            if info.handle && info.pointer_depth == 0 {
+                continue;
+            }
+            self.global(name, &info, array_len, init_declarator);
+        }
+    }
+
+    fn global(
+        &mut self,
+        name: &Node<c::Identifier>,
+        info: &TypeInfo,
+        array_len: Option<u32>,
+        d: &Node<c::InitDeclarator>,
+    ) {
+        let span = self.span(d.span);
+        let scope = Scope::default();
+        let value = match &d.node.initializer {
+            None => None,
+            Some(init) => match &init.node {
+                c::Initializer::Expression(e) => self.init_value(e, &scope),
+                c::Initializer::List(items) => {
+                    let mut values = Vec::new();
+                    for item in items {
+                        if !item.node.designation.is_empty() {
+                            self.refuse("a designated initializer", item.span);
+                            continue;
+                        }
+                        match &item.node.initializer.node {
+                            c::Initializer::Expression(e) => {
+                                if let Some(v) = self.constant(e, &scope) {
+                                    values.push(v);
+                                }
+                            }
+                            c::Initializer::List(_) => {
+                                self.refuse("a nested initializer list", item.span)
+                            }
+                        }
+                    }
+                    if info.base.starts_with("struct ") && array_len.is_none() {
+                        self.refuse("a struct initializer", init.span);
+                        None
+                    } else if array_len.is_none() && values.len() == 1 {
+                        Some(ast::InitValue::Int(values[0]))
+                    } else {
+                        if let Some(len) = array_len {
+                            values.resize(len as usize, 0);
+                        }
+                        Some(ast::InitValue::List(values))
+                    }
+                }
+            },
+        };
+        let kind = if array_len.is_some() {
+            Global::Array
+        } else {
+            Global::Object
+        };
+        self.globals
+            .insert(name.node.name.clone(), (kind, info.clone()));
+        self.init.push(ast::InitItem {
+            ty: Some(Self::litmus_type(info, span)),
+            target: ast::StateVar::Location {
+                name: self.ident(name),
+                index: None,
+                members: Vec::new(),
+            },
+            value,
+            array_len,
+            span,
+        });
+    }
+
+    fn init_value(&mut self, e: &Node<c::Expression>, scope: &Scope) -> Option<ast::InitValue> {
+        if let c::Expression::UnaryOperator(u) = &e.node {
+            if matches!(u.node.operator.node, c::UnaryOperator::Address) {
+                let target = self.expression(&u.node.operand, scope)?;
+                let span = self.span(e.span);
+                return match target.kind {
+                    ExprKind::Unary(UnaryOp::Deref, inner) => match inner.kind {
+                        ExprKind::Name(name) => {
+                            Some(ast::InitValue::Address(ast::AddressOf::of_name(name)))
+                        }
+                        _ => {
+                            self.errors.push(Diagnostic::new(
+                                "an initial address must be a global's",
+                                span,
+                            ));
+                            None
+                        }
+                    },
+                    _ => {
+                        self.errors.push(Diagnostic::new(
+                            "an initial address must be a global's",
+                            span,
+                        ));
+                        None
+                    }
+                };
+            }
+        }
+        self.constant(e, scope).map(ast::InitValue::Int)
+    }
+
+    /// The value of a constant expression (an initializer, an array length, a loop bound).
+    fn constant(&mut self, e: &Node<c::Expression>, scope: &Scope) -> Option<i64> {
+        match self.try_constant(e, scope) {
+            Some(v) => Some(v),
+            None => {
+                let at = self.span(e.span);
+                self.errors.push(Diagnostic::new(
+                    "expected a constant integer expression",
+                    at,
+                ));
+                None
+            }
+        }
+    }
+
+    fn try_constant(&self, e: &Node<c::Expression>, scope: &Scope) -> Option<i64> {
+        match &e.node {
+            c::Expression::Constant(k) => integer(&k.node),
+            c::Expression::Identifier(id) => scope
+                .constants
+                .get(&id.node.name)
+                .or_else(|| self.enum_constants.get(&id.node.name))
+                .copied(),
+            c::Expression::Cast(cast) => self.try_constant(&cast.node.expression, scope),
+            c::Expression::UnaryOperator(u) => {
+                let v = self.try_constant(&u.node.operand, scope)?;
+                match u.node.operator.node {
+                    c::UnaryOperator::Minus => v.checked_neg(),
+                    c::UnaryOperator::Plus => Some(v),
+                    c::UnaryOperator::Complement => Some(!v),
+                    c::UnaryOperator::Negate => Some(i64::from(v == 0)),
+                    _ => None,
+                }
+            }
+            c::Expression::BinaryOperator(b) => {
+                let l = self.try_constant(&b.node.lhs, scope)?;
+                let r = self.try_constant(&b.node.rhs, scope)?;
+                use c::BinaryOperator as B;
+                match b.node.operator.node {
+                    B::Plus => l.checked_add(r),
+                    B::Minus => l.checked_sub(r),
+                    B::Multiply => l.checked_mul(r),
+                    B::Divide => l.checked_div(r),
+                    B::Modulo => l.checked_rem(r),
+                    B::ShiftLeft => u32::try_from(r).ok().and_then(|r| l.checked_shl(r)),
+                    B::ShiftRight => u32::try_from(r).ok().and_then(|r| l.checked_shr(r)),
+                    B::BitwiseAnd => Some(l & r),
+                    B::BitwiseOr => Some(l | r),
+                    B::BitwiseXor => Some(l ^ r),
+                    B::Less => Some(i64::from(l < r)),
+                    B::Greater => Some(i64::from(l > r)),
+                    B::LessOrEqual => Some(i64::from(l <= r)),
+                    B::GreaterOrEqual => Some(i64::from(l >= r)),
+                    B::Equals => Some(i64::from(l == r)),
+                    B::NotEquals => Some(i64::from(l != r)),
+                    B::LogicalAnd => Some(i64::from(l != 0 && r != 0)),
+                    B::LogicalOr => Some(i64::from(l != 0 || r != 0)),
+                    _ => None,
+                }
+            }
+            c::Expression::Conditional(k) => {
+                let condition = self.try_constant(&k.node.condition, scope)?;
+                if condition != 0 {
+                    self.try_constant(&k.node.then_expression, scope)
+                } else {
+                    self.try_constant(&k.node.else_expression, scope)
+                }
+            }
+            _ => None,
+        }
+    }
+
+    // ---- functions ----
+
+    fn function(&mut self, f: &Node<c::FunctionDefinition>) {
+        let declarator = &f.node.declarator;
+        let Some(name) = declarator_name(&declarator.node) else {
+            return;
+        };
+        let span = self.span(f.span);
+        let return_base = self.specifiers_type(&f.node.specifiers);
+        let mut return_type = return_base.clone();
+        let mut params = Vec::new();
+        let mut scope = Scope::default();
+        for part in derived(&declarator.node) {
+            match part {
+                c::DerivedDeclarator::Pointer(_) => return_type.pointer_depth += 1,
+                c::DerivedDeclarator::Function(fd) => {
+                    for p in &fd.node.parameters {
+                        let base = self.specifiers_type(&p.node.specifiers);
+                        let Some(d) = &p.node.declarator else {
+                            continue;
+                        };
+                        let Some(param_name) = declarator_name(&d.node) else {
+                            continue;
+                        };
+                        let (info, array_len) = self.declared(&base, &d.node, d.span);
+                        let mut info = info;
+                        if array_len.is_some() {
+                            // An array parameter is a pointer.
+                            info.pointer_depth += 1;
+                        }
+                        scope
+                            .locals
+                            .insert(param_name.node.name.clone(), info.clone());
+                        params.push(ast::Param {
+                            ty: Self::litmus_type(&info, self.span(d.span)),
+                            name: self.ident(param_name),
+                        });
+                    }
+                }
+                c::DerivedDeclarator::KRFunction(ids) if !ids.is_empty() => {
+                    self.refuse("a K&R-style parameter list", declarator.span);
+                }
+                _ => {}
+            }
+        }
+        let body = self.body(&f.node.statement, scope);
+        let name = self.function_ident(name);
+        self.litmus_functions.push(ast::Function {
+            return_type: Self::litmus_type(&return_type, span),
+            name,
+            params,
+            body,
+            span,
+        });
+    }
+
+    fn body(&mut self, statement: &Node<c::Statement>, mut scope: Scope) -> Vec<ast::Stmt> {
+        let mut out = Vec::new();
+        self.statement(statement, &mut scope, &mut out);
+        match out.pop() {
+            Some(ast::Stmt {
+                kind: StmtKind::Block(body),
+                ..
+            }) if out.is_empty() => body,
+            Some(last) => {
+                out.push(last);
+                out
+            }
+            None => out,
+        }
+    }
+
+    // ---- statements ----
+
+    fn block(&mut self, items: &[Node<c::BlockItem>], scope: &Scope) -> Vec<ast::Stmt> {
+        let mut inner = scope.clone();
+        let mut out = Vec::new();
+        for item in items {
+            match &item.node {
+                c::BlockItem::Declaration(d) => self.local_declaration(d, &mut inner, &mut out),
+                c::BlockItem::StaticAssert(s) => self.refuse("`_Static_assert`", s.span),
+                c::BlockItem::Statement(s) => self.statement(s, &mut inner, &mut out),
+            }
+        }
+        out
+    }
+
+    fn local_declaration(
+        &mut self,
+        d: &Node<c::Declaration>,
+        scope: &mut Scope,
+        out: &mut Vec<ast::Stmt>,
+    ) {
+        for s in &d.node.specifiers {
+            if let c::DeclarationSpecifier::StorageClass(class) = &s.node {
+                match class.node {
+                    c::StorageClassSpecifier::Static => {
+                        self.refuse("a `static` local variable", s.span);
+                        return;
+                    }
+                    c::StorageClassSpecifier::Typedef => {
+                        self.refuse("a local `typedef`", s.span);
+                        return;
+                    }
+                    c::StorageClassSpecifier::ThreadLocal => {
+                        self.refuse(
+                            "a thread-local variable (`__thread`, `_Thread_local`)",
+                            s.span,
+                        );
+                        return;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let base = self.specifiers_type(&d.node.specifiers);
+        for init_declarator in &d.node.declarators {
+            let declarator = &init_declarator.node.declarator;
+            let Some(name) = declarator_name(&declarator.node) else {
+                continue;
+            };
+            let (info, array_len) = self.declared(&base, &declarator.node, declarator.span);
+            if info.handle && info.pointer_depth == 0 {
+                // `pthread_t t[N];`: handles are followed while translating.
+                continue;
+            }
+            if array_len.is_some() {
+                self.refuse("a local array", declarator.span);
+                continue;
+            }
+            if info.base.starts_with("struct ") && info.pointer_depth == 0 {
+                self.refuse("a local struct variable", declarator.span);
+                continue;
+            }
+            let span = self.span(init_declarator.span);
+            let init = match &init_declarator.node.initializer {
+                None => None,
+                Some(init) => match &init.node {
+                    c::Initializer::Expression(e) => self.value(e, scope, out),
+                    c::Initializer::List(_) => {
+                        self.refuse("an initializer list for a local variable", init.span);
+                        None
+                    }
+                },
+            };
+            if self.globals.contains_key(&name.node.name) {
+                self.refuse("a local variable that shadows a global", name.span);
+            }
+            scope.locals.insert(name.node.name.clone(), info.clone());
+            scope.constants.remove(&name.node.name);
+            out.push(stmt(
+                StmtKind::Decl {
+                    ty: Self::litmus_type(&info, self.span(declarator.span)),
+                    name: self.ident(name),
+                    init,
+                },
+                span,
+            ));
+        }
+    }
+
+    fn nested(&mut self, s: &Node<c::Statement>, scope: &Scope) -> Vec<ast::Stmt> {
+        let mut inner = scope.clone();
+        let mut out = Vec::new();
+        self.statement(s, &mut inner, &mut out);
+        out
+    }
+
+    fn statement(&mut self, s: &Node<c::Statement>, scope: &mut Scope, out: &mut Vec<ast::Stmt>) {
+        let span = self.span(s.span);
+        match &s.node {
+            c::Statement::Compound(items) => {
+                let body = self.block(items, scope);
+                out.push(stmt(StmtKind::Block(body), span));
+            }
+            c::Statement::Expression(None) => {}
+            c::Statement::Expression(Some(e)) => self.expression_statement(e, scope, out),
+            c::Statement::If(i) => self.if_statement(i, span, scope, out),
+            c::Statement::While(w) => {
+                let mut inner = scope.clone();
+                inner.conditional += 1;
+                let mut prelude = Vec::new();
+                let cond = self.value(&w.node.expression, &inner, &mut prelude);
+                self.no_prelude(&prelude, w.node.expression.span);
+                let body = self.nested(&w.node.statement, &inner);
+                if let Some(cond) = cond {
+                    out.push(stmt(StmtKind::While { cond, body }, span));
+                }
+            }
+            c::Statement::DoWhile(w) => {
+                let mut inner = scope.clone();
+                inner.conditional += 1;
+                let body = self.nested(&w.node.statement, &inner);
+                let mut prelude = Vec::new();
+                let cond = self.value(&w.node.expression, &inner, &mut prelude);
+                self.no_prelude(&prelude, w.node.expression.span);
+                if let Some(cond) = cond {
+                    out.push(stmt(StmtKind::DoWhile { body, cond }, span));
+                }
+            }
+            c::Statement::For(f) => self.for_statement(f, span, scope, out),
+            c::Statement::Continue => out.push(stmt(StmtKind::Continue, span)),
+            c::Statement::Break => out.push(stmt(StmtKind::Break, span)),
+            c::Statement::Return(value) => {
+                if scope.main {
+                    // `main`'s value is not observed: its end is the thread's end.
+                    out.push(stmt(StmtKind::Return(None), span));
+                } else {
+                    let value = value.as_ref().and_then(|v| self.value(v, scope, out));
+                    out.push(stmt(StmtKind::Return(value), span));
+                }
+            }
+            c::Statement::Labeled(l) => match &l.node.label.node {
+                c::Label::Identifier(_) => self.refuse("a label", s.span),
+                _ => self.refuse("`switch`", s.span),
+            },
+            c::Statement::Switch(_) => self.refuse("`switch`", s.span),
+            c::Statement::Goto(_) => self.refuse("`goto`", s.span),
+            c::Statement::Asm(_) => self.refuse("inline assembly", s.span),
+        }
+    }
+
+    /// Memory accesses hoisted out of a loop condition would run once, not at each test.
+    fn no_prelude(&mut self, prelude: &[ast::Stmt], span: lang_c::span::Span) {
+        if !prelude.is_empty() {
+            self.refuse("a call with side effects in a loop condition", span);
+        }
+    }
+
+    fn if_statement(
+        &mut self,
+        i: &Node<c::IfStatement>,
+        span: Span,
+        scope: &mut Scope,
+        out: &mut Vec<ast::Stmt>,
+    ) {
+        // `if (pthread_create(...)) abort();`: the call succeeds in nemos, so only the
+        // else branch can run.
+        if thread_call(&i.node.condition).is_some() {
+            self.thread_operation(&i.node.condition, scope, out);
+            if let Some(otherwise) = &i.node.else_statement {
+                let body = self.nested(otherwise, scope);
+                out.push(stmt(StmtKind::Block(body), span));
+            }
+            return;
+        }
+        let mut inner = scope.clone();
+        inner.conditional += 1;
+        let cond = self.value(&i.node.condition, scope, out);
+        let then_branch = self.nested(&i.node.then_statement, &inner);
+        let else_branch = i
+            .node
+            .else_statement
+            .as_ref()
+            .map(|e| self.nested(e, &inner));
+        if let Some(cond) = cond {
+            out.push(stmt(
+                StmtKind::If {
+                    cond,
+                    then_branch,
+                    else_branch,
+                },
+                span,
+            ));
+        }
+    }
+
+    fn for_statement(
+        &mut self,
+        f: &Node<c::ForStatement>,
+        span: Span,
+        scope: &mut Scope,
+        out: &mut Vec<ast::Stmt>,
+    ) {
+        let trip = self
+            .constant_trip(f, scope)
+            .filter(|(_, values, _)| self.unrolled_copies + values.len() <= MAX_UNROLLED_COPIES);
+        if let Some((variable, values, after)) = trip {
+            self.unrolled_copies += values.len();
+            // Unrolled here: each copy of the body has the variable as a constant, so that
+            // `pthread_create(&t[i], ..., (void *)(long)i)` starts a thread per iteration.
+            let declared_outside =
+                matches!(f.node.initializer.node, c::ForInitializer::Expression(_));
+            let mut copies = Vec::new();
+            for value in &values {
+                let mut inner = scope.clone();
+                inner.constants.insert(variable.clone(), *value);
+                inner.locals.remove(&variable);
+                let body = self.nested(&f.node.statement, &inner);
+                copies.push(stmt(StmtKind::Block(body), span));
+            }
+            if declared_outside {
+                // The variable keeps the value the loop leaves in it.
+                copies.push(stmt(
+                    StmtKind::Assign {
+                        lhs: name_expr(&variable, span),
+                        rhs: expr(ExprKind::Int(after), span),
+                    },
+                    span,
+                ));
+            }
+            out.push(stmt(StmtKind::Block(copies), span));
+            return;
+        }
+        let mut inner = scope.clone();
+        let mut init_out = Vec::new();
+        match &f.node.initializer.node {
+            c::ForInitializer::Empty => {}
+            c::ForInitializer::Expression(e) => {
+                self.expression_statement(e, &mut inner, &mut init_out)
+            }
+            c::ForInitializer::Declaration(d) => {
+                self.local_declaration(d, &mut inner, &mut init_out)
+            }
+            c::ForInitializer::StaticAssert(s) => self.refuse("`_Static_assert`", s.span),
+        }
+        inner.conditional += 1;
+        let cond = f.node.condition.as_ref().and_then(|c| {
+            let mut prelude = Vec::new();
+            let cond = self.value(c, &inner, &mut prelude);
+            self.no_prelude(&prelude, c.span);
+            cond
+        });
+        let step = f.node.step.as_ref().and_then(|e| {
+            let mut step_out = Vec::new();
+            self.expression_statement(e, &mut inner.clone(), &mut step_out);
+            match step_out.len() {
+                0 => None,
+                1 => step_out.pop().map(Box::new),
+                _ => Some(Box::new(stmt(StmtKind::Block(step_out), self.span(e.span)))),
+            }
+        });
+        let body = self.nested(&f.node.statement, &inner);
+        let init = match init_out.len() {
+            0 => None,
+            1 => init_out.pop().map(Box::new),
+            _ => {
+                // Several declarations: they go before the loop, in a block of their own.
+                let loop_stmt = stmt(
+                    StmtKind::For {
+                        init: None,
+                        cond,
+                        step,
+                        body,
+                    },
+                    span,
+                );
+                init_out.push(loop_stmt);
+                out.push(stmt(StmtKind::Block(init_out), span));
+                return;
+            }
+        };
+        out.push(stmt(
+            StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            },
+            span,
+        ));
+    }
+
+    /// `for (i = a; i < b; i++)` (or `<=`, `!=`, `>`, `>=`, `--`, `+= k`, `-= k`) with `a`
+    /// and `b` constants and a body that neither assigns `i` nor leaves the loop early: the
+    /// variable, its values (at most 64 of them) and the value that ends the loop.
+    fn constant_trip(
+        &self,
+        f: &Node<c::ForStatement>,
+        scope: &Scope,
+    ) -> Option<(String, Vec<i64>, i64)> {
+        let (variable, start) = match &f.node.initializer.node {
+            c::ForInitializer::Declaration(d) => {
+                let [declarator] = d.node.declarators.as_slice() else {
+                    return None;
+                };
+                let name = declarator_name(&declarator.node.declarator.node)?;
+                let c::Initializer::Expression(e) = &declarator.node.initializer.as_ref()?.node
+                else {
+                    return None;
+                };
+                (name.node.name.clone(), self.try_constant(e, scope)?)
+            }
+            c::ForInitializer::Expression(e) => {
+                let c::Expression::BinaryOperator(b) = &e.node else {
+                    return None;
+                };
+                if !matches!(b.node.operator.node, c::BinaryOperator::Assign) {
+                    return None;
+                }
+                let c::Expression::Identifier(id) = &b.node.lhs.node else {
+                    return None;
+                };
+                if !scope.locals.contains_key(&id.node.name) {
+                    return None;
+                }
+                (id.node.name.clone(), self.try_constant(&b.node.rhs, scope)?)
+            }
+            _ => return None,
+        };
+        if statement_mentions(&f.node.statement.node, &variable, true) {
+            return None;
+        }
+        let condition = f.node.condition.as_ref()?;
+        let mut values = Vec::new();
+        let mut value = start;
+        let mut inner = scope.clone();
+        loop {
+            inner.constants.insert(variable.clone(), value);
+            if self.try_constant(condition, &inner)? == 0 {
+                break;
+            }
+            values.push(value);
+            if values.len() > 64 {
+                return None;
+            }
+            value = self.try_step(f, value)?;
+        }
+        Some((variable, values, value))
+    }
+
+    /// The loop variable's next value after `value`, when the step is a constant one.
+    fn try_step(&self, f: &Node<c::ForStatement>, value: i64) -> Option<i64> {
+        let step = f.node.step.as_ref()?;
+        match &step.node {
+            c::Expression::UnaryOperator(u) => match u.node.operator.node {
+                c::UnaryOperator::PostIncrement | c::UnaryOperator::PreIncrement => {
+                    value.checked_add(1)
+                }
+                c::UnaryOperator::PostDecrement | c::UnaryOperator::PreDecrement => {
+                    value.checked_sub(1)
+                }
+                _ => None,
+            },
+            c::Expression::BinaryOperator(b) => {
+                let by = self.try_constant(&b.node.rhs, &Scope::default())?;
+                match b.node.operator.node {
+                    c::BinaryOperator::AssignPlus => value.checked_add(by),
+                    c::BinaryOperator::AssignMinus => value.checked_sub(by),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn expression_statement(
+        &mut self,
+        e: &Node<c::Expression>,
+        scope: &mut Scope,
+        out: &mut Vec<ast::Stmt>,
+    ) {
+        let span = self.span(e.span);
+        match &e.node {
+            c::Expression::Call(call_node) => {
+                let callee = callee_name(call_node);
+                if thread_call(e).is_some() {
+                    self.thread_operation(e, scope, out);
+                    return;
+                }
+                if let Some(name) = callee {
+                    if IGNORED_CALLS.contains(&name) {
+                        return;
+                    }
+                }
+                if let Some(value) = self.value(e, scope, out) {
+                    out.push(stmt(StmtKind::Expr(value), span));
+                }
+            }
+            c::Expression::BinaryOperator(b) => {
+                let op = match b.node.operator.node {
+                    c::BinaryOperator::Assign => None,
+                    c::BinaryOperator::AssignPlus => Some(BinaryOp::Add),
+                    c::BinaryOperator::AssignMinus => Some(BinaryOp::Sub),
+                    c::BinaryOperator::AssignMultiply => Some(BinaryOp::Mul),
+                    c::BinaryOperator::AssignDivide => Some(BinaryOp::Div),
+                    c::BinaryOperator::AssignModulo => Some(BinaryOp::Rem),
+                    c::BinaryOperator::AssignShiftLeft => Some(BinaryOp::Shl),
+                    c::BinaryOperator::AssignShiftRight => Some(BinaryOp::Shr),
+                    c::BinaryOperator::AssignBitwiseAnd => Some(BinaryOp::BitAnd),
+                    c::BinaryOperator::AssignBitwiseOr => Some(BinaryOp::BitOr),
+                    c::BinaryOperator::AssignBitwiseXor => Some(BinaryOp::BitXor),
+                    _ => {
+                        if let Some(value) = self.value(e, scope, out) {
+                            out.push(stmt(StmtKind::Expr(value), span));
+                        }
+                        return;
+                    }
+                };
+                if let c::Expression::Identifier(id) = &b.node.lhs.node {
+                    if scope.constants.contains_key(&id.node.name) {
+                        self.refuse(
+                            "assigning the variable of a loop nemos unrolls",
+                            b.node.lhs.span,
+                        );
+                        return;
+                    }
+                }
+                let Some((lhs, atomic)) = self.place(&b.node.lhs, scope) else {
+                    return;
+                };
+                let Some(rhs) = self.value(&b.node.rhs, scope, out) else {
+                    return;
+                };
+                if atomic {
+                    // C's plain assignment to an atomic object: a seq_cst store, or a
+                    // read-modify-write for the compound forms.
+                    let function = match op {
+                        None => "atomic_store",
+                        Some(BinaryOp::Add) => "atomic_fetch_add",
+                        Some(BinaryOp::Sub) => "atomic_fetch_sub",
+                        Some(BinaryOp::BitAnd) => "atomic_fetch_and",
+                        Some(BinaryOp::BitOr) => "atomic_fetch_or",
+                        Some(BinaryOp::BitXor) => "atomic_fetch_xor",
+                        Some(_) => {
+                            self.refuse("this compound assignment to an atomic object", e.span);
+                            return;
+                        }
+                    };
+                    let address = address_of(lhs, span);
+                    out.push(stmt(
+                        StmtKind::Expr(call(function, vec![address, rhs], span)),
+                        span,
+                    ));
+                    return;
+                }
+                let rhs = match op {
+                    None => rhs,
+                    Some(op) => expr(
+                        ExprKind::Binary(op, Box::new(lhs.clone()), Box::new(rhs)),
+                        span,
+                    ),
+                };
+                out.push(stmt(StmtKind::Assign { lhs, rhs }, span));
+            }
+            c::Expression::UnaryOperator(u) => {
+                let op = match u.node.operator.node {
+                    c::UnaryOperator::PostIncrement | c::UnaryOperator::PreIncrement => {
+                        BinaryOp::Add
+                    }
+                    c::UnaryOperator::PostDecrement | c::UnaryOperator::PreDecrement => {
+                        BinaryOp::Sub
+                    }
+                    _ => {
+                        if let Some(value) = self.value(e, scope, out) {
+                            out.push(stmt(StmtKind::Expr(value), span));
+                        }
+                        return;
+                    }
+                };
+                let Some((lhs, atomic)) = self.place(&u.node.operand, scope) else {
+                    return;
+                };
+                if atomic {
+                    let function = if op == BinaryOp::Add {
+                        "atomic_fetch_add"
+                    } else {
+                        "atomic_fetch_sub"
+                    };
+                    let args = vec![address_of(lhs, span), expr(ExprKind::Int(1), span)];
+                    out.push(stmt(StmtKind::Expr(call(function, args, span)), span));
+                    return;
+                }
+                let rhs = expr(
+                    ExprKind::Binary(
+                        op,
+                        Box::new(lhs.clone()),
+                        Box::new(expr(ExprKind::Int(1), span)),
+                    ),
+                    span,
+                );
+                out.push(stmt(StmtKind::Assign { lhs, rhs }, span));
+            }
+            c::Expression::Comma(parts) => {
+                for part in parts.iter() {
+                    self.expression_statement(part, scope, out);
+                }
+            }
+            c::Expression::Cast(cast) => {
+                self.expression_statement(&cast.node.expression, scope, out)
+            }
+            _ => {
+                if let Some(value) = self.value(e, scope, out) {
+                    out.push(stmt(StmtKind::Expr(value), span));
+                }
+            }
+        }
+    }
+
+    // ---- threads ----
+
+    /// `pthread_create`/`thrd_create` or `pthread_join`/`thrd_join`, possibly compared
+    /// with 0 (`if (pthread_create(...) != 0)`), as `main` runs it.
+    fn thread_operation(
+        &mut self,
+        e: &Node<c::Expression>,
+        scope: &Scope,
+        out: &mut Vec<ast::Stmt>,
+    ) {
+        let Some(call_node) = thread_call(e) else {
+            return;
+        };
+        let name = callee_name(call_node).unwrap_or_default();
+        let span = self.span(call_node.span);
+        if !scope.main {
+            self.refuse(&format!("`{name}` outside `main`"), call_node.span);
+            return;
+        }
+        if scope.conditional > 0 {
+            self.errors.push(
+                Diagnostic::new(
+                    format!("`{name}` in a loop or branch nemos cannot unroll here"),
+                    span,
+                )
+                .with_help("threads are started and joined by `main`, at most inside `for` loops with constant bounds"),
+            );
+            return;
+        }
+        let args = &call_node.node.arguments;
+        if name.ends_with("_create") {
+            let (handle, function, argument) = match (name, args.as_slice()) {
+                ("pthread_create", [handle, _, function, argument])
+                | ("thrd_create", [handle, function, argument]) => (handle, function, argument),
+                _ => {
+                    self.errors.push(Diagnostic::new(
+                        format!("`{name}` with the wrong number of arguments"),
+                        span,
+                    ));
+                    return;
+                }
+            };
+            let Some(key) = self.handle_key(handle, scope) else {
+                return;
+            };
+            let Some(function) = self.start_routine(function) else {
+                return;
+            };
+            let Some(argument) = self.value(argument, scope, out) else {
+                return;
+            };
+            let k = self.spawns.len() + 1;
+            out.push(release_flag(&spawn_flag(k), span));
+            self.handles.insert(key, k);
+            self.spawns.push(Spawn {
+                function,
+                argument,
+                joined: false,
+                span,
+            });
+        } else {
+            let (handle, result) = match (name, args.as_slice()) {
+                ("pthread_join" | "thrd_join", [handle, result]) => (handle, result),
+                _ => {
+                    self.errors.push(Diagnostic::new(
+                        format!("`{name}` with the wrong number of arguments"),
+                        span,
+                    ));
+                    return;
+                }
+            };
+            if self.try_constant(result, scope) != Some(0) {
+                self.refuse(
+                    &format!("the value a thread returns to `{name}`"),
+                    result.span,
+                );
+                return;
+            }
+            let Some(key) = self.handle_key(handle, scope) else {
+                return;
+            };
+            let Some(&k) = self.handles.get(&key) else {
+                self.errors.push(Diagnostic::new(
+                    format!("`{key}` holds no thread started before this join"),
+                    self.span(handle.span),
+                ));
+                return;
+            };
+            self.spawns[k - 1].joined = true;
+            self.joins += 1;
+            let register = format!("join#{}.seen", self.joins);
+            out.extend(acquire_flag(&exit_flag(k), &register, span));
+        }
+    }
+
+    /// `t1`, `&t1`, `t[i]` or `&t[i]` with `i` a constant: the handle's name.
+    fn handle_key(&mut self, e: &Node<c::Expression>, scope: &Scope) -> Option<String> {
+        match &e.node {
+            c::Expression::Identifier(id) => Some(id.node.name.clone()),
+            c::Expression::UnaryOperator(u)
+                if matches!(u.node.operator.node, c::UnaryOperator::Address) =>
+            {
+                self.handle_key(&u.node.operand, scope)
+            }
+            c::Expression::Cast(cast) => self.handle_key(&cast.node.expression, scope),
+            c::Expression::BinaryOperator(b)
+                if matches!(b.node.operator.node, c::BinaryOperator::Index) =>
+            {
+                let base = self.handle_key(&b.node.lhs, scope)?;
+                match self.try_constant(&b.node.rhs, scope) {
+                    Some(i) => Some(format!("{base}[{i}]")),
+                    None => {
+                        self.refuse(
+                            "a thread handle indexed by a variable outside a constant loop",
+                            b.node.rhs.span,
+                        );
+                        None
+                    }
+                }
+            }
+            _ => {
+                self.refuse("this form of thread handle", e.span);
+                None
+            }
+        }
+    }
+
+    /// The name a function of the program has in the litmus AST.
+    fn function_ident(&self, id: &Node<c::Identifier>) -> ast::Ident {
+        let mut ident = self.ident(id);
+        if (self.reserved)(&ident.name) {
+            ident.name.push_str("#c");
+        }
+        ident
+    }
+
+    fn start_routine(&mut self, e: &Node<c::Expression>) -> Option<ast::Ident> {
+        match &e.node {
+            c::Expression::Identifier(id) if self.functions.contains(&id.node.name) => {
+                Some(self.function_ident(id))
+            }
+            c::Expression::Cast(cast) => self.start_routine(&cast.node.expression),
+            c::Expression::UnaryOperator(u)
+                if matches!(u.node.operator.node, c::UnaryOperator::Address) =>
+            {
+                self.start_routine(&u.node.operand)
+            }
+            _ => {
+                self.errors.push(
+                    Diagnostic::new(
+                        "a thread must start a function defined in the program",
+                        self.span(e.span),
+                    )
+                    .with_help("name the function: `pthread_create(&t, NULL, worker, arg)`"),
+                );
+                None
+            }
+        }
+    }
+
+    // ---- expressions ----
+
+    /// An expression whose value is used. Side effects nemos keeps in statements
+    /// (assignments, `++`) are refused inside expressions.
+    fn value(
+        &mut self,
+        e: &Node<c::Expression>,
+        scope: &Scope,
+        out: &mut Vec<ast::Stmt>,
+    ) -> Option<ast::Expr> {
+        let _ = out;
+        self.expression(e, scope)
+    }
+
+    fn expression(&mut self, e: &Node<c::Expression>, scope: &Scope) -> Option<ast::Expr> {
+        let span = self.span(e.span);
+        match &e.node {
+            c::Expression::Identifier(_) => {
+                let (place, atomic) = self.place(e, scope)?;
+                Some(self.read(place, atomic, span))
+            }
+            c::Expression::Constant(k) => match integer(&k.node) {
+                Some(v) => Some(expr(ExprKind::Int(v), span)),
+                None => {
+                    self.refuse("this constant (floating-point or out of range)", e.span);
+                    None
+                }
+            },
+            c::Expression::StringLiteral(_) => {
+                self.refuse("a string literal", e.span);
+                None
+            }
+            c::Expression::Member(m) => {
+                let arrow = matches!(m.node.operator.node, c::MemberOperator::Indirect);
+                let base = self.expression(&m.node.expression, scope)?;
+                // `g.f` on a global struct `g`: `g` is its address in the litmus AST.
+                let (base, arrow) = match (base.kind, arrow) {
+                    (ExprKind::Unary(UnaryOp::Deref, inner), false) => (*inner, true),
+                    (kind, arrow) => (expr(kind, base.span), arrow),
+                };
+                Some(expr(
+                    ExprKind::Member(Box::new(base), self.ident(&m.node.identifier), arrow),
+                    span,
+                ))
+            }
+            c::Expression::Call(call_node) => self.call(call_node, scope, span),
+            c::Expression::UnaryOperator(u) => {
+                let operand = &u.node.operand;
+                match u.node.operator.node {
+                    c::UnaryOperator::Address => {
+                        let (place, _) = self.place(operand, scope)?;
+                        Some(address_of(place, span))
+                    }
+                    c::UnaryOperator::Indirection => {
+                        let (place, atomic) = self.place(e, scope)?;
+                        Some(self.read(place, atomic, span))
+                    }
+                    c::UnaryOperator::Plus => self.expression(operand, scope),
+                    c::UnaryOperator::Minus => self.unary(UnaryOp::Neg, operand, scope, span),
+                    c::UnaryOperator::Complement => {
+                        self.unary(UnaryOp::BitNot, operand, scope, span)
+                    }
+                    c::UnaryOperator::Negate => self.unary(UnaryOp::Not, operand, scope, span),
+                    _ => {
+                        self.refuse("`++` or `--` inside an expression", e.span);
+                        None
+                    }
+                }
+            }
+            c::Expression::Cast(cast) => {
+                let target = self.type_name(&cast.node.type_name.node);
+                let inner = self.expression(&cast.node.expression, scope)?;
+                if target.base == "_Bool" && target.pointer_depth == 0 {
+                    return Some(expr(
+                        ExprKind::Binary(
+                            BinaryOp::Ne,
+                            Box::new(inner),
+                            Box::new(expr(ExprKind::Int(0), span)),
+                        ),
+                        span,
+                    ));
+                }
+                Some(inner)
+            }
+            c::Expression::BinaryOperator(b) => {
+                use c::BinaryOperator as B;
+                let op = match b.node.operator.node {
+                    B::Index => {
+                        let (place, atomic) = self.place(e, scope)?;
+                        return Some(self.read(place, atomic, span));
+                    }
+                    B::Multiply => BinaryOp::Mul,
+                    B::Divide => BinaryOp::Div,
+                    B::Modulo => BinaryOp::Rem,
+                    B::Plus => BinaryOp::Add,
+                    B::Minus => BinaryOp::Sub,
+                    B::ShiftLeft => BinaryOp::Shl,
+                    B::ShiftRight => BinaryOp::Shr,
+                    B::Less => BinaryOp::Lt,
+                    B::Greater => BinaryOp::Gt,
+                    B::LessOrEqual => BinaryOp::Le,
+                    B::GreaterOrEqual => BinaryOp::Ge,
+                    B::Equals => BinaryOp::Eq,
+                    B::NotEquals => BinaryOp::Ne,
+                    B::BitwiseAnd => BinaryOp::BitAnd,
+                    B::BitwiseXor => BinaryOp::BitXor,
+                    B::BitwiseOr => BinaryOp::BitOr,
+                    B::LogicalAnd => BinaryOp::And,
+                    B::LogicalOr => BinaryOp::Or,
+                    _ => {
+                        self.refuse("an assignment inside an expression", e.span);
+                        return None;
+                    }
+                };
+                let lhs = self.expression(&b.node.lhs, scope);
+                let rhs = self.expression(&b.node.rhs, scope);
+                Some(expr(
+                    ExprKind::Binary(op, Box::new(lhs?), Box::new(rhs?)),
+                    span,
+                ))
+            }
+            c::Expression::Conditional(k) => {
+                let condition = self.expression(&k.node.condition, scope);
+                let then = self.expression(&k.node.then_expression, scope);
+                let otherwise = self.expression(&k.node.else_expression, scope);
+                Some(expr(
+                    ExprKind::Conditional(
+                        Box::new(condition?),
+                        Box::new(then?),
+                        Box::new(otherwise?),
+                    ),
+                    span,
+                ))
+            }
+            c::Expression::SizeOfTy(_) | c::Expression::SizeOfVal(_) => {
+                self.refuse("`sizeof`", e.span);
+                None
+            }
+            c::Expression::Comma(_) => {
+                self.refuse("the comma operator", e.span);
+                None
+            }
+            c::Expression::Statement(_) => {
+                self.refuse("a statement expression", e.span);
+                None
+            }
+            c::Expression::CompoundLiteral(_) => {
+                self.refuse("a compound literal", e.span);
+                None
+            }
+            c::Expression::GenericSelection(_) => {
+                self.refuse("`_Generic`", e.span);
+                None
+            }
+            c::Expression::AlignOf(_) => {
+                self.refuse("`_Alignof`", e.span);
+                None
+            }
+            c::Expression::OffsetOf(_) => {
+                self.refuse("`offsetof`", e.span);
+                None
+            }
+            c::Expression::VaArg(_) => {
+                self.refuse("`va_arg`", e.span);
+                None
+            }
+        }
+    }
+
+    /// What an lvalue denotes in the litmus AST (`*x` for a global `x`, `r` for a local,
+    /// `*p`, `a[i]`, `p->f`), and whether it is an atomic object, which C reads and writes
+    /// with seq_cst atomics when the program names it plainly (`x = 1` on an `atomic_int`).
+    fn place(&mut self, e: &Node<c::Expression>, scope: &Scope) -> Option<(ast::Expr, bool)> {
+        let span = self.span(e.span);
+        match &e.node {
+            c::Expression::Identifier(id) => {
+                let name = &id.node.name;
+                if let Some(v) = scope.constants.get(name) {
+                    return Some((expr(ExprKind::Int(*v), span), false));
+                }
+                if scope.locals.contains_key(name) {
+                    return Some((name_expr(name, span), false));
+                }
+                if let Some(v) = self.enum_constants.get(name) {
+                    return Some((expr(ExprKind::Int(*v), span), false));
+                }
+                Some(match self.globals.get(name) {
+                    Some((Global::Object, info)) => (
+                        expr(
+                            ExprKind::Unary(UnaryOp::Deref, Box::new(name_expr(name, span))),
+                            span,
+                        ),
+                        info.atomic && info.pointer_depth == 0,
+                    ),
+                    Some((Global::Array, _)) => (name_expr(name, span), false),
+                    // Memory orders, and what lowering reports as unknown.
+                    None => (name_expr(name, span), false),
+                })
+            }
+            c::Expression::UnaryOperator(u)
+                if matches!(u.node.operator.node, c::UnaryOperator::Indirection) =>
+            {
+                let atomic = self.points_to_atomic(&u.node.operand, scope);
+                let pointer = self.expression(&u.node.operand, scope)?;
+                Some((
+                    expr(ExprKind::Unary(UnaryOp::Deref, Box::new(pointer)), span),
+                    atomic,
+                ))
+            }
+            c::Expression::BinaryOperator(b)
+                if matches!(b.node.operator.node, c::BinaryOperator::Index) =>
+            {
+                let atomic = self.points_to_atomic(&b.node.lhs, scope);
+                let base = self.expression(&b.node.lhs, scope)?;
+                let index = self.expression(&b.node.rhs, scope)?;
+                Some((
+                    expr(ExprKind::Index(Box::new(base), Box::new(index)), span),
+                    atomic,
+                ))
+            }
+            _ => Some((self.expression(e, scope)?, false)),
+        }
+    }
+
+    /// Whether a pointer (or array) expression points to atomic objects, as far as the
+    /// declared types say.
+    fn points_to_atomic(&self, e: &Node<c::Expression>, scope: &Scope) -> bool {
+        match &e.node {
+            c::Expression::Identifier(id) => {
+                let name = &id.node.name;
+                if let Some(info) = scope.locals.get(name) {
+                    return info.atomic && info.pointer_depth == 1;
+                }
+                match self.globals.get(name) {
+                    Some((Global::Array, info)) => info.atomic && info.pointer_depth == 0,
+                    Some((Global::Object, info)) => info.atomic && info.pointer_depth == 1,
+                    None => false,
+                }
+            }
+            c::Expression::BinaryOperator(b)
+                if matches!(
+                    b.node.operator.node,
+                    c::BinaryOperator::Plus | c::BinaryOperator::Minus
+                ) =>
+            {
+                self.points_to_atomic(&b.node.lhs, scope)
+            }
+            c::Expression::Cast(cast) => self.points_to_atomic(&cast.node.expression, scope),
+            c::Expression::UnaryOperator(u)
+                if matches!(u.node.operator.node, c::UnaryOperator::Address) =>
+            {
+                match &u.node.operand.node {
+                    c::Expression::Identifier(id) => {
+                        !scope.locals.contains_key(&id.node.name)
+                            && self
+                                .globals
+                                .get(&id.node.name)
+                                .is_some_and(|(_, info)| info.atomic && info.pointer_depth == 0)
+                    }
+                    c::Expression::BinaryOperator(b)
+                        if matches!(b.node.operator.node, c::BinaryOperator::Index) =>
+                    {
+                        self.points_to_atomic(&b.node.lhs, scope)
+                    }
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// The value of a place: an atomic object is read with `atomic_load` (seq_cst).
+    fn read(&self, place: ast::Expr, atomic: bool, span: Span) -> ast::Expr {
+        if atomic {
+            call("atomic_load", vec![address_of(place, span)], span)
+        } else {
+            place
+        }
+    }
+
+    fn unary(
+        &mut self,
+        op: UnaryOp,
+        operand: &Node<c::Expression>,
+        scope: &Scope,
+        span: Span,
+    ) -> Option<ast::Expr> {
+        let inner = self.expression(operand, scope)?;
+        Some(expr(ExprKind::Unary(op, Box::new(inner)), span))
+    }
+
+    fn call(
+        &mut self,
+        call_node: &Node<c::CallExpression>,
+        scope: &Scope,
+        span: Span,
+    ) -> Option<ast::Expr> {
+        let Some(name) = callee_name(call_node) else {
+            self.refuse(
+                "a call through a function pointer",
+                call_node.node.callee.span,
+            );
+            return None;
+        };
+        if self.functions.contains(name) {
+            // The program's own function, whatever library call has its name.
+            let mut args = Vec::new();
+            for a in &call_node.node.arguments {
+                args.push(self.expression(a, scope));
+            }
+            let args: Option<Vec<ast::Expr>> = args.into_iter().collect();
+            let callee = match &call_node.node.callee.node {
+                c::Expression::Identifier(id) => self.function_ident(id),
+                _ => ident(name, span),
+            };
+            return Some(expr(ExprKind::Call(callee, args?), span));
+        }
+        if matches!(
+            name,
+            "pthread_create" | "pthread_join" | "thrd_create" | "thrd_join"
+        ) {
+            self.refuse(&format!("`{name}` inside an expression"), call_node.span);
+            return None;
+        }
+        if UNSUPPORTED_CALLS.contains(&name) {
+            self.refuse(&format!("`{name}`"), call_node.node.callee.span);
+            return None;
+        }
+        let callee = call_node.node.callee.span;
+        let mut args = Vec::new();
+        for a in &call_node.node.arguments {
+            args.push(self.expression(a, scope));
+        }
+        let args: Option<Vec<ast::Expr>> = args.into_iter().collect();
+        let mut args = args?;
+        let (name, callee_span) = match name {
+            "atomic_init" => {
+                args.push(name_expr("memory_order_relaxed", span));
+                ("atomic_store_explicit", callee)
+            }
+            other => (
+                RENAMED_CALLS
+                    .iter()
+                    .find(|(c_name, _)| *c_name == other)
+                    .map_or(other, |(_, litmus)| litmus),
+                callee,
+            ),
+        };
+        Some(expr(
+            ExprKind::Call(ident(name, self.span(callee_span)), args),
+            span,
+        ))
+    }
+}
+
+/// `&place`: the address of a global object is its name.
+fn address_of(place: ast::Expr, span: Span) -> ast::Expr {
+    match place.kind {
+        ExprKind::Unary(UnaryOp::Deref, target) => *target,
+        kind => expr(
+            ExprKind::Unary(UnaryOp::AddrOf, Box::new(expr(kind, place.span))),
+            span,
+        ),
+    }
+}
+
+fn callee_name(call_node: &Node<c::CallExpression>) -> Option<&str> {
+    match &call_node.node.callee.node {
+        c::Expression::Identifier(id) => Some(id.node.name.as_str()),
+        _ => None,
+    }
+}
+
+/// The create or join call an expression is (possibly compared with 0, or negated).
+fn thread_call(e: &Node<c::Expression>) -> Option<&Node<c::CallExpression>> {
+    match &e.node {
+        c::Expression::Call(call_node) => match callee_name(call_node) {
+            Some("pthread_create" | "pthread_join" | "thrd_create" | "thrd_join") => {
+                Some(call_node)
+            }
+            _ => None,
+        },
+        c::Expression::BinaryOperator(b)
+            if matches!(
+                b.node.operator.node,
+                c::BinaryOperator::NotEquals | c::BinaryOperator::Equals
+            ) =>
+        {
+            thread_call(&b.node.lhs)
+        }
+        c::Expression::UnaryOperator(u)
+            if matches!(u.node.operator.node, c::UnaryOperator::Negate) =>
+        {
+            thread_call(&u.node.operand)
+        }
+        _ => None,
+    }
+}
+
+/// An integer or character constant's value.
+fn integer(k: &c::Constant) -> Option<i64> {
+    match k {
+        c::Constant::Integer(i) => {
+            let digits: &str = &i.number;
+            let radix = match i.base {
+                c::IntegerBase::Decimal => 10,
+                c::IntegerBase::Octal => 8,
+                c::IntegerBase::Hexadecimal => 16,
+                c::IntegerBase::Binary => 2,
+            };
+            i64::from_str_radix(digits, radix).ok()
+        }
+        c::Constant::Character(text) => {
+            let inner = text.strip_prefix('\'')?.strip_suffix('\'')?;
+            let mut chars = inner.chars();
+            match (chars.next()?, chars.next()) {
+                ('\\', Some('0')) => Some(0),
+                ('\\', Some('n')) => Some(10),
+                (ch, None) => Some(i64::from(u32::from(ch))),
+                _ => None,
+            }
+        }
+        c::Constant::Float(_) => None,
+    }
+}
+
+/// Whether a statement assigns `variable` (or, with `or_exits`, leaves its loop early):
+/// what keeps a `for` from being unrolled here.
+fn statement_mentions(s: &c::Statement, variable: &str, or_exits: bool) -> bool {
+    match s {
+        c::Statement::Break | c::Statement::Continue | c::Statement::Goto(_) => or_exits,
+        c::Statement::Return(_) => or_exits,
+        c::Statement::Compound(items) => items.iter().any(|item| match &item.node {
+            c::BlockItem::Statement(s) => statement_mentions(&s.node, variable, or_exits),
+            c::BlockItem::Declaration(d) => d.node.declarators.iter().any(|i| {
+                declarator_name(&i.node.declarator.node).is_some_and(|n| n.node.name == variable)
+                    || i.node
+                        .initializer
+                        .as_ref()
+                        .is_some_and(|init| match &init.node {
+                            c::Initializer::Expression(e) => assigns(&e.node, variable),
+                            c::Initializer::List(_) => false,
+                        })
+            }),
+            c::BlockItem::StaticAssert(_) => false,
+        }),
+        c::Statement::Expression(Some(e)) => assigns(&e.node, variable),
+        c::Statement::If(i) => {
+            assigns(&i.node.condition.node, variable)
+                || statement_mentions(&i.node.then_statement.node, variable, or_exits)
+                || i.node
+                    .else_statement
+                    .as_ref()
+                    .is_some_and(|e| statement_mentions(&e.node, variable, or_exits))
+        }
+        // An inner loop's own `break` leaves only that loop.
+        c::Statement::While(w) => {
+            assigns(&w.node.expression.node, variable)
+                || statement_mentions(&w.node.statement.node, variable, false)
+        }
+        c::Statement::DoWhile(w) => {
+            assigns(&w.node.expression.node, variable)
+                || statement_mentions(&w.node.statement.node, variable, false)
+        }
+        c::Statement::For(f) => {
+            statement_mentions(&f.node.statement.node, variable, false)
+                || f.node
+                    .step
+                    .as_ref()
+                    .is_some_and(|e| assigns(&e.node, variable))
+        }
+        c::Statement::Labeled(l) => statement_mentions(&l.node.statement.node, variable, or_exits),
+        c::Statement::Switch(s) => statement_mentions(&s.node.statement.node, variable, false),
+        c::Statement::Expression(None) | c::Statement::Asm(_) => false,
+    }
+}
+
+/// Whether an expression assigns `variable` or takes its address.
+fn assigns(e: &c::Expression, variable: &str) -> bool {
+    let is_variable = |e: &Node<c::Expression>| matches!(&e.node, c::Expression::Identifier(id) if id.node.name == variable);
+    match e {
+        c::Expression::BinaryOperator(b) => {
+            let assignment = !matches!(
+                b.node.operator.node,
+                c::BinaryOperator::Index
+                    | c::BinaryOperator::Multiply
+                    | c::BinaryOperator::Divide
+                    | c::BinaryOperator::Modulo
+                    | c::BinaryOperator::Plus
+                    | c::BinaryOperator::Minus
+                    | c::BinaryOperator::ShiftLeft
+                    | c::BinaryOperator::ShiftRight
+                    | c::BinaryOperator::Less
+                    | c::BinaryOperator::Greater
+                    | c::BinaryOperator::LessOrEqual
+                    | c::BinaryOperator::GreaterOrEqual
+                    | c::BinaryOperator::Equals
+                    | c::BinaryOperator::NotEquals
+                    | c::BinaryOperator::BitwiseAnd
+                    | c::BinaryOperator::BitwiseXor
+                    | c::BinaryOperator::BitwiseOr
+                    | c::BinaryOperator::LogicalAnd
+                    | c::BinaryOperator::LogicalOr
+            );
+            (assignment && is_variable(&b.node.lhs))
+                || assigns(&b.node.lhs.node, variable)
+                || assigns(&b.node.rhs.node, variable)
+        }
+        c::Expression::UnaryOperator(u) => {
+            let writes = matches!(
+                u.node.operator.node,
+                c::UnaryOperator::PostIncrement
+                    | c::UnaryOperator::PostDecrement
+                    | c::UnaryOperator::PreIncrement
+                    | c::UnaryOperator::PreDecrement
+                    | c::UnaryOperator::Address
+            );
+            (writes && is_variable(&u.node.operand)) || assigns(&u.node.operand.node, variable)
+        }
+        c::Expression::Call(call_node) => {
+            assigns(&call_node.node.callee.node, variable)
+                || call_node
+                    .node
+                    .arguments
+                    .iter()
+                    .any(|a| assigns(&a.node, variable))
+        }
+        c::Expression::Cast(cast) => assigns(&cast.node.expression.node, variable),
+        c::Expression::Conditional(k) => {
+            assigns(&k.node.condition.node, variable)
+                || assigns(&k.node.then_expression.node, variable)
+                || assigns(&k.node.else_expression.node, variable)
+        }
+        c::Expression::Comma(parts) => parts.iter().any(|p| assigns(&p.node, variable)),
+        c::Expression::Member(m) => assigns(&m.node.expression.node, variable),
+        _ => false,
+    }
+}

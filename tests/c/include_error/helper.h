@@ -1,0 +1,7 @@
+/* Included by main.c: the refusal must point here, not into the preprocessed text. */
+void *worker(void *unused)
+{
+	goto done;
+done:
+	return NULL;
+}

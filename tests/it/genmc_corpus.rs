@@ -1,0 +1,407 @@
+//! GenMC 0.11's own test suite (`../shared/corpus/genmc`, read in place, never copied),
+//! through the C front end, against GenMC's verdicts and execution counts
+//! (`expected.csv`: one row per variant and model).
+//!
+//! Each row runs as GenMC ran it, from the corpus folder: `--model rc11|sc`, `-unroll=N` as
+//! `--unroll N --block-at-bound`, the row's `-D`/`-I` flags. nemos's verdict for the row:
+//! - `check` (with `--count` on the rows whose counts are compared) finds a failing
+//!   assertion: GenMC's "Safety violation";
+//! - it finds a thread waiting forever, on a row GenMC ran with `-check-liveness`:
+//!   "Liveness violation" (GenMC counts such executions as blocked otherwise, which is what
+//!   nemos's `--no-liveness` is to do; until it exists, this harness ignores the deadlock
+//!   on the other rows);
+//! - otherwise, under rc11 unless the row has `-disable-race-detection`, `races --first`
+//!   finds a racing pair: "Non-atomic race" (`check` on a C file is to report races itself);
+//! - otherwise no error.
+//!
+//! A row is read when nemos does not refuse the file (exit 2), and decided when it reaches
+//! one of those verdicts (not when executions were cut by the unrolling bound or a time
+//! limit hit). Every decided row must agree with GenMC, and the counts of the loop-free
+//! `ok` rows of `correct/litmus` must be GenMC's `executions`, except the rows listed in
+//! `KNOWN_COUNT_DIFFERENCES`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::common::manifest_dir;
+
+/// Rows decided when this test was last tuned: fewer means the front end lost ground.
+const MIN_DECIDED: usize = 459;
+
+/// Seconds a row may take (GenMC needs up to 62 s on its largest rows).
+const ROW_LIMIT: Duration = Duration::from_secs(10);
+
+/// Rows whose execution count differs from GenMC's, with the verdict the same. All but
+/// the last three have a release sequence through a relaxed write of the releasing
+/// thread (`y = 0` release then `y = 1` relaxed), where GenMC counts one more execution
+/// than nemos's RC11; not yet explained.
+const KNOWN_COUNT_DIFFERENCES: &[(&str, &str)] = &[
+    ("correct/litmus/MP+rels+acq/variants/mp+rels+acq0.c", "rc11"),
+    ("correct/litmus/MP+rels+acq/variants/mp+rels+acq1.c", "rc11"),
+    (
+        "correct/litmus/MP+rels+acqf/variants/mp+rels+acqf0.c",
+        "rc11",
+    ),
+    (
+        "correct/litmus/MPU+rels+acq/variants/mpu+rels+acq0.c",
+        "rc11",
+    ),
+    (
+        "correct/litmus/MPU+rels+acqf/variants/mpu+rels+acqf0.c",
+        "rc11",
+    ),
+    (
+        "correct/litmus/MPU2+rels+acq/variants/mpu2+rels+acq0.c",
+        "rc11",
+    ),
+    (
+        "correct/litmus/MPU2+rels+acqf/variants/mpu2+rels+acqf0.c",
+        "rc11",
+    ),
+    ("correct/litmus/S+rels+acq/variants/s+rels+acq0.c", "rc11"),
+    ("correct/litmus/S+rels+acq/variants/s+rels+acq1.c", "rc11"),
+    ("correct/litmus/S+rels+acqf/variants/s+rels+acqf0.c", "rc11"),
+    ("correct/litmus/WWmerge1/variants/WWmerge10.c", "rc11"),
+    ("correct/litmus/Z6.U/variants/Z6.U0.c", "rc11"),
+    ("correct/litmus/relseq/variants/relseq0.c", "rc11"),
+];
+
+struct Row {
+    variant: String,
+    model: String,
+    genmc_args: String,
+    cflags: String,
+    verdict: String,
+    executions: Option<u64>,
+    error: String,
+}
+
+impl Row {
+    fn category(&self) -> String {
+        self.variant
+            .split('/')
+            .take(2)
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    fn unroll(&self) -> Option<&str> {
+        self.genmc_args
+            .split_whitespace()
+            .find_map(|a| a.strip_prefix("-unroll="))
+    }
+
+    /// The loop-free `ok` rows of `correct/litmus`, whose counts are compared.
+    fn counted(&self) -> bool {
+        self.variant.starts_with("correct/litmus/")
+            && self.verdict == "ok"
+            && self.unroll().is_none()
+    }
+
+    fn genmc_kind(&self) -> Option<&str> {
+        (self.verdict == "error").then_some(self.error.as_str())
+    }
+}
+
+#[derive(Debug)]
+enum Outcome {
+    /// nemos refused the file: its first message.
+    Refused(String),
+    /// Read, but no verdict: why.
+    Undecided(String),
+    /// The kind of error found (None: no error), and the count when asked.
+    Decided(Option<&'static str>, Option<u64>),
+}
+
+fn read_rows(csv: &str) -> Vec<Row> {
+    csv.lines()
+        .skip(1)
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split(',').collect();
+            let [variant, model, genmc_args, cflags, verdict, executions, error, _seconds] =
+                fields.as_slice()
+            else {
+                return None;
+            };
+            Some(Row {
+                variant: variant.to_string(),
+                model: model.to_string(),
+                genmc_args: genmc_args.to_string(),
+                cflags: cflags.to_string(),
+                verdict: verdict.to_string(),
+                executions: executions.parse().ok(),
+                error: error.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// Run nemos in the corpus folder; `None` when it ran past the row's limit.
+fn run(dir: &Path, args: &[String]) -> Option<(i32, String, String)> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nemos"))
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("nemos runs");
+    let start = Instant::now();
+    loop {
+        if let Ok(Some(_)) = child.try_wait() {
+            break;
+        }
+        if start.elapsed() > ROW_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let output = child.wait_with_output().expect("nemos's output");
+    Some((
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).to_string(),
+        String::from_utf8_lossy(&output.stderr).to_string(),
+    ))
+}
+
+fn common_args(row: &Row) -> Vec<String> {
+    let mut args = vec!["--model".to_string(), row.model.clone()];
+    if let Some(n) = row.unroll() {
+        args.extend([
+            "--unroll".to_string(),
+            n.to_string(),
+            "--block-at-bound".to_string(),
+        ]);
+    }
+    args.extend(row.cflags.split_whitespace().map(str::to_string));
+    args.push(format!("tests/{}", row.variant));
+    args
+}
+
+fn outcome(dir: &Path, row: &Row) -> Outcome {
+    let mut args = vec![
+        "check".to_string(),
+        "--format".to_string(),
+        "json".to_string(),
+    ];
+    args.push("--timeout".to_string());
+    args.push((ROW_LIMIT.as_secs() - 1).to_string());
+    if row.counted() {
+        args.push("--count".to_string());
+    }
+    args.extend(common_args(row));
+    let Some((code, stdout, stderr)) = run(dir, &args) else {
+        return Outcome::Undecided("time limit".to_string());
+    };
+    if code == 2 {
+        let message = serde_json::from_str::<Value>(&stdout)
+            .ok()
+            .and_then(|v| v["error"].as_str().map(str::to_string))
+            .unwrap_or(stderr);
+        let first = message
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .unwrap_or_default()
+            .trim_start_matches("× ")
+            .to_string();
+        return Outcome::Refused(first);
+    }
+    let Ok(result) = serde_json::from_str::<Value>(&stdout) else {
+        return Outcome::Undecided(format!("exit {code} without a result"));
+    };
+    let count = match (result["positive"].as_u64(), result["negative"].as_u64()) {
+        (Some(p), Some(n)) if row.counted() => Some(p + n),
+        _ => None,
+    };
+    if result["assertion_fails"] == true {
+        return Outcome::Decided(Some("Safety violation"), count);
+    }
+    if !result["deadlock"].is_null() && row.genmc_args.contains("-check-liveness") {
+        return Outcome::Decided(Some("Liveness violation"), count);
+    }
+    if result["bound_hit"] == true {
+        return Outcome::Undecided("executions cut by the unrolling bound".to_string());
+    }
+    if !matches!(code, 0 | 1) || result["verdict"].is_null() {
+        return Outcome::Undecided(format!("exit {code}"));
+    }
+    if row.model == "rc11" && !row.genmc_args.contains("-disable-race-detection") {
+        let mut args = vec!["races".to_string(), "--first".to_string()];
+        args.push("--timeout".to_string());
+        args.push((ROW_LIMIT.as_secs() - 1).to_string());
+        args.extend(common_args(row));
+        return match run(dir, &args) {
+            Some((0, _, _)) => Outcome::Decided(None, count),
+            Some((1, _, _)) => Outcome::Decided(Some("Non-atomic race"), count),
+            Some((code, _, _)) => Outcome::Undecided(format!("races exit {code}")),
+            None => Outcome::Undecided("time limit (races)".to_string()),
+        };
+    }
+    Outcome::Decided(None, count)
+}
+
+#[derive(Default)]
+struct Figures {
+    rows: usize,
+    read: usize,
+    decided: usize,
+    agree: usize,
+    counted: usize,
+    counts_agree: usize,
+}
+
+#[test]
+fn genmc_suite_through_the_c_front_end() {
+    let dir: PathBuf = manifest_dir().join("../shared/corpus/genmc");
+    let Ok(csv) = std::fs::read_to_string(dir.join("expected.csv")) else {
+        println!("skipping: no GenMC corpus at {}", dir.display());
+        return;
+    };
+    let rows = read_rows(&csv);
+    assert!(rows.len() > 500, "expected.csv has its 586 rows");
+    let next = AtomicUsize::new(0);
+    let outcomes: Mutex<Vec<Option<Outcome>>> = Mutex::new((0..rows.len()).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(row) = rows.get(i) else {
+                    break;
+                };
+                let found = outcome(&dir, row);
+                outcomes.lock().expect("no worker panicked")[i] = Some(found);
+            });
+        }
+    });
+    let outcomes: Vec<Outcome> = outcomes
+        .into_inner()
+        .expect("no worker panicked")
+        .into_iter()
+        .map(|o| o.expect("every row ran"))
+        .collect();
+
+    let mut figures: BTreeMap<String, Figures> = BTreeMap::new();
+    let mut refusals: BTreeMap<String, usize> = BTreeMap::new();
+    let mut undecided: BTreeMap<String, usize> = BTreeMap::new();
+    let mut disagreements = Vec::new();
+    let mut count_differences = Vec::new();
+    for (row, outcome) in rows.iter().zip(&outcomes) {
+        let f = figures.entry(row.category()).or_default();
+        f.rows += 1;
+        match outcome {
+            Outcome::Refused(message) => {
+                // The refused construct, without the file and line that locate it.
+                let what = message.split(": ").skip(1).collect::<Vec<_>>().join(": ");
+                let what = if what.is_empty() {
+                    message.clone()
+                } else {
+                    what
+                };
+                *refusals.entry(what).or_default() += 1;
+            }
+            Outcome::Undecided(why) => {
+                f.read += 1;
+                *undecided.entry(why.clone()).or_default() += 1;
+            }
+            Outcome::Decided(kind, count) => {
+                f.read += 1;
+                f.decided += 1;
+                if *kind == row.genmc_kind() {
+                    f.agree += 1;
+                } else {
+                    disagreements.push(format!(
+                        "{} {}: GenMC {} {}, nemos {:?}",
+                        row.variant, row.model, row.verdict, row.error, kind
+                    ));
+                }
+                if let (Some(count), Some(expected)) = (count, row.executions) {
+                    f.counted += 1;
+                    if *count == expected {
+                        f.counts_agree += 1;
+                    } else {
+                        count_differences.push((
+                            row.variant.as_str(),
+                            row.model.as_str(),
+                            *count,
+                            expected,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
+    println!("category                  rows  read  decided  agree  counted  counts-agree");
+    let mut total = Figures::default();
+    for (category, f) in &figures {
+        println!(
+            "{category:<24} {:>5} {:>5} {:>8} {:>6} {:>8} {:>13}",
+            f.rows, f.read, f.decided, f.agree, f.counted, f.counts_agree
+        );
+        total.rows += f.rows;
+        total.read += f.read;
+        total.decided += f.decided;
+        total.agree += f.agree;
+        total.counted += f.counted;
+        total.counts_agree += f.counts_agree;
+    }
+    println!(
+        "{:<24} {:>5} {:>5} {:>8} {:>6} {:>8} {:>13}",
+        "all",
+        total.rows,
+        total.read,
+        total.decided,
+        total.agree,
+        total.counted,
+        total.counts_agree
+    );
+    println!("refused (rows):");
+    let mut refused: Vec<_> = refusals.into_iter().collect();
+    refused.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    for (what, n) in &refused {
+        println!("  {n:>4}  {what}");
+    }
+    println!("read, not decided (rows):");
+    for (why, n) in &undecided {
+        println!("  {n:>4}  {why}");
+    }
+    for (variant, model, count, expected) in &count_differences {
+        println!("  count differs: {variant} {model}: nemos {count}, GenMC {expected}");
+    }
+
+    assert!(
+        disagreements.is_empty(),
+        "verdicts differ from GenMC's:\n{}",
+        disagreements.join("\n")
+    );
+    let unexpected: Vec<_> = count_differences
+        .iter()
+        .filter(|(v, m, _, _)| !KNOWN_COUNT_DIFFERENCES.contains(&(*v, *m)))
+        .collect();
+    assert!(
+        unexpected.is_empty(),
+        "counts differ from GenMC's: {unexpected:?}"
+    );
+    for known in KNOWN_COUNT_DIFFERENCES {
+        assert!(
+            count_differences
+                .iter()
+                .any(|(v, m, _, _)| (*v, *m) == *known),
+            "{known:?} now has GenMC's count: take it off KNOWN_COUNT_DIFFERENCES"
+        );
+    }
+    assert!(
+        total.decided >= MIN_DECIDED,
+        "{} rows decided, at least {MIN_DECIDED} expected",
+        total.decided
+    );
+}
