@@ -1764,36 +1764,16 @@ impl Translator<'_> {
                     span,
                 ))
             }
-            c::Expression::SizeOfTy(_) | c::Expression::SizeOfVal(_) => {
-                self.refuse("`sizeof`", e.span);
-                None
-            }
-            c::Expression::Comma(_) => {
-                self.refuse("the comma operator", e.span);
-                None
-            }
-            c::Expression::Statement(_) => {
-                self.refuse("a statement expression", e.span);
-                None
-            }
-            c::Expression::CompoundLiteral(_) => {
-                self.refuse("a compound literal", e.span);
-                None
-            }
-            c::Expression::GenericSelection(_) => {
-                self.refuse("`_Generic`", e.span);
-                None
-            }
-            c::Expression::AlignOf(_) => {
-                self.refuse("`_Alignof`", e.span);
-                None
-            }
-            c::Expression::OffsetOf(_) => {
-                self.refuse("`offsetof`", e.span);
-                None
-            }
-            c::Expression::VaArg(_) => {
-                self.refuse("`va_arg`", e.span);
+            c::Expression::SizeOfTy(_)
+            | c::Expression::SizeOfVal(_)
+            | c::Expression::Comma(_)
+            | c::Expression::Statement(_)
+            | c::Expression::CompoundLiteral(_)
+            | c::Expression::GenericSelection(_)
+            | c::Expression::AlignOf(_)
+            | c::Expression::OffsetOf(_)
+            | c::Expression::VaArg(_) => {
+                self.refuse(unsupported_expression(&e.node), e.span);
                 None
             }
         }
@@ -2166,5 +2146,20 @@ fn assigns(e: &c::Expression, variable: &str) -> bool {
         c::Expression::Comma(parts) => parts.iter().any(|p| assigns(&p.node, variable)),
         c::Expression::Member(m) => assigns(&m.node.expression.node, variable),
         _ => false,
+    }
+}
+
+/// The name of a C expression the front end does not read, for its refusal.
+fn unsupported_expression(e: &c::Expression) -> &'static str {
+    match e {
+        c::Expression::SizeOfTy(_) | c::Expression::SizeOfVal(_) => "`sizeof`",
+        c::Expression::Comma(_) => "the comma operator",
+        c::Expression::Statement(_) => "a statement expression",
+        c::Expression::CompoundLiteral(_) => "a compound literal",
+        c::Expression::GenericSelection(_) => "`_Generic`",
+        c::Expression::AlignOf(_) => "`_Alignof`",
+        c::Expression::OffsetOf(_) => "`offsetof`",
+        c::Expression::VaArg(_) => "`va_arg`",
+        _ => "this expression",
     }
 }
