@@ -34,6 +34,9 @@ impl InferReport<'_> {
         if p.flags {
             parts.push("the model raises no flag (a data race under C11)".to_string());
         }
+        if p.deadlocks {
+            parts.push("no thread is blocked for good".to_string());
+        }
         if parts.is_empty() {
             "nothing".to_string()
         } else {
@@ -66,6 +69,7 @@ fn violation_text(violation: &Violation) -> String {
         Violation::Condition => "the condition's outcome is reached in".to_string(),
         Violation::Assertion => "an assertion fails in".to_string(),
         Violation::Flag(name) => format!("the model raises `{name}` in"),
+        Violation::Deadlock => "a thread is blocked for good in".to_string(),
     }
 }
 

@@ -235,6 +235,8 @@ pub fn stronger_orders(
         assertions: true,
         // A suggestion with no data race under C11 (a race makes everything undefined).
         flags: true,
+        // Nor one that trades the failure for a deadlock.
+        deadlocks: true,
     };
     let inference = match infer(
         program,
