@@ -37,6 +37,9 @@ impl LocalizeReport<'_> {
             Target::Condition => format!("outcome {condition}"),
             Target::Violation => format!("a violation of {condition}"),
             Target::Assertion => "a failing assertion".to_string(),
+            Target::Spec => {
+                "an execution (under SC) that the spec block does not linearize".to_string()
+            }
         }
     }
 

@@ -23,6 +23,7 @@ use serde::Serialize;
 use super::{CriticalSet, Target};
 use crate::analysis::infer::{infer, patched, InferError, Property, Search};
 use crate::analysis::races::{is_data_access, Statement};
+use crate::analysis::spec::SpecMode;
 use crate::analysis::{AnalysisError, AnalysisOptions, Session};
 use crate::diagnostics::{SourceFile, Span};
 use crate::events::Events;
@@ -229,6 +230,10 @@ pub fn stronger_orders(
     options: &AnalysisOptions,
     target: Target,
 ) -> Result<Option<Repair>, AnalysisError> {
+    // infer's property has no specification: its orders would be chosen blind to it.
+    if target == Target::Spec {
+        return Ok(None);
+    }
     let checker = Checker::new(program, events, options, target);
     let property = Property {
         condition: target != Target::Assertion,
@@ -348,6 +353,7 @@ impl<'a> Checker<'a> {
         }
         let bad = match self.target {
             Target::Assertion => session.assertion_failure()?.is_some(),
+            Target::Spec => session.spec(SpecMode::Linearizable)?.violation.is_some(),
             Target::Condition | Target::Violation => {
                 let condition = session.condition();
                 let bad = if self.target == Target::Violation {
