@@ -514,3 +514,72 @@ fn a_spec_is_localized_when_it_is_the_only_check() {
         "{error}"
     );
 }
+
+/// A ticket lock whose ticket is taken by a plain read and write, written with functions:
+/// two threads can take one ticket (x ends at 1, or the second waits for good).
+const TICKET_LOCK_FUNCTIONS: &str = "C ticket-lock-functions\n\
+{ next = 0; serving = 0; x = 0; }\n\
+int take(int *next, int *serving) {\n  int t = *next;\n  *next = t + 1;\n  while (*serving != t) ;\n  return t;\n}\n\
+void release(int *serving, int t) {\n  *serving = t + 1;\n}\n\
+P0 (int *next, int *serving, int *x) {\n  int t0 = take(next, serving);\n  int r0 = *x;\n  *x = r0 + 1;\n  release(serving, t0);\n}\n\
+P1 (int *next, int *serving, int *x) {\n  int t1 = take(next, serving);\n  int r1 = *x;\n  *x = r1 + 1;\n  release(serving, t1);\n}\n\
+forall (x = 2)\n";
+
+/// Issue 38, item 3: accesses inside functions get fixes (before, every set of this lock
+/// had "none of the candidates" while the inline version had the mutex fix): the ticket's
+/// read and write locked inside `take`, which every call then runs; each fix checked
+/// afresh, deadlocks included. And the report names the call of an ordering's access.
+#[test]
+fn accesses_in_functions_are_fixed_and_named_by_their_call() {
+    let test = common::load("ticket-lock-functions", TICKET_LOCK_FUNCTIONS);
+    let options = QueryOptions::new(common::under("sc").model, "sc");
+    let answer = ask(&test, Query::Localize, &options).expect("answers");
+    let Finding::Localize(localization) = answer.finding else {
+        panic!("not a localization");
+    };
+    assert!(localization.bad.is_some());
+    let mut fixes = 0;
+    for repair in localization.sets.iter().flat_map(|s| &s.repairs) {
+        let fixed = common::load("fixed.litmus", &repair.source);
+        let mut session =
+            Session::new(&fixed.program, &fixed.events, &AnalysisOptions::default()).unwrap();
+        let result = session.check().unwrap();
+        assert!(
+            result.ok && result.deadlock.is_none(),
+            "{:?}:\n{}",
+            repair.kind,
+            repair.source
+        );
+        fixes += 1;
+    }
+    assert!(
+        fixes > 0,
+        "no fix for the ticket lock written with functions"
+    );
+    let in_take = localization.sets.iter().flat_map(|s| &s.repairs).any(|r| {
+        r.lines
+            .iter()
+            .any(|(_, line)| line.trim() == "lock(m); int t = *next;")
+    });
+    assert!(in_take, "the ticket's read and write locked inside take()");
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pair-snapshot-spec.litmus");
+    let text = std::fs::read_to_string(common::manifest_dir().join("specs/pair-snapshot.litmus"))
+        .expect("readable");
+    let at = text.rfind("exists").expect("a condition");
+    std::fs::write(&path, &text[..at]).unwrap();
+    let output = assert_cmd::Command::cargo_bin("nemos")
+        .unwrap()
+        .args(["localize", "--no-repairs"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    // Four calls of write on one line: the call is named by its number and its arguments.
+    assert!(
+        stdout.contains("d[i] = v;  [in write, P0's call 2 of it at line 23: write(d, 1, 2)]"),
+        "{stdout}"
+    );
+}
