@@ -1178,3 +1178,49 @@ fn a_listed_register_the_thread_lacks_is_printed_as_zero() {
     let refused = run_with(nemos().arg("check").arg(&test));
     assert_eq!(refused.code, 2, "{}", refused.stdout);
 }
+
+/// Issue 38, item 11: a test with assertions and no condition led with a green "exists
+/// (true) Ok (reachable)" and a witness before "Assertion fails". Its headline is now its
+/// defect; without one it says so, exit 0.
+#[test]
+fn a_test_without_a_condition_leads_with_its_defect() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let failing = dir.path().join("assert-only.litmus");
+    std::fs::write(
+        &failing,
+        "C assert-only\n{ x = 0; }\nP0 (int *x) {\n  *x = 1;\n}\nP1 (int *x) {\n  int r = *x;\n  assert(r == 1);\n}\n",
+    )
+    .unwrap();
+    let out = run(&["check", failing.to_str().unwrap()]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert!(
+        lines[0].ends_with("model sc): no condition"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(lines[1], "  defect: an assertion fails", "{}", out.stdout);
+    assert!(
+        lines[2].starts_with("Assertion fails: P1, line 8"),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("exists (true)"), "{}", out.stdout);
+    let clean = dir.path().join("clean.litmus");
+    std::fs::write(
+        &clean,
+        "C clean\n{ x = 0; }\nP0 (int *x) {\n  *x = 1;\n}\nP1 (int *x) {\n  int r = *x;\n  assert(r == 0 || r == 1);\n}\n",
+    )
+    .unwrap();
+    let out = run(&["check", clean.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert!(
+        out.stdout
+            .lines()
+            .nth(1)
+            .unwrap_or_default()
+            .starts_with("  no defect:"),
+        "{}",
+        out.stdout
+    );
+}
