@@ -29,7 +29,7 @@ impl InferReport<'_> {
             }
         }
         if p.assertions {
-            parts.push("no assertion fails".to_string());
+            parts.push("no assertion fails, no access is invalid".to_string());
         }
         if p.flags {
             parts.push("the model raises no flag (a data race under C11)".to_string());
@@ -57,7 +57,19 @@ impl InferReport<'_> {
     }
 
     fn failure_lines(&self, failure: &Failure, indent: &str, out: &mut String) {
-        let _ = writeln!(out, "{indent}{}:", violation_text(&failure.violation));
+        let invalid_access = failure.violation == Violation::Assertion
+            && !failure.execution.failed_assertions.is_empty()
+            && failure
+                .execution
+                .failed_assertions
+                .iter()
+                .all(|e| failure.events.access_checks.contains_key(e));
+        let violation = if invalid_access {
+            "an access is invalid in".to_string()
+        } else {
+            violation_text(&failure.violation)
+        };
+        let _ = writeln!(out, "{indent}{violation}:");
         for line in witness_text(&failure.program, &failure.events, &failure.execution).lines() {
             let _ = writeln!(out, "{indent}  {line}");
         }

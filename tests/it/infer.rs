@@ -412,3 +412,25 @@ fn orders_infer_calls_enough_never_deadlock() {
     let failure = again.written_failure.expect("the weakened lock deadlocks");
     assert_eq!(failure.violation, Violation::Deadlock);
 }
+
+/// An invalid access is part of infer's property as it is a defect of `check`: a pointer
+/// published with a relaxed flag can be read as NULL and dereferenced.
+#[test]
+fn an_invalid_access_breaks_the_property() {
+    let text = "C mp-pointer\n{ x = 0; int *p = NULL; flag = 0; }\n\
+P0 (int **p, atomic_int *flag, int *x) {\n  *p = x;\n  atomic_store_explicit(flag, 1, memory_order_release);\n}\n\
+P1 (int **p, atomic_int *flag) {\n  int r = atomic_load_explicit(flag, memory_order_acquire);\n  if (r == 1) {\n    int *q = *p;\n    *q = 1;\n  }\n}\n";
+    let answer = inferred(text, "rc11", &[]);
+    assert_eq!(minimal(&answer), vec![orders(&[Release, Acquire])]);
+    let test = common::load("mp-pointer", text);
+    for reason in &answer.minimal[0].reasons {
+        let failure = &reason.failure;
+        assert_eq!(failure.violation, Violation::Assertion);
+        assert!(failure
+            .execution
+            .failed_assertions
+            .iter()
+            .all(|e| failure.events.access_checks.contains_key(e)));
+    }
+    assert!(answer.written_failure.is_none(), "{}", test.program.name);
+}
