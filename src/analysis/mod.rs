@@ -137,6 +137,8 @@ pub enum AnalysisError {
     Evaluation(String),
     #[error("test {test} has no `spec {{ }}` block: write the sequential version of its methods there (README.md, \"Specifications\")")]
     NoSpecification { test: String },
+    #[error("test {test} has nothing for localize to localize: no condition, no assertion and no `spec {{ }}` block (README.md, \"Where the bug is: `localize`\")")]
+    NothingToLocalize { test: String },
     #[error("unknown check `{name}` for model {model}: its checks are {known}")]
     UnknownCheck {
         name: String,

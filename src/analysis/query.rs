@@ -442,8 +442,14 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
             test: program.name.clone(),
         });
     }
-    if let (Query::Spec(_), Some(too_many)) = (
-        query,
+    // `localize` of a test without a condition localizes its specification's violations.
+    let spec_checked = match query {
+        Query::Spec(_) => true,
+        Query::Localize => program.condition.is_none(),
+        _ => false,
+    };
+    if let (true, Some(too_many)) = (
+        spec_checked,
         events.spec.as_ref().and_then(|s| s.too_many.as_ref()),
     ) {
         return Ok(Answer::limit(query, too_many.to_string()));

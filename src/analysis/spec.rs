@@ -124,11 +124,22 @@ pub enum Failure {
     },
 }
 
+/// A specification encoded in a session: the literal that, assumed, restricts the session
+/// to executions that break it.
+pub(crate) struct EncodedSpec {
+    /// Implies that the execution breaks the specification (one way only: its negation
+    /// says nothing).
+    pub violation: Bool,
+    memory: Vec<Vec<EventId>>,
+    points: Vec<Vec<OrderingPoint>>,
+    sync: Option<Synchronisation>,
+}
+
 impl Session<'_> {
     /// Is every execution correct with respect to the test's specification, in `mode`?
     pub fn spec(&mut self, mode: SpecMode) -> Result<SpecResult, AnalysisError> {
         let events = self.encoding.events;
-        let Some(runs) = events.spec.as_ref() else {
+        let (Some(runs), Some(encoded)) = (events.spec.as_ref(), self.encode_spec(mode)?) else {
             return Ok(SpecResult {
                 mode,
                 calls: 0,
@@ -136,6 +147,67 @@ impl Session<'_> {
                 violation: None,
                 bound_hit: false,
             });
+        };
+        let EncodedSpec {
+            violation,
+            memory,
+            points,
+            sync,
+        } = encoded;
+        let points: Vec<Vec<&OrderingPoint>> = points.iter().map(|p| p.iter().collect()).collect();
+        let n = runs.calls.len();
+        let found = self.find(&[self.within_bound, violation])?;
+        let violation = match found {
+            None => None,
+            Some(mut witness) => {
+                if let Some(priority) = self.order_priority() {
+                    witness.reinterleave(events, &priority);
+                }
+                let synchronised = match &sync {
+                    Some(sync) => sync.explicit(events, &self.encoding.mutexes, runs, &witness)?,
+                    None => Vec::new(),
+                };
+                let rules = self.encoding.program.spec.as_ref().map(|s| &s.rules);
+                // Per rule pair, the rule's text when the witness does not synchronise it.
+                let unsynchronised: Vec<Option<String>> = runs
+                    .sync
+                    .iter()
+                    .zip(&synchronised)
+                    .map(|(pair, &ok)| {
+                        let rule = rules.and_then(|r| r.get(pair.rule));
+                        rule.filter(|_| !ok).map(|r| r.text.clone())
+                    })
+                    .collect();
+                Some(Box::new(explain_violation(
+                    events,
+                    runs,
+                    mode,
+                    &memory,
+                    &points,
+                    &unsynchronised,
+                    witness,
+                )?))
+            }
+        };
+        Ok(SpecResult {
+            mode,
+            calls: n,
+            histories: runs.histories.len(),
+            violation,
+            bound_hit: self.bound_reachable()?,
+        })
+    }
+
+    /// The specification's clauses for `mode` (`None` when the test has none): every
+    /// history of the calls is enumerated, the executions are not. Under linearizability
+    /// the session is restricted to executions with an SC interleaving from here on.
+    pub(crate) fn encode_spec(
+        &mut self,
+        mode: SpecMode,
+    ) -> Result<Option<EncodedSpec>, AnalysisError> {
+        let events = self.encoding.events;
+        let Some(runs) = events.spec.as_ref() else {
+            return Ok(None);
         };
         let memory: Vec<Vec<EventId>> = runs
             .calls
@@ -148,7 +220,7 @@ impl Session<'_> {
         // Built on demand: a pair no history inverts is never asked.
         let n = runs.calls.len();
         let mut precedes: Vec<Vec<Option<Bool>>> = vec![vec![None; n]; n];
-        let violation = self.solver.new_lit();
+        let violation = Bool::Lit(self.solver.new_lit());
         let mut failing = Vec::new();
         for history in &runs.histories {
             let mut broken = Vec::new();
@@ -190,7 +262,7 @@ impl Session<'_> {
             match mode {
                 // Every history breaks the order or does not match.
                 SpecMode::Linearizable | SpecMode::Loose => {
-                    let mut clause = vec![!Bool::from(violation), !fits];
+                    let mut clause = vec![!violation, !fits];
                     clause.extend(broken);
                     clause.extend(unsynchronised);
                     self.solver.clause(&clause);
@@ -206,7 +278,7 @@ impl Session<'_> {
             }
         }
         if mode == SpecMode::Strict {
-            let mut clause = vec![!Bool::from(violation)];
+            let mut clause = vec![!violation];
             clause.extend(failing);
             self.solver.clause(&clause);
         }
@@ -215,46 +287,16 @@ impl Session<'_> {
             // events exists even when no history inverts a pair.
             self.interleavings_only();
         }
-        let found = self.find(&[self.within_bound, Bool::from(violation)])?;
-        let violation = match found {
-            None => None,
-            Some(mut witness) => {
-                if let Some(priority) = self.order_priority() {
-                    witness.reinterleave(events, &priority);
-                }
-                let synchronised = match &sync {
-                    Some(sync) => sync.explicit(events, &self.encoding.mutexes, runs, &witness)?,
-                    None => Vec::new(),
-                };
-                let rules = self.encoding.program.spec.as_ref().map(|s| &s.rules);
-                // Per rule pair, the rule's text when the witness does not synchronise it.
-                let unsynchronised: Vec<Option<String>> = runs
-                    .sync
-                    .iter()
-                    .zip(&synchronised)
-                    .map(|(pair, &ok)| {
-                        let rule = rules.and_then(|r| r.get(pair.rule));
-                        rule.filter(|_| !ok).map(|r| r.text.clone())
-                    })
-                    .collect();
-                Some(Box::new(explain_violation(
-                    events,
-                    runs,
-                    mode,
-                    &memory,
-                    &points,
-                    &unsynchronised,
-                    witness,
-                )?))
-            }
-        };
-        Ok(SpecResult {
-            mode,
-            calls: n,
-            histories: runs.histories.len(),
+        let points = points
+            .into_iter()
+            .map(|p| p.into_iter().cloned().collect())
+            .collect();
+        Ok(Some(EncodedSpec {
             violation,
-            bound_hit: self.bound_reachable()?,
-        })
+            memory,
+            points,
+            sync,
+        }))
     }
 
     /// The synchronisation rules' pairs of calls, each with the literal of "the rule applies

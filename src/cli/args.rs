@@ -166,7 +166,8 @@ pub enum Command {
         keep: Vec<usize>,
         /// What must hold, a comma-separated list of: condition (the outcome of `exists`/
         /// `~exists` never reached, `forall` always true), assertions, flags (the model's
-        /// flags, a data race under C11) [default: all three].
+        /// flags, a data race under C11), deadlocks (no thread blocked for good) [default:
+        /// all four].
         #[arg(long, value_delimiter = ',', value_enum)]
         property: Vec<PropertyPart>,
         /// incremental: one instance in which the solver chooses the orders (assumes a
@@ -226,6 +227,7 @@ pub enum PropertyPart {
     Condition,
     Assertions,
     Flags,
+    Deadlocks,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

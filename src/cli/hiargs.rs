@@ -250,6 +250,7 @@ fn split(command: Command) -> Result<(Vec<PathBuf>, AnalysisArgs, Query, Extras)
                             condition: property.contains(&PropertyPart::Condition),
                             assertions: property.contains(&PropertyPart::Assertions),
                             flags: property.contains(&PropertyPart::Flags),
+                            deadlocks: property.contains(&PropertyPart::Deadlocks),
                         }
                     },
                     keep_lines: keep,

@@ -662,6 +662,30 @@ impl Program {
         }
     }
 
+    /// [`Program::pointer_text`] for an argument written as `written`: the first cell of
+    /// an array or struct is shown as `&nodes[0]` when the call wrote it so, rather than
+    /// by the object's name (`nodes`), which points there too.
+    pub fn argument_text(&self, base: &str, offset: i32, written: Option<&str>) -> String {
+        let by_name = written.is_none_or(|w| w.trim() == base);
+        if offset != 0 || by_name || self.locations.iter().any(|l| l.name == base) {
+            return self.pointer_text(base, offset);
+        }
+        let first = self
+            .locations
+            .iter()
+            .filter(|l| {
+                l.name
+                    .strip_prefix(base)
+                    .is_some_and(|rest| rest.starts_with(['[', '.']))
+            })
+            .map(|l| l.address)
+            .min();
+        match first {
+            Some(address) => self.value_text(address),
+            None => self.pointer_text(base, offset),
+        }
+    }
+
     pub fn thread_name(&self, thread: usize) -> String {
         format!("P{}", self.threads[thread].index)
     }

@@ -26,7 +26,9 @@ use super::{object_block, Address, BinaryOp, Expected, Expr, Instr, LocId, Progr
 
 /// Fill in the cells of every [`Address::Pointer`] of `program`. An access through a value
 /// that is never an address (an `int`, only ever `NULL`) is refused at its source: C
-/// would not type it, and it could only ever fail.
+/// would not type it, and it could only ever fail. One past an object's end is an address
+/// (C's one-past-the-end pointer): an access through it alone is an invalid access where
+/// it runs, as any value outside the cells is.
 pub fn resolve(program: &mut Program) -> Vec<Diagnostic> {
     if !has_pointer_access(program) {
         return Vec::new();
@@ -36,8 +38,11 @@ pub fn resolve(program: &mut Program) -> Vec<Diagnostic> {
     for (t, thread) in program.threads.iter_mut().enumerate() {
         for_each_access(&mut thread.body, &mut |address, span| {
             if let Address::Pointer { value, cells } = address {
-                *cells = analysis.cells_of(&analysis.eval(t, value));
-                if cells.is_empty() {
+                let targets = analysis.eval(t, value);
+                *cells = analysis.cells_of(&targets);
+                // One past an object is an address, just no cell's: the access is invalid
+                // wherever it runs, which the unroller's address check reports.
+                if targets.is_empty() {
                     errors.push(
                         Diagnostic::new(
                             "this access goes through a value that is never an address",
@@ -74,26 +79,31 @@ fn has_pointer_access(program: &Program) -> bool {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Targets {
     cells: BTreeSet<LocId>,
+    /// Addresses one past an object's last cell (`a + 2` of `int a[2]`): no cell's, but
+    /// addresses all the same, which arithmetic may bring back into the object.
+    past: BTreeSet<i64>,
     /// May be the address of any cell.
     any: bool,
 }
 
 impl Targets {
     fn is_empty(&self) -> bool {
-        !self.any && self.cells.is_empty()
+        !self.any && self.cells.is_empty() && self.past.is_empty()
     }
 
     /// Adds `other`; whether anything changed.
     fn join(&mut self, other: &Targets) -> bool {
-        let before = (self.any, self.cells.len());
+        let before = (self.any, self.cells.len(), self.past.len());
         self.any |= other.any;
         self.cells.extend(other.cells.iter().copied());
-        before != (self.any, self.cells.len())
+        self.past.extend(other.past.iter().copied());
+        before != (self.any, self.cells.len(), self.past.len())
     }
 
     fn anything() -> Targets {
         Targets {
             cells: BTreeSet::new(),
+            past: BTreeSet::new(),
             any: true,
         }
     }
@@ -165,31 +175,60 @@ impl Analysis {
         if targets.any {
             return Targets::anything();
         }
-        let blocks: BTreeSet<i32> = targets
+        let blocks: BTreeSet<i64> = targets
             .cells
             .iter()
-            .map(|&c| object_block(self.addresses[c]))
+            .map(|&c| i64::from(object_block(self.addresses[c])))
+            .chain(
+                targets
+                    .past
+                    .iter()
+                    .map(|&a| i32::try_from(a).map_or(i64::MIN, |a| i64::from(object_block(a)))),
+            )
             .collect();
         Targets {
             cells: (0..self.addresses.len())
-                .filter(|&c| blocks.contains(&object_block(self.addresses[c])))
+                .filter(|&c| blocks.contains(&i64::from(object_block(self.addresses[c]))))
                 .collect(),
+            past: BTreeSet::new(),
             any: false,
         }
     }
 
+    /// `targets` moved by `by` cells. An address that lands on no cell is kept when it is
+    /// one past its object's last cell (C's one-past-the-end pointer, which arithmetic may
+    /// bring back); any other lands nowhere (and the set stays finite).
     fn shifted(&self, targets: &Targets, by: i64) -> Targets {
         if targets.any {
             return Targets::anything();
         }
-        Targets {
-            cells: targets
-                .cells
-                .iter()
-                .filter_map(|&c| self.cell_at(i64::from(self.addresses[c]) + by))
-                .collect(),
-            any: false,
+        let mut out = Targets::default();
+        let from_cells = targets
+            .cells
+            .iter()
+            .map(|&c| i64::from(self.addresses[c]) + by);
+        let from_past = targets.past.iter().map(|&a| a + by);
+        for address in from_cells.chain(from_past) {
+            match self.cell_at(address) {
+                Some(cell) => {
+                    out.cells.insert(cell);
+                }
+                None if self.one_past_an_object(address) => {
+                    out.past.insert(address);
+                }
+                None => {}
+            }
         }
+        out
+    }
+
+    /// `address` is one past the last cell of an object.
+    fn one_past_an_object(&self, address: i64) -> bool {
+        let Ok(below) = i32::try_from(address - 1) else {
+            return false;
+        };
+        self.addresses.contains(&below)
+            && i32::try_from(address).is_ok_and(|a| object_block(a) == object_block(below))
     }
 
     fn eval(&self, thread: usize, e: &Expr) -> Targets {

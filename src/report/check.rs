@@ -146,8 +146,60 @@ impl CheckReport<'_> {
     }
 
     /// The verdict, the witness and what was asked beside them, styled by `palette`.
+    /// The defects `check` found besides the condition, in words (a flag is no defect of
+    /// `check`'s: it is reported, and the exit code does not count it).
+    fn defects(&self) -> Vec<String> {
+        let mut defects = Vec::new();
+        if let Some(failure) = &self.result.assertion_failure {
+            let accesses = failure
+                .failed_assertions
+                .iter()
+                .all(|e| self.events.access_checks.contains_key(e));
+            defects.push(if accesses {
+                "an invalid access".to_string()
+            } else {
+                "an assertion fails".to_string()
+            });
+        }
+        if self.result.deadlock.is_some() {
+            defects.push("a deadlock".to_string());
+        }
+        defects
+    }
+
+    /// A test without a condition has no outcome to report: its headline is its defects
+    /// (the implicit `exists (true)` holds in every execution and says nothing).
+    fn conditionless_headline(&self, palette: Palette, out: &mut String) -> bool {
+        let _ = writeln!(
+            out,
+            "Test {} ({}, model {}): no condition",
+            self.program.name, self.file, self.model
+        );
+        let defects = self.defects();
+        if defects.is_empty() {
+            let _ = writeln!(
+                out,
+                "  {}: no assertion fails, no access is invalid, no thread blocks for good",
+                palette.good("no defect")
+            );
+        } else {
+            let _ = writeln!(out, "  {}: {}", palette.bad("defect"), defects.join(", "));
+        }
+        !defects.is_empty()
+    }
+
     fn check_text(&self, palette: Palette) -> String {
         let mut out = String::new();
+        if self.program.condition.is_none() && self.states.is_none() {
+            let defect = self.conditionless_headline(palette, &mut out);
+            out.push_str(&self.counts_line());
+            // The defect's own witness follows; with none, an execution as an example.
+            if !defect || self.matrix {
+                self.witness_block(palette, &mut out);
+            }
+            out.push_str(&self.defects_text(palette));
+            return out;
+        }
         let _ = writeln!(
             out,
             "Test {} ({}, model {}): {}",
@@ -168,6 +220,26 @@ impl CheckReport<'_> {
             }
         );
         out.push_str(&self.counts_line());
+        self.witness_block(palette, &mut out);
+        if let Some(states) = self.states {
+            let _ = writeln!(out, "States ({}):", states.len());
+            for s in states {
+                let mark = if s.satisfies {
+                    "  <- condition holds"
+                } else {
+                    ""
+                };
+                let _ = writeln!(out, "  {}{}", state_line(self.program, &s.values), mark);
+            }
+            out.push_str(&self.states_cut_text(palette));
+        }
+        out.push_str(&self.defects_text(palette));
+        out
+    }
+
+    /// The witness the report shows, with its final state (and its order matrix when
+    /// asked for).
+    fn witness_block(&self, palette: Palette, out: &mut String) {
         if let Some((title, execution)) = self.witness() {
             let _ = writeln!(out, "{}:", palette.strong(title));
             out.push_str(&witness_text(self.program, self.events, execution));
@@ -183,18 +255,12 @@ impl CheckReport<'_> {
                 out.push_str(&matrix_text(self.program, self.events, execution));
             }
         }
-        if let Some(states) = self.states {
-            let _ = writeln!(out, "States ({}):", states.len());
-            for s in states {
-                let mark = if s.satisfies {
-                    "  <- condition holds"
-                } else {
-                    ""
-                };
-                let _ = writeln!(out, "  {}{}", state_line(self.program, &s.values), mark);
-            }
-            out.push_str(&self.states_cut_text(palette));
-        }
+    }
+
+    /// The flags, failed assertions and deadlocks, with their witnesses, and the bound's
+    /// warning.
+    fn defects_text(&self, palette: Palette) -> String {
+        let mut out = String::new();
         for flag in &self.result.flags {
             let _ = writeln!(
                 out,

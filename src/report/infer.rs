@@ -29,10 +29,13 @@ impl InferReport<'_> {
             }
         }
         if p.assertions {
-            parts.push("no assertion fails".to_string());
+            parts.push("no assertion fails, no access is invalid".to_string());
         }
         if p.flags {
             parts.push("the model raises no flag (a data race under C11)".to_string());
+        }
+        if p.deadlocks {
+            parts.push("no thread is blocked for good".to_string());
         }
         if parts.is_empty() {
             "nothing".to_string()
@@ -54,7 +57,19 @@ impl InferReport<'_> {
     }
 
     fn failure_lines(&self, failure: &Failure, indent: &str, out: &mut String) {
-        let _ = writeln!(out, "{indent}{}:", violation_text(&failure.violation));
+        let invalid_access = failure.violation == Violation::Assertion
+            && !failure.execution.failed_assertions.is_empty()
+            && failure
+                .execution
+                .failed_assertions
+                .iter()
+                .all(|e| failure.events.access_checks.contains_key(e));
+        let violation = if invalid_access {
+            "an access is invalid in".to_string()
+        } else {
+            violation_text(&failure.violation)
+        };
+        let _ = writeln!(out, "{indent}{violation}:");
         for line in witness_text(&failure.program, &failure.events, &failure.execution).lines() {
             let _ = writeln!(out, "{indent}  {line}");
         }
@@ -66,6 +81,7 @@ fn violation_text(violation: &Violation) -> String {
         Violation::Condition => "the condition's outcome is reached in".to_string(),
         Violation::Assertion => "an assertion fails in".to_string(),
         Violation::Flag(name) => format!("the model raises `{name}` in"),
+        Violation::Deadlock => "a thread is blocked for good in".to_string(),
     }
 }
 

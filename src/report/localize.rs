@@ -10,7 +10,7 @@ use crate::analysis::graph::Overlay;
 use crate::analysis::localize::repair::{Repair, RepairKind};
 use crate::analysis::localize::{CriticalSet, Flip, Localization, Target};
 use crate::diagnostics::SourceFile;
-use crate::events::Events;
+use crate::events::{EventId, Events};
 use crate::program::Program;
 use crate::witness::Execution;
 
@@ -37,19 +37,53 @@ impl LocalizeReport<'_> {
             Target::Condition => format!("outcome {condition}"),
             Target::Violation => format!("a violation of {condition}"),
             Target::Assertion => "a failing assertion".to_string(),
+            Target::Spec => {
+                "an execution (under SC) that the spec block does not linearize".to_string()
+            }
         }
     }
 
+    /// Each ordering's two statements; one inside a function names the call whose access
+    /// orders it in the set's bad execution (the ordering itself is about every call).
     fn ordering_lines(&self, set: &CriticalSet) -> Vec<(String, String)> {
         set.orderings
             .iter()
-            .map(|o| {
+            .zip(&set.marked)
+            .map(|(o, marked)| {
+                let named = |statement, event: Option<EventId>| {
+                    let text = statement_text(self.file, self.program, statement);
+                    match event.and_then(|e| self.call_text(e)) {
+                        Some(call) => format!("{text}  [{call}]"),
+                        None => text,
+                    }
+                };
                 (
-                    statement_text(self.file, self.program, &o.first),
-                    statement_text(self.file, self.program, &o.second),
+                    named(&o.first, marked.map(|m| m.0)),
+                    named(&o.second, marked.map(|m| m.1)),
                 )
             })
             .collect()
+    }
+
+    /// The call an event runs in, innermost first, each with its site: `in write, P0's
+    /// call 2 of it at line 23: write(d, 1, 2)`.
+    fn call_text(&self, e: EventId) -> Option<String> {
+        let source = &self.program.source;
+        let mut call = self.events.events[e].call;
+        let mut parts = Vec::new();
+        while let Some(c) = call {
+            let c = &self.events.calls[c];
+            let (line, _) = source.line_col(c.span.start);
+            parts.push(format!(
+                "in {}, {}'s call {} of it at line {line}: {}",
+                c.function,
+                self.program.thread_name(c.thread),
+                c.number,
+                one_line(source.snippet(c.span))
+            ));
+            call = c.parent;
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
     }
 
     fn interleaving(&self, execution: &Execution) -> String {

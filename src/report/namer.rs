@@ -341,7 +341,8 @@ impl<'a> Namer<'a> {
                 arguments: call
                     .args
                     .iter()
-                    .map(|arg| match arg {
+                    .enumerate()
+                    .map(|(i, arg)| match arg {
                         CallArgValue::Value { param, value } => {
                             format!("{param} = {}", self.term(*value))
                         }
@@ -351,8 +352,15 @@ impl<'a> Namer<'a> {
                             offset,
                         } => {
                             let offset = self.term(*offset);
+                            let written = super::witness::written_arguments(
+                                self.program.source.snippet(call.span),
+                            );
                             let address = match offset.parse::<i32>() {
-                                Ok(k) => self.program.pointer_text(base, k),
+                                Ok(k) => self.program.argument_text(
+                                    base,
+                                    k,
+                                    written.get(i).map(String::as_str),
+                                ),
                                 Err(_) => Namer::address(base, &offset),
                             };
                             format!("{param} = {address}")

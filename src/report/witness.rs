@@ -185,6 +185,37 @@ pub struct ArgumentJson {
     pub shown: String,
 }
 
+/// The arguments of a call as its source writes them: `f(a, &b[0], g(1, 2))` gives `a`,
+/// `&b[0]` and `g(1, 2)`; empty when the text is not a call.
+pub fn written_arguments(call: &str) -> Vec<String> {
+    let (Some(open), Some(close)) = (call.find('('), call.rfind(')')) else {
+        return Vec::new();
+    };
+    if close <= open {
+        return Vec::new();
+    }
+    let mut arguments = Vec::new();
+    let mut depth = 0usize;
+    let mut current = String::new();
+    for ch in call[open + 1..close].chars() {
+        match ch {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                arguments.push(current.trim().to_string());
+                current.clear();
+                continue;
+            }
+            _ => {}
+        }
+        current.push(ch);
+    }
+    if !current.trim().is_empty() || !arguments.is_empty() {
+        arguments.push(current.trim().to_string());
+    }
+    arguments
+}
+
 /// The calls an execution makes that have executed events, outer calls before the calls
 /// they make, in the order they begin.
 pub fn executed_calls(namer: &Namer, events: &Events, execution: &Execution) -> Vec<ExecutedCall> {
@@ -207,10 +238,12 @@ pub fn executed_calls(namer: &Namer, events: &Events, execution: &Execution) -> 
             !positions[c].is_empty() && execution.term_value(events, call.entered) != 0
         })
         .map(|(c, call)| {
+            let written = written_arguments(namer.program().source.snippet(call.span));
             let arguments = call
                 .args
                 .iter()
-                .map(|arg| match arg {
+                .enumerate()
+                .map(|(i, arg)| match arg {
                     CallArgValue::Value { param, value } => {
                         let value = execution.term_value(events, *value);
                         ArgumentJson {
@@ -226,7 +259,11 @@ pub fn executed_calls(namer: &Namer, events: &Events, execution: &Execution) -> 
                         offset,
                     } => {
                         let offset = execution.term_value(events, *offset);
-                        let address = namer.program().pointer_text(base, offset);
+                        let address = namer.program().argument_text(
+                            base,
+                            offset,
+                            written.get(i).map(String::as_str),
+                        );
                         ArgumentJson {
                             parameter: param.clone(),
                             value: None,

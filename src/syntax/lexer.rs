@@ -311,6 +311,15 @@ fn c_comment<'a>(lex: &mut logos::Lexer<'a, Tok<'a>>) -> FilterResult<(), LexErr
 /// (`atomic_t`, `spinlock_t`, `int128_t`, `mtx_t`, ...): any word ending in `_t` counts,
 /// as do the `atomic_int`-style names of `<stdatomic.h>`.
 pub fn is_type_word(word: &str) -> bool {
+    is_known_type_word(word) || is_typedef_like(word)
+}
+
+/// A word taken for a type by its `_t` ending alone, which a declaration may make a name.
+fn is_typedef_like(word: &str) -> bool {
+    word.len() > 2 && word.ends_with("_t") && !is_known_type_word(word)
+}
+
+fn is_known_type_word(word: &str) -> bool {
     const C_TYPES: &[&str] = &[
         "int", "char", "short", "long", "unsigned", "signed", "void", "bool", "_Bool", "float",
         "double", "__int128",
@@ -329,9 +338,53 @@ pub fn is_type_word(word: &str) -> bool {
         "atomic_short",
         "atomic_ushort",
     ];
-    C_TYPES.contains(&word)
-        || ATOMIC_TYPES.contains(&word)
-        || (word.len() > 2 && word.ends_with("_t"))
+    C_TYPES.contains(&word) || ATOMIC_TYPES.contains(&word)
+}
+
+/// Words ending in `_t` that the file uses as names, made identifiers everywhere: C's
+/// typedef names are known from their `typedef`, which litmus tests do not write, so a
+/// `_t` word is a type unless the file names something with it. It does where the word
+/// is followed by `(` (a function defined or called: no type is) or follows a type and its
+/// stars (`int foo_t`, `struct node *next_t`: a declared name).
+fn names_ending_in_t(tokens: &mut [Result<Spanned<'_>, Diagnostic>]) {
+    let toks: Vec<Option<&Tok<'_>>> = tokens
+        .iter()
+        .map(|t| t.as_ref().ok().map(|t| &t.1))
+        .collect();
+    let mut names: Vec<&str> = Vec::new();
+    for (i, tok) in toks.iter().enumerate() {
+        let Some(Tok::TypeWord(word)) = tok else {
+            continue;
+        };
+        if !is_typedef_like(word) || names.contains(word) {
+            continue;
+        }
+        let called = matches!(toks.get(i + 1), Some(Some(Tok::LParen)));
+        let mut before = i;
+        while before > 0 && matches!(toks[before - 1], Some(Tok::Star)) {
+            before -= 1;
+        }
+        let declared = before > 0
+            && match toks[before - 1] {
+                Some(Tok::TypeWord(_)) => true,
+                // `struct node next_t`: a struct's name, after `struct`.
+                Some(Tok::Ident(_)) => before >= 2 && matches!(toks[before - 2], Some(Tok::Struct)),
+                _ => false,
+            };
+        if called || declared {
+            names.push(word);
+        }
+    }
+    if names.is_empty() {
+        return;
+    }
+    for (_, tok, _) in tokens.iter_mut().flatten() {
+        if let Tok::TypeWord(word) = *tok {
+            if names.contains(&word) {
+                *tok = Tok::Ident(word);
+            }
+        }
+    }
 }
 
 /// Turns keyword and type-name identifiers into their own tokens.
@@ -416,6 +469,7 @@ pub fn tokenize(text: &str, start: usize) -> Vec<Result<Spanned<'_>, Diagnostic>
             out.push(Ok((span.start, tok, span.end)));
         }
     }
+    names_ending_in_t(&mut out);
     out
 }
 
@@ -431,6 +485,34 @@ mod tests {
                 Err(d) => panic!("lex error: {}", d.message),
             })
             .collect()
+    }
+
+    #[test]
+    fn a_word_ending_in_t_is_a_name_where_the_file_names_something_with_it() {
+        // Issue 38, item 7: `int foo_t(...)` was a syntax error.
+        assert_eq!(
+            toks("int foo_t(int x) foo_t(1) int count_t; count_t; spinlock_t *l"),
+            vec![
+                Tok::TypeWord("int"),
+                Tok::Ident("foo_t"),
+                Tok::LParen,
+                Tok::TypeWord("int"),
+                Tok::Ident("x"),
+                Tok::RParen,
+                Tok::Ident("foo_t"),
+                Tok::LParen,
+                Tok::Int(1),
+                Tok::RParen,
+                Tok::TypeWord("int"),
+                Tok::Ident("count_t"),
+                Tok::Semi,
+                Tok::Ident("count_t"),
+                Tok::Semi,
+                Tok::TypeWord("spinlock_t"),
+                Tok::Star,
+                Tok::Ident("l"),
+            ]
+        );
     }
 
     #[test]

@@ -226,6 +226,20 @@ fn spec_text_and_json_exit_1() {
     let clean = run(&["spec", "specs/pair-snapshot-locked.litmus"]);
     assert_eq!(clean.code, 0, "{}", clean.stdout);
     assert!(clean.stdout.contains("linearizable in every execution"));
+    // Issue 38, item 5: under a weak model the headline says which executions were
+    // checked (linearizability's real time is SC's), not "every execution".
+    let weak = run(&[
+        "spec",
+        "--model",
+        "rc11",
+        "specs/pair-snapshot-locked.litmus",
+    ]);
+    assert_eq!(weak.code, 0, "{}", weak.stdout);
+    let headline = weak.stdout.lines().next().unwrap_or_default();
+    assert!(
+        headline.contains("linearizable in every SC execution (only SC executions are checked"),
+        "{headline}"
+    );
     // A test without a `spec` block is bad input for this command.
     let none = run(&["spec", "litmus/SB.litmus"]);
     assert_eq!(none.code, 2, "{}", none.stdout);
@@ -1163,4 +1177,50 @@ fn a_listed_register_the_thread_lacks_is_printed_as_zero() {
     .expect("write");
     let refused = run_with(nemos().arg("check").arg(&test));
     assert_eq!(refused.code, 2, "{}", refused.stdout);
+}
+
+/// Issue 38, item 11: a test with assertions and no condition led with a green "exists
+/// (true) Ok (reachable)" and a witness before "Assertion fails". Its headline is now its
+/// defect; without one it says so, exit 0.
+#[test]
+fn a_test_without_a_condition_leads_with_its_defect() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let failing = dir.path().join("assert-only.litmus");
+    std::fs::write(
+        &failing,
+        "C assert-only\n{ x = 0; }\nP0 (int *x) {\n  *x = 1;\n}\nP1 (int *x) {\n  int r = *x;\n  assert(r == 1);\n}\n",
+    )
+    .unwrap();
+    let out = run(&["check", failing.to_str().unwrap()]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert!(
+        lines[0].ends_with("model sc): no condition"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(lines[1], "  defect: an assertion fails", "{}", out.stdout);
+    assert!(
+        lines[2].starts_with("Assertion fails: P1, line 8"),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("exists (true)"), "{}", out.stdout);
+    let clean = dir.path().join("clean.litmus");
+    std::fs::write(
+        &clean,
+        "C clean\n{ x = 0; }\nP0 (int *x) {\n  *x = 1;\n}\nP1 (int *x) {\n  int r = *x;\n  assert(r == 0 || r == 1);\n}\n",
+    )
+    .unwrap();
+    let out = run(&["check", clean.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert!(
+        out.stdout
+            .lines()
+            .nth(1)
+            .unwrap_or_default()
+            .starts_with("  no defect:"),
+        "{}",
+        out.stdout
+    );
 }

@@ -1753,3 +1753,26 @@ proptest! {
         }
     }
 }
+
+/// Issue 38, item 8: a pointer one past an array (`a + 2` of `int a[2]`) is an address, not
+/// an integer: a store through it is an invalid access in the executions that reach it
+/// (it was refused, exit 2, as a value that is never an address), and arithmetic brings it
+/// back into the array (`p - 1` is `&a[1]`). Outcomes and assertion verdicts as the
+/// reference explorer's, for each offset, with the access guarded by another thread's write.
+#[test]
+fn one_past_an_array_is_an_invalid_access_and_arithmetic_comes_back() {
+    for (back, fails) in [(0, true), (1, false), (2, false)] {
+        let text = format!(
+            "C one-past\n{{ int a[2] = {{0, 0}}; x = 0; }}\n\
+P0 (int *a, int *x) {{\n  int *p = a + 2;\n  p = p - {back};\n  int r = *x;\n  if (r == 1) {{ *p = 1; }}\n}}\n\
+P1 (int *x) {{\n  *x = 1;\n}}\n\
+exists (a[0] = 0 /\\ a[1] = 0)\n"
+        );
+        let program = lower("one-past", &text);
+        let answers = product(&program, AcyclicStrategy::Lazy);
+        assert_eq!(answers.assertion_failure, fails, "{text}");
+        if let Err(e) = compare("one-past", &text) {
+            panic!("{e}");
+        }
+    }
+}

@@ -154,3 +154,20 @@ exists (0:s=0)
     assert!(failure.contains("P0: get(a, 2)"), "{failure}");
     assert_eq!(failure.matches("get returns").count(), 2, "{failure}");
 }
+
+/// Issue 38, item 7: a name ending in `_t` is a function or a variable where the file
+/// names one with it (`int foo_t(...)` was a syntax error), and a call's header shows a
+/// first cell passed as `&nodes[0]` as written (it printed `nodes`), while an array passed
+/// by its name keeps its name.
+#[test]
+fn names_ending_in_t_and_first_cells_are_shown_as_written() {
+    let text = "C names\n\
+{ struct node { int v; int w; }; struct node nodes[2]; int a[2] = {0, 0}; }\n\
+int get_t(struct node *n, int *cells) {\n  int count_t = n->v + cells[0];\n  return count_t;\n}\n\
+P0 (struct node *nodes, int *a) {\n  int r = get_t(&nodes[0], a);\n}\n\
+P1 (struct node *nodes, int *a) {\n  nodes[0].v = 1;\n}\n\
+exists (0:r = 1)\n";
+    let (out, code) = nemos_on(text, &["check"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("P0: get_t(&nodes[0], a)"), "{out}");
+}

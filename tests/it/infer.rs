@@ -305,3 +305,132 @@ fn check_written_back(
     );
     1
 }
+
+/// The MCS lock of issue 38, with struct nodes reached through pointers; correct under RC11
+/// as written.
+const MCS_STRUCT: &str = "C mcs-struct\n\
+{ struct qnode { atomic_int locked; struct qnode *next; }; struct qnode nodes[2]; struct qnode *tail = NULL; x = 0; }\n\
+void mcs_lock(struct qnode **tail, struct qnode *me) {\n\
+  atomic_store_explicit(&me->next, NULL, memory_order_relaxed);\n\
+  atomic_store_explicit(&me->locked, 1, memory_order_relaxed);\n\
+  struct qnode *pred = atomic_exchange_explicit(tail, me, memory_order_acq_rel);\n\
+  if (pred != NULL) {\n\
+    atomic_store_explicit(&pred->next, me, memory_order_release);\n\
+    while (atomic_load_explicit(&me->locked, memory_order_acquire) == 1) ;\n\
+  }\n\
+}\n\
+void mcs_unlock(struct qnode **tail, struct qnode *me) {\n\
+  struct qnode *succ = atomic_load_explicit(&me->next, memory_order_acquire);\n\
+  if (succ == NULL) {\n\
+    struct qnode *e = me;\n\
+    if (atomic_compare_exchange_strong_explicit(tail, &e, NULL, memory_order_release, memory_order_relaxed))\n\
+      return;\n\
+    do {\n\
+      succ = atomic_load_explicit(&me->next, memory_order_acquire);\n\
+    } while (succ == NULL);\n\
+  }\n\
+  atomic_store_explicit(&succ->locked, 0, memory_order_release);\n\
+}\n\
+P0 (struct qnode **tail, struct qnode *nodes, int *x) {\n\
+  mcs_lock(tail, &nodes[0]);\n  int r0 = *x;\n  *x = r0 + 1;\n  mcs_unlock(tail, &nodes[0]);\n}\n\
+P1 (struct qnode **tail, struct qnode *nodes, int *x) {\n\
+  mcs_lock(tail, &nodes[1]);\n  int r1 = *x;\n  *x = r1 + 1;\n  mcs_unlock(tail, &nodes[1]);\n}\n\
+forall (x = 2 /\\ tail = NULL)\n";
+
+/// What `check` counts as a defect under RC11 in `program`, as words (empty: none).
+fn check_defects(program: &nemos::program::Program) -> Vec<&'static str> {
+    let events = common::unrolled(program, UNROLL);
+    let options = common::under("rc11");
+    let mut session = nemos::analysis::Session::new(program, &events, &options).unwrap();
+    let result = session.check().unwrap();
+    let mut defects = Vec::new();
+    if !result.ok {
+        defects.push("condition");
+    }
+    if result.assertion_failure.is_some() {
+        defects.push("assertion or invalid access");
+    }
+    if result.deadlock.is_some() {
+        defects.push("deadlock");
+    }
+    if !result.flags.is_empty() {
+        defects.push("flag (a data race)");
+    }
+    defects
+}
+
+/// Issue 38, item 1: infer called orders enough under which the MCS lock deadlocks (the
+/// exchange acquire only and the link relaxed: a thread's own NULL store to its `next` can
+/// land after its successor's link in coherence). Every order infer calls enough passes
+/// `check`, and the weakening that deadlocks is reported as a deadlock.
+#[test]
+fn orders_infer_calls_enough_never_deadlock() {
+    let test = common::load("mcs", MCS_STRUCT);
+    let answer = infer(
+        &test.program,
+        UNROLL,
+        &common::under("rc11"),
+        Property::default(),
+        &[],
+        Search::Incremental,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(answer.written_failure.is_none());
+    assert!(!answer.minimal.is_empty());
+    for minimal in &answer.minimal {
+        let text = patched(&test.program, &answer.sites, &minimal.assignment).unwrap();
+        let file = nemos::diagnostics::SourceFile::new("mcs-inferred", text.clone());
+        let program = nemos::load::lower(&file).unwrap();
+        assert_eq!(check_defects(&program), Vec::<&str>::new(), "\n{text}");
+    }
+    // The orders infer proposed before: exchange acquire, the link and both reads of
+    // `next` relaxed.
+    let weakened = MCS_STRUCT
+        .replace(
+            "atomic_exchange_explicit(tail, me, memory_order_acq_rel)",
+            "atomic_exchange_explicit(tail, me, memory_order_acquire)",
+        )
+        .replace(
+            "atomic_store_explicit(&pred->next, me, memory_order_release)",
+            "atomic_store_explicit(&pred->next, me, memory_order_relaxed)",
+        )
+        .replace(
+            "atomic_load_explicit(&me->next, memory_order_acquire)",
+            "atomic_load_explicit(&me->next, memory_order_relaxed)",
+        );
+    let weak = common::load("mcs-weak", &weakened);
+    assert_eq!(check_defects(&weak.program), vec!["deadlock"]);
+    let again = infer(
+        &weak.program,
+        UNROLL,
+        &common::under("rc11"),
+        Property::default(),
+        &[],
+        Search::Incremental,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let failure = again.written_failure.expect("the weakened lock deadlocks");
+    assert_eq!(failure.violation, Violation::Deadlock);
+}
+
+/// An invalid access is part of infer's property as it is a defect of `check`: a pointer
+/// published with a relaxed flag can be read as NULL and dereferenced.
+#[test]
+fn an_invalid_access_breaks_the_property() {
+    let text = "C mp-pointer\n{ x = 0; int *p = NULL; flag = 0; }\n\
+P0 (int **p, atomic_int *flag, int *x) {\n  *p = x;\n  atomic_store_explicit(flag, 1, memory_order_release);\n}\n\
+P1 (int **p, atomic_int *flag) {\n  int r = atomic_load_explicit(flag, memory_order_acquire);\n  if (r == 1) {\n    int *q = *p;\n    *q = 1;\n  }\n}\n";
+    let answer = inferred(text, "rc11", &[]);
+    assert_eq!(minimal(&answer), vec![orders(&[Release, Acquire])]);
+    let test = common::load("mp-pointer", text);
+    for reason in &answer.minimal[0].reasons {
+        let failure = &reason.failure;
+        assert_eq!(failure.violation, Violation::Assertion);
+        assert!(failure
+            .execution
+            .failed_assertions
+            .iter()
+            .all(|e| failure.events.access_checks.contains_key(e)));
+    }
+    assert!(answer.written_failure.is_none(), "{}", test.program.name);
+}

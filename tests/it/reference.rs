@@ -81,9 +81,9 @@ pub struct Reference {
     pub gave_up: bool,
 }
 
-/// A complete trace as `localize` sees it: the condition holds, an assertion failed, and its
-/// orderings of statements.
-pub type OrderedTrace = (bool, bool, BTreeSet<(Statement, Statement)>);
+/// A complete trace as `localize` sees it: the condition holds, an assertion failed, it is
+/// not linearizable against the `spec { }` block, and its orderings of statements.
+pub type OrderedTrace = (bool, bool, bool, BTreeSet<(Statement, Statement)>);
 
 /// The IR with loops unrolled into nested branches and compare-exchanges split into their
 /// memory steps, so that the interpreter is a plain walk over a tree.
@@ -1027,7 +1027,6 @@ impl<'p> Explorer<'p> {
                 }
             }
         }
-        self.result.ordered.insert((satisfies, failed, orderings));
         let values = program.observed.iter().map(|&o| (o, value_of(o))).collect();
         self.result.outcomes.insert(values);
         self.result.races.extend(state.races.iter().copied());
@@ -1035,6 +1034,7 @@ impl<'p> Explorer<'p> {
             .interruptions
             .extend(state.interruptions.iter().copied());
         self.result.window.extend(state.window.iter().copied());
+        let mut non_linearizable = false;
         if let Some(spec) = &program.spec {
             let calls: Vec<Vec<MethodCall>> = state
                 .threads
@@ -1057,6 +1057,7 @@ impl<'p> Explorer<'p> {
                 false,
             ) {
                 self.result.non_linearizable = true;
+                non_linearizable = true;
             }
             let by_points = |a: &MethodCall, b: &MethodCall| {
                 a.points.iter().any(|x| {
@@ -1080,6 +1081,9 @@ impl<'p> Explorer<'p> {
                 self.result.strict_failure = true;
             }
         }
+        self.result
+            .ordered
+            .insert((satisfies, failed, non_linearizable, orderings));
     }
 }
 

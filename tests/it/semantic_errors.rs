@@ -293,6 +293,13 @@ semantic_error!(
     &format!("{SPEC_HEAD}spec {{ int val = 0; void set(int *x, int v) {{ atomic_fetch_add(&val, v); }} }}\nP0 (int *x) {{ set(x, 1); }}\n")
 );
 
+// Issue 38, item 4: `spec` passed silently ("linearizable in every execution") when a
+// thread called a function the spec does not define.
+semantic_error!(
+    spec_missing_a_method_a_thread_calls,
+    &format!("{SPEC_HEAD}spec {{ int val = 0; int get(int *x) {{ return val; }} }}\nP0 (int *x) {{ set(x, 1); }}\nP1 (int *x) {{ int r = get(x); }}\n")
+);
+
 const SPEC_METHODS: &str =
     "spec { int val = 0; void set(int *x, int v) { val = v; } int get(int *x) { return val; }";
 

@@ -14,16 +14,16 @@ use nemos::analysis::query::{ask, Finding, Query, QueryOptions};
 use nemos::analysis::spec::SpecMode;
 
 #[derive(Clone, Copy)]
-struct Object {
-    name: &'static str,
+pub(crate) struct Object {
+    pub name: &'static str,
     /// The init block and the functions.
-    text: &'static str,
+    pub text: &'static str,
     /// The `spec` block.
-    spec: &'static str,
+    pub spec: &'static str,
     /// The thread parameters.
-    params: &'static str,
+    pub params: &'static str,
     /// Calls a client makes, as written in a thread.
-    calls: &'static [&'static str],
+    pub calls: &'static [&'static str],
 }
 
 /// The sequential versions, shared by the implementations below.
@@ -182,7 +182,7 @@ int deq(int *q, int *h, int *t, int *l) {
 "#;
 
 /// The objects, with whether they are linearizable and whether they have ordering points.
-fn objects() -> Vec<(Object, bool, bool)> {
+pub(crate) fn objects() -> Vec<(Object, bool, bool)> {
     const REGISTER_CALLS: &[&str] = &["set(x, 1);", "set(x, 2);", "r = get(x);"];
     const COUNTER_CALLS: &[&str] = &["r = inc(c, l);", "r = get(c, l);"];
     const ADDER_CALLS: &[&str] = &["add(c, l);", "r = get(c, l);"];
@@ -313,7 +313,7 @@ fn objects() -> Vec<(Object, bool, bool)> {
 }
 
 /// Every sequence of one or two calls from the alphabet.
-fn sequences(calls: &[&str]) -> Vec<Vec<String>> {
+pub(crate) fn sequences(calls: &[&str]) -> Vec<Vec<String>> {
     let mut out: Vec<Vec<String>> = calls.iter().map(|c| vec![c.to_string()]).collect();
     for a in calls {
         for b in calls {
@@ -323,7 +323,7 @@ fn sequences(calls: &[&str]) -> Vec<Vec<String>> {
     out
 }
 
-fn client(object: &Object, threads: &[Vec<String>]) -> String {
+pub(crate) fn client(object: &Object, threads: &[Vec<String>]) -> String {
     let mut text = format!("C {}\n{}{}", object.name, object.text, object.spec);
     for (i, calls) in threads.iter().enumerate() {
         let body: Vec<String> = calls

@@ -290,10 +290,13 @@ pub struct Property {
     /// The final condition: an `exists` or `~exists` outcome is never reached, a `forall`
     /// always holds.
     pub condition: bool,
-    /// No assertion fails.
+    /// No assertion fails and no access is invalid (an address check is an assertion).
     pub assertions: bool,
     /// No flag of the model is raised (the C11 models flag data races as `undefined`).
     pub flags: bool,
+    /// No thread is blocked for good: `check` counts a deadlock as a defect, so orders
+    /// under which one is reachable are not enough.
+    pub deadlocks: bool,
 }
 
 impl Default for Property {
@@ -302,6 +305,7 @@ impl Default for Property {
             condition: true,
             assertions: true,
             flags: true,
+            deadlocks: true,
         }
     }
 }
@@ -315,6 +319,8 @@ pub enum Violation {
     Assertion,
     /// The model raises this flag.
     Flag(String),
+    /// Some thread is blocked for good.
+    Deadlock,
 }
 
 /// An execution breaking the property under one assignment, with the program and events it
@@ -562,7 +568,11 @@ impl Checker<'_> {
     }
 
     /// What breaks the property, each with its literal, in the order they are looked for.
+    /// Each literal carries its own scope: a deadlock is an execution within the bound in
+    /// which a thread is blocked; the other parts speak of the executions within the bound
+    /// in which none is (as `check`'s answers do).
     fn violations(&self, session: &mut Session) -> Vec<(Violation, Bool)> {
+        let within = session.within_bound;
         let mut parts = Vec::new();
         if self.property.condition {
             if let Some(condition) = &session.encoding.program.condition {
@@ -572,6 +582,7 @@ impl Checker<'_> {
                     Quantifier::Exists | Quantifier::NotExists => holds,
                     Quantifier::Forall => !holds,
                 };
+                let breaking = session.solver.and2(within, breaking);
                 parts.push((Violation::Condition, breaking));
             }
         }
@@ -583,17 +594,25 @@ impl Checker<'_> {
                 .map(|f| f.1)
                 .collect();
             let any = session.solver.or(&failures);
+            let any = session.solver.and2(within, any);
             parts.push((Violation::Assertion, any));
         }
         if self.property.flags {
             for (name, flag) in session.compiled.flags.clone() {
+                let flag = session.solver.and2(within, flag);
                 parts.push((Violation::Flag(name), flag));
             }
+        }
+        if self.property.deadlocks && !session.encoding.events.waits.is_empty() {
+            let blocked = session
+                .solver
+                .and2(!session.encoding.bound_hit, session.encoding.deadlock);
+            parts.push((Violation::Deadlock, blocked));
         }
         parts
     }
 
-    /// The literal "the property is broken".
+    /// The literal "the property is broken" (within the bound).
     fn violated(&self, session: &mut Session) -> Bool {
         let parts: Vec<Bool> = self.violations(session).into_iter().map(|p| p.1).collect();
         session.solver.or(&parts)
@@ -603,12 +622,11 @@ impl Checker<'_> {
         &self,
         session: &mut Session,
     ) -> Result<Option<(Violation, Execution)>, AnalysisError> {
-        let within = session.within_bound;
         for (violation, broken) in self.violations(session) {
             if broken.is_false() {
                 continue;
             }
-            if let Some(execution) = session.find(&[within, broken])? {
+            if let Some(execution) = session.find(&[broken])? {
                 return Ok(Some((violation, execution)));
             }
         }

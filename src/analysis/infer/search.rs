@@ -91,8 +91,7 @@ pub(super) fn incremental(checker: &Checker) -> Result<Found, InferError> {
         }
     })?;
     let broken = checker.violated(&mut session);
-    let within = session.within_bound;
-    let mut base = vec![within, broken];
+    let mut base = vec![broken];
     base.extend_from_slice(&session.enabled);
     let mut oracle = Oracle {
         sites,
@@ -213,7 +212,7 @@ impl Oracle<'_> {
         if self.session.encoding.events.bound_hits.is_empty() {
             return Ok(false);
         }
-        let mut assumptions = vec![!self.session.within_bound];
+        let mut assumptions = vec![self.session.encoding.bound_hit];
         assumptions.extend_from_slice(&self.session.enabled);
         Ok(self.session.solve(&assumptions)? == SolveOutcome::Sat)
     }

@@ -35,6 +35,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use super::races::{is_data_access, Statement};
+use super::spec::SpecMode;
 use super::{AnalysisError, Session};
 use crate::encode::cnf::{Bool, ClauseSink, Gates};
 use crate::events::EventId;
@@ -76,6 +77,10 @@ pub enum Target {
     Violation,
     /// An assertion fails (the program has assertions: they come first).
     Assertion,
+    /// The execution is not linearizable against the `spec { }` block (a test with no
+    /// condition: the specification is its check), among the SC executions, as `spec`
+    /// decides it.
+    Spec,
 }
 
 /// `first before second`.
@@ -150,22 +155,42 @@ struct Fact {
 
 impl Session<'_> {
     /// Which executions are bad for this test: failed assertions when it has any that can
-    /// fail, else its condition's outcome (`exists`, `~exists`) or violation (`forall`).
+    /// fail, else its condition's outcome (`exists`, `~exists`) or violation (`forall`),
+    /// else, without a condition, the executions its `spec { }` block finds not
+    /// linearizable, else those where one of its assertions fails (none, then). A test
+    /// with none of these checks has nothing to localize.
     pub(crate) fn localize_target(&mut self) -> Result<(Target, Bool), AnalysisError> {
         if !self.encoding.assertion_failures.is_empty() && self.assertion_failure()?.is_some() {
             return Ok((Target::Assertion, self.some_assertion_fails()));
         }
-        let forall = self
+        let program = self.encoding.program;
+        if let Some(condition) = &program.condition {
+            let forall = condition.quantifier == Quantifier::Forall;
+            let condition = self.condition();
+            return Ok(if forall {
+                (Target::Violation, !condition)
+            } else {
+                (Target::Condition, condition)
+            });
+        }
+        if program.spec.is_some() {
+            let violation = self
+                .encode_spec(SpecMode::Linearizable)?
+                .map_or(Bool::FALSE, |spec| spec.violation);
+            return Ok((Target::Spec, violation));
+        }
+        let events = self.encoding.events;
+        // Address checks are the program's accesses, not checks its author wrote.
+        let written_assertion = self
             .encoding
-            .program
-            .condition
-            .as_ref()
-            .is_some_and(|c| c.quantifier == Quantifier::Forall);
-        let condition = self.condition();
-        Ok(if forall {
-            (Target::Violation, !condition)
-        } else {
-            (Target::Condition, condition)
+            .assertion_failures
+            .iter()
+            .any(|(e, _)| !events.access_checks.contains_key(e));
+        if written_assertion {
+            return Ok((Target::Assertion, self.some_assertion_fails()));
+        }
+        Err(AnalysisError::NothingToLocalize {
+            test: program.name.clone(),
         })
     }
 
@@ -353,8 +378,9 @@ impl Session<'_> {
                 let mut bad_pins = pins.clone();
                 bad_pins.push(base[1]);
                 let bad = self.find(&bad_pins)?;
+                // With no bad execution under these pins, every execution under them is
+                // good (a specification's literal is one-way: its negation says nothing).
                 let good = if bad.is_none() {
-                    pins.push(!base[1]);
                     self.find(&pins)?
                 } else {
                     None

@@ -23,9 +23,10 @@ use serde::Serialize;
 use super::{CriticalSet, Target};
 use crate::analysis::infer::{infer, patched, InferError, Property, Search};
 use crate::analysis::races::{is_data_access, Statement};
+use crate::analysis::spec::SpecMode;
 use crate::analysis::{AnalysisError, AnalysisOptions, Session};
 use crate::diagnostics::{SourceFile, Span};
-use crate::events::Events;
+use crate::events::{EventId, Events};
 use crate::load::{load, LoadOptions};
 use crate::program::Program;
 use crate::syntax::ast::{Stmt, StmtKind};
@@ -84,17 +85,57 @@ pub fn repairs(
         .collect();
     threads.sort_unstable();
     threads.dedup();
-    let body = |t: usize| {
+    let thread_body = |t: usize| {
         ast.threads
             .get(t)
             .map(|th| th.body.as_slice())
             .unwrap_or(&[])
     };
-    let critical = |t: usize| -> Vec<Statement> {
-        set.orderings
+    // The statement list a thread's accesses are wrapped in, with their spans there: the
+    // body of the one function they all sit in (every call of it gets the fix), else the
+    // thread's body, an access in a call standing for its outermost call site.
+    let placed = |t: usize, accesses: &[EventId]| -> (&[Stmt], Vec<(usize, usize)>) {
+        let spans: Vec<(usize, usize)> = accesses
+            .iter()
+            .map(|&e| (events.events[e].span.start, events.events[e].span.end))
+            .collect();
+        let function = ast.functions.iter().find(|f| {
+            !spans.is_empty()
+                && spans
+                    .iter()
+                    .all(|&(lo, hi)| f.span.start <= lo && hi <= f.span.end)
+        });
+        match function {
+            Some(f) => (f.body.as_slice(), spans),
+            None => (
+                thread_body(t),
+                accesses
+                    .iter()
+                    .map(|&e| {
+                        let span = call_site(events, e);
+                        (span.start, span.end)
+                    })
+                    .collect(),
+            ),
+        }
+    };
+    // The accesses of thread `t` that the set's orderings name.
+    let critical = |t: usize| -> Vec<EventId> {
+        let statements: Vec<Statement> = set
+            .orderings
             .iter()
             .flat_map(|o| [o.first, o.second])
             .filter(|s| s.thread == t)
+            .collect();
+        events
+            .events
+            .iter()
+            .filter(|e| {
+                e.thread == Some(t)
+                    && is_data_access(program, events, e.id)
+                    && statements.contains(&Statement::of(events, e.id))
+            })
+            .map(|e| e.id)
             .collect()
     };
     let mut found = Vec::new();
@@ -109,12 +150,12 @@ pub fn repairs(
         let blocks: Vec<Option<Span>> = threads
             .iter()
             .map(|&t| {
-                let statements = critical(t);
-                let first = statements.first()?;
-                let block = outermost_atomic(body(t), first.span.0)?;
-                statements
+                let (body, spans) = placed(t, &critical(t));
+                let first = spans.first()?;
+                let block = outermost_atomic(body, first.0)?;
+                spans
                     .iter()
-                    .all(|s| block.start <= s.span.0 && s.span.1 <= block.end)
+                    .all(|s| block.start <= s.0 && s.1 <= block.end)
                     .then_some(block)
             })
             .collect();
@@ -124,7 +165,7 @@ pub fn repairs(
             threads
                 .iter()
                 .map(|&t| {
-                    let spans: Vec<(usize, usize)> = events
+                    let accesses: Vec<EventId> = events
                         .events
                         .iter()
                         .filter(|e| {
@@ -134,11 +175,12 @@ pub fn repairs(
                                     all || set.locations.contains(&program.locations[l].name)
                                 })
                         })
-                        .map(|e| (e.span.start, e.span.end))
+                        .map(|e| e.id)
                         .collect();
+                    let (body, spans) = placed(t, &accesses);
                     let lo = spans.iter().map(|s| s.0).min()?;
                     let hi = spans.iter().map(|s| s.1).max()?;
-                    innermost_run(body(t), lo, hi)
+                    innermost_run(body, lo, hi)
                 })
                 .collect()
         };
@@ -184,8 +226,9 @@ pub fn repairs(
     // Fences, shrunk by deletion.
     let mut fences: Vec<Insert> = Vec::new();
     for &t in &threads {
-        for statement in critical(t) {
-            if let Some(run) = innermost_run(body(t), statement.span.0, statement.span.1) {
+        let (body, spans) = placed(t, &critical(t));
+        for (lo, hi) in spans {
+            if let Some(run) = innermost_run(body, lo, hi) {
                 for insert in [
                     Insert {
                         at: run.start,
@@ -229,12 +272,18 @@ pub fn stronger_orders(
     options: &AnalysisOptions,
     target: Target,
 ) -> Result<Option<Repair>, AnalysisError> {
+    // infer's property has no specification: its orders would be chosen blind to it.
+    if target == Target::Spec {
+        return Ok(None);
+    }
     let checker = Checker::new(program, events, options, target);
     let property = Property {
         condition: target != Target::Assertion,
         assertions: true,
         // A suggestion with no data race under C11 (a race makes everything undefined).
         flags: true,
+        // Nor one that trades the failure for a deadlock.
+        deadlocks: true,
     };
     let inference = match infer(
         program,
@@ -294,6 +343,8 @@ impl<'a> Checker<'a> {
         let original: &str = &self.program.source.text;
         let mut sorted = inserts.to_vec();
         sorted.sort();
+        // Threads that call one function share its insertions.
+        sorted.dedup();
         let mut source = String::with_capacity(original.len() + 64 * sorted.len());
         let mut at = 0;
         for insert in &sorted {
@@ -346,6 +397,7 @@ impl<'a> Checker<'a> {
         }
         let bad = match self.target {
             Target::Assertion => session.assertion_failure()?.is_some(),
+            Target::Spec => session.spec(SpecMode::Linearizable)?.violation.is_some(),
             Target::Condition | Target::Violation => {
                 let condition = session.condition();
                 let bad = if self.target == Target::Violation {
@@ -358,6 +410,18 @@ impl<'a> Checker<'a> {
         };
         Ok(!bad)
     }
+}
+
+/// The statement of the thread's own body that runs event `e`: the site of its outermost
+/// call when it runs in a function, else its own.
+fn call_site(events: &Events, e: EventId) -> Span {
+    let mut call = events.events[e].call;
+    let mut span = events.events[e].span;
+    while let Some(c) = call {
+        span = events.calls[c].span;
+        call = events.calls[c].parent;
+    }
+    span
 }
 
 /// `m`, or `m1`, `m2`, ...: a name no location of the program has.

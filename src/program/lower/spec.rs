@@ -72,6 +72,39 @@ pub(super) fn lower_spec(
             .with_help("give each method's sequential version the name of the test's function"),
         );
     }
+    // A thread's call of a function of the test that the specification does not define
+    // would be checked against nothing: a located error (a helper called only from the
+    // methods may stay out).
+    let specified: HashSet<&str> = block
+        .functions
+        .iter()
+        .map(|f| f.name.name.as_str())
+        .collect();
+    let mut unspecified: HashSet<String> = HashSet::new();
+    for thread in &test.threads {
+        for stmt in &thread.body {
+            each_call(stmt, &mut |name| {
+                if tested.contains_key(name.name.as_str())
+                    && !specified.contains(name.name.as_str())
+                    && unspecified.insert(name.name.clone())
+                {
+                    errors.push(
+                        Diagnostic::new(
+                            format!(
+                                "`{}` is called by a thread but is not a method of the specification",
+                                name.name
+                            ),
+                            name.span,
+                        )
+                        .with_help(format!(
+                            "write its sequential version in the `spec` block (`{}`), or call only the specified methods from the threads",
+                            name.name
+                        )),
+                    );
+                }
+            });
+        }
+    }
     let methods_by_name: HashMap<&str, &ast::Function> = block
         .functions
         .iter()
@@ -421,6 +454,25 @@ fn globals_by_value(e: &mut ast::Expr, scalars: &HashSet<String>) {
 }
 
 /// Every expression a statement holds, nested statements included.
+/// Calls `f` on the name of every call in `stmt`, nested statements and expressions
+/// included.
+fn each_call(stmt: &ast::Stmt, f: &mut impl FnMut(&ast::Ident)) {
+    fn in_expr(e: &ast::Expr, f: &mut impl FnMut(&ast::Ident)) {
+        if let ExprKind::Call(name, _) = &e.kind {
+            f(name);
+        }
+        for child in e.children() {
+            in_expr(child, f);
+        }
+    }
+    for part in stmt.parts() {
+        match part {
+            StmtPart::Expr(e) => in_expr(e, f),
+            StmtPart::Stmt(s) => each_call(s, f),
+        }
+    }
+}
+
 fn each_expr_mut(stmt: &mut ast::Stmt, f: &mut impl FnMut(&mut ast::Expr)) {
     for part in stmt.parts_mut() {
         match part {
