@@ -130,6 +130,12 @@ pub struct QueryOptions {
     pub localize: LocalizeSettings,
     /// Whether `races` lists every racing pair or stops at the first.
     pub race_search: RaceSearch,
+    /// A data race is no defect of a C program's `check` (GenMC's
+    /// `-disable-race-detection`); see [`Defects::data_race`].
+    pub ignore_races: bool,
+    /// A thread blocked for good is no defect: such executions are left out, as GenMC
+    /// leaves them without `-check-liveness`; see [`Defects::deadlock`].
+    pub no_liveness: bool,
 }
 
 impl QueryOptions {
@@ -177,6 +183,8 @@ impl QueryOptions {
             infer: InferSettings::default(),
             localize: LocalizeSettings::default(),
             race_search: RaceSearch::All,
+            ignore_races: false,
+            no_liveness: false,
         }
     }
 }
@@ -192,6 +200,38 @@ pub struct CheckAnswer {
     pub states_cut: bool,
     /// herd's Positive and Negative execution counts, when counted.
     pub counts: Option<(u64, u64)>,
+    /// Which of the findings beside the condition and the assertions are defects.
+    pub defects: Defects,
+}
+
+/// Which of `check`'s findings, beside its condition and its assertions, are defects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Defects {
+    /// The model's flag `undefined` (herd's undefined behaviour: under the C11 models, a
+    /// data race), raised by some allowed execution: a defect of a C program, as GenMC
+    /// reports a "Non-atomic race", unless [`QueryOptions::ignore_races`]. A litmus test
+    /// keeps herd's reading, a flag beside the verdict.
+    pub data_race: bool,
+    /// A thread blocked for good in some execution; unless [`QueryOptions::no_liveness`],
+    /// as GenMC counts such executions as blocked without `-check-liveness`.
+    pub deadlock: bool,
+}
+
+impl Defects {
+    /// The flag whose raising is a data race.
+    pub const RACE_FLAG: &'static str = "undefined";
+
+    fn of(test: &Test, options: &QueryOptions) -> Defects {
+        Defects {
+            data_race: crate::cfront::is_c_file(&test.file().name) && !options.ignore_races,
+            deadlock: !options.no_liveness,
+        }
+    }
+
+    /// Whether `result` holds a data race that is a defect.
+    pub fn race_in(self, result: &CheckResult) -> bool {
+        self.data_race && result.flags.iter().any(|f| f == Self::RACE_FLAG)
+    }
 }
 
 /// Which execution a `check` report shows, and in what role.
@@ -324,7 +364,8 @@ impl Answer {
             Finding::Limit(_) => (false, true),
             Finding::Check(c) => (
                 c.result.assertion_failure.is_some()
-                    || c.result.deadlock.is_some()
+                    || (c.defects.deadlock && c.result.deadlock.is_some())
+                    || c.defects.race_in(&c.result)
                     || c.result.requirement_fails(),
                 c.result.bound_hit || c.states_cut,
             ),
@@ -465,7 +506,8 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
             if let (Query::Outcomes, Some(recording)) = (query, &recording) {
                 exported_solve = recording.log().queries.len();
             }
-            check_finding(&mut session, result, query, options, &mut picture)?
+            let defects = Defects::of(test, options);
+            check_finding(&mut session, defects, result, query, options, &mut picture)?
         }
         Query::Races => races_finding(&mut session, options, races_as_sc)?,
         Query::Atomicity(mode) => Finding::Atomicity(session.atomicity(mode)?),
@@ -556,6 +598,7 @@ fn analysis_options(
 /// and the picture when asked for.
 fn check_finding(
     session: &mut Session,
+    defects: Defects,
     mut result: CheckResult,
     query: Query,
     options: &QueryOptions,
@@ -585,6 +628,7 @@ fn check_finding(
         states,
         states_cut: session.outcomes_cut,
         counts,
+        defects,
     })))
 }
 

@@ -330,6 +330,14 @@ pub struct AnalysisArgs {
     pub max_events: Option<usize>,
     #[command(flatten)]
     pub batch: BatchArgs,
+    /// A data race is no defect of a C program's `check` (GenMC's
+    /// -disable-race-detection); `races` still finds them.
+    #[arg(long)]
+    pub ignore_races: bool,
+    /// A thread blocked for good is no defect: such executions are left out, as GenMC
+    /// leaves them without -check-liveness.
+    #[arg(long)]
+    pub no_liveness: bool,
 }
 
 fn parse_timeout(s: &str) -> Result<Duration, String> {

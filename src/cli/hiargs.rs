@@ -102,6 +102,8 @@ impl HiArgs {
             infer: extras.infer,
             localize: extras.localize,
             race_search: extras.race_search,
+            ignore_races: common.ignore_races,
+            no_liveness: common.no_liveness,
             ..QueryOptions::new(loaded.model, model)
         };
         Ok(HiArgs {

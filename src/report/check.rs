@@ -10,6 +10,7 @@ use super::namer::Namer;
 use super::witness::{matrix_text, witness_text};
 use super::{bound_line, one_line, state_line, Palette, Report};
 use crate::analysis::graph::Overlay;
+use crate::analysis::query::Defects;
 use crate::analysis::{CheckResult, FinalState, Observation};
 use crate::events::Events;
 use crate::program::Quantifier;
@@ -97,6 +98,8 @@ pub struct CheckReport<'a> {
     pub counts: Option<(u64, u64)>,
     pub matrix: bool,
     pub layout: Layout,
+    /// Which findings beside the condition and the assertions are defects.
+    pub defects: Defects,
     /// The execution drawn by the DOT layout ([`Report::dot`]), with the model's relations
     /// over it.
     pub picture: Option<(&'a Execution, &'a Overlay)>,
@@ -145,9 +148,9 @@ impl CheckReport<'_> {
         dot::execution_dot(self.program, self.events, execution, overlay, &caption)
     }
 
-    /// The verdict, the witness and what was asked beside them, styled by `palette`.
-    /// The defects `check` found besides the condition, in words (a flag is no defect of
-    /// `check`'s: it is reported, and the exit code does not count it).
+    /// The defects `check` found besides the condition, in words (a flag is no defect of a
+    /// litmus test's `check`: it is reported, and the exit code does not count it; a data
+    /// race is one of a C program's).
     fn defects(&self) -> Vec<String> {
         let mut defects = Vec::new();
         if let Some(failure) = &self.result.assertion_failure {
@@ -161,8 +164,11 @@ impl CheckReport<'_> {
                 "an assertion fails".to_string()
             });
         }
-        if self.result.deadlock.is_some() {
+        if self.defects.deadlock && self.result.deadlock.is_some() {
             defects.push("a deadlock".to_string());
+        }
+        if self.defects.race_in(self.result) {
+            defects.push("a data race".to_string());
         }
         defects
     }
@@ -179,8 +185,13 @@ impl CheckReport<'_> {
         if defects.is_empty() {
             let _ = writeln!(
                 out,
-                "  {}: no assertion fails, no access is invalid, no thread blocks for good",
-                palette.good("no defect")
+                "  {}: no assertion fails, no access is invalid{}",
+                palette.good("no defect"),
+                if self.defects.deadlock {
+                    ", no thread blocks for good"
+                } else {
+                    ""
+                }
             );
         } else {
             let _ = writeln!(out, "  {}: {}", palette.bad("defect"), defects.join(", "));
@@ -266,6 +277,15 @@ impl CheckReport<'_> {
                 out,
                 "  {}: raised by some execution the model allows",
                 palette.warn(&format!("flag {flag}"))
+            );
+        }
+        if self.defects.race_in(self.result) {
+            let _ = writeln!(
+                out,
+                "{} some execution the model allows has a data race (its flag `{}`); `nemos \
+                 races` lists the racing pairs, --ignore-races leaves races out",
+                palette.bad("Data race:"),
+                Defects::RACE_FLAG
             );
         }
         out.push_str(&self.assertion_failure_text(palette));
@@ -416,6 +436,14 @@ impl CheckReport<'_> {
         let Some(execution) = &self.result.deadlock else {
             return String::new();
         };
+        if !self.defects.deadlock {
+            return format!(
+                "  {}\n",
+                palette.warn(
+                    "executions in which a thread blocks for good are left out (--no-liveness)"
+                )
+            );
+        }
         let mut out = format!(
             "{} some execution blocks threads for good (not included above):\n",
             palette.bad("Deadlock:")

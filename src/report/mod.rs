@@ -187,6 +187,7 @@ pub(crate) fn check_report<'a>(
         states_cut: found.states_cut,
         counts: found.counts,
         matrix: shown.matrix,
+        defects: found.defects,
         picture: None,
         layout: match query {
             Query::Outcomes => check::Layout::Outcomes,

@@ -345,3 +345,56 @@ fn a_function_named_like_a_library_call_is_the_programs_own() {
         );
     }
 }
+
+/// `check` on `file` with `args`: exit code and text.
+fn check_text(file: &str, args: &[&str]) -> (i32, String) {
+    let output = nemos()
+        .arg("check")
+        .args(args)
+        .arg(file)
+        .output()
+        .expect("nemos runs");
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    (output.status.code().expect("an exit code"), text)
+}
+
+/// Under the C11 models a data race is a defect of a C program's `check`, as GenMC reports
+/// a "Non-atomic race"; `--ignore-races` leaves it out (GenMC's `-disable-race-detection`)
+/// and SC has no race to report. A litmus test keeps herd's reading: the flag beside the
+/// verdict, no defect.
+#[test]
+fn a_data_race_is_a_defect_of_a_c_programs_check() {
+    let (code, text) = check_text("plain_race.c", &["--model", "rc11"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("defect: a data race"), "{text}");
+    assert!(text.contains("Data race: some execution"), "{text}");
+    let (code, text) = check_text("plain_race.c", &["--model", "rc11", "--ignore-races"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("flag undefined: raised"), "{text}");
+    let (code, text) = check_text("plain_race.c", &["--model", "sc"]);
+    assert_eq!(code, 0, "{text}");
+    let litmus =
+        "C race\n{ x = 0; }\nP0 (int* x) { *x = 1; }\nP1 (int* x) { *x = 2; }\nexists (x=1)\n";
+    let output = nemos()
+        .args(["check", "--model", "rc11", "-"])
+        .write_stdin(litmus)
+        .output()
+        .expect("nemos runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(text.contains("flag undefined: raised"), "{text}");
+    assert!(!text.contains("Data race:"), "{text}");
+}
+
+/// A thread that waits for ever is a defect (GenMC's liveness violation with
+/// `-check-liveness`); `--no-liveness` leaves such executions out, as GenMC does without it.
+#[test]
+fn a_thread_waiting_for_ever_is_a_defect_unless_no_liveness() {
+    let (code, text) = check_text("waits_for_ever.c", &["--model", "rc11"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("defect: a deadlock"), "{text}");
+    let (code, text) = check_text("waits_for_ever.c", &["--model", "rc11", "--no-liveness"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("left out (--no-liveness)"), "{text}");
+    assert!(!text.contains("no thread blocks for good"), "{text}");
+}
