@@ -4,14 +4,13 @@
 //!
 //! Each row runs as GenMC ran it, from the corpus folder: `--model rc11|sc`, `-unroll=N` as
 //! `--unroll N --block-at-bound`, the row's `-D`/`-I` flags. nemos's verdict for the row:
-//! - `check` (with `--count` on the rows whose counts are compared) finds a failing
-//!   assertion: GenMC's "Safety violation";
-//! - it finds a thread waiting forever, on a row GenMC ran with `-check-liveness`:
-//!   "Liveness violation" (GenMC counts such executions as blocked otherwise, which is what
-//!   nemos's `--no-liveness` is to do; until it exists, this harness ignores the deadlock
-//!   on the other rows);
-//! - otherwise, under rc11 unless the row has `-disable-race-detection`, `races --first`
-//!   finds a racing pair: "Non-atomic race" (`check` on a C file is to report races itself);
+//! - `check` (with `--count` on the rows whose counts are compared; `--no-liveness` unless
+//!   the row has `-check-liveness`; `--ignore-races` when it has `-disable-race-detection`)
+//!   finds a failing assertion: GenMC's "Safety violation";
+//! - it finds a thread waiting forever (only reported without `--no-liveness`): "Liveness
+//!   violation";
+//! - it finds a data race (under rc11, the model's flag `undefined`, a defect of a C
+//!   program's `check`): "Non-atomic race";
 //! - otherwise no error.
 //!
 //! A row is read when nemos does not refuse the file (exit 2), and decided when it reaches
@@ -197,6 +196,12 @@ fn outcome(dir: &Path, row: &Row) -> Outcome {
     if row.counted() {
         args.push("--count".to_string());
     }
+    if !row.genmc_args.contains("-check-liveness") {
+        args.push("--no-liveness".to_string());
+    }
+    if row.genmc_args.contains("-disable-race-detection") {
+        args.push("--ignore-races".to_string());
+    }
     args.extend(common_args(row));
     let Some((code, stdout, stderr)) = run(dir, &args) else {
         return Outcome::Undecided("time limit".to_string());
@@ -225,7 +230,7 @@ fn outcome(dir: &Path, row: &Row) -> Outcome {
     if result["assertion_fails"] == true {
         return Outcome::Decided(Some("Safety violation"), count);
     }
-    if !result["deadlock"].is_null() && row.genmc_args.contains("-check-liveness") {
+    if !result["deadlock"].is_null() {
         return Outcome::Decided(Some("Liveness violation"), count);
     }
     if result["bound_hit"] == true {
@@ -234,19 +239,18 @@ fn outcome(dir: &Path, row: &Row) -> Outcome {
     if !matches!(code, 0 | 1) || result["verdict"].is_null() {
         return Outcome::Undecided(format!("exit {code}"));
     }
-    if row.model == "rc11" && !row.genmc_args.contains("-disable-race-detection") {
-        let mut args = vec!["races".to_string(), "--first".to_string()];
-        args.push("--timeout".to_string());
-        args.push((ROW_LIMIT.as_secs() - 1).to_string());
-        args.extend(common_args(row));
-        return match run(dir, &args) {
-            Some((0, _, _)) => Outcome::Decided(None, count),
-            Some((1, _, _)) => Outcome::Decided(Some("Non-atomic race"), count),
-            Some((code, _, _)) => Outcome::Undecided(format!("races exit {code}")),
-            None => Outcome::Undecided("time limit (races)".to_string()),
-        };
+    let raced = result["flags"]
+        .as_array()
+        .is_some_and(|flags| flags.iter().any(|f| f == "undefined"));
+    match (
+        code,
+        raced && !row.genmc_args.contains("-disable-race-detection"),
+    ) {
+        (1, true) => Outcome::Decided(Some("Non-atomic race"), count),
+        (0, false) => Outcome::Decided(None, count),
+        // The exit code must say what the result does: a race is the only defect left.
+        (code, _) => Outcome::Undecided(format!("exit {code} with flags {}", result["flags"])),
     }
-    Outcome::Decided(None, count)
 }
 
 #[derive(Default)]
