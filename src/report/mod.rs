@@ -128,11 +128,10 @@ pub fn answer_report<'a>(
     let events = &test.events;
     Some(match &answer.finding {
         Finding::Limit(_) => return None,
-        Finding::Check(found) => {
-            let mut report = check_report(test, answer.query, found, model, shown);
-            report.picture = answer.picture.drawn();
-            Box::new(report)
-        }
+        Finding::Check(found) => Box::new(check::CheckReport {
+            picture: answer.picture.drawn(),
+            ..check_report(test, answer.query, found, model, shown)
+        }),
         Finding::Races(result) => Box::new(races::RacesReport {
             file: &program.source,
             model,

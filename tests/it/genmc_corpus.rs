@@ -28,6 +28,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use nemos::analysis::query::Defects;
+
 use crate::common::manifest_dir;
 
 /// Rows decided when this test was last tuned: fewer means the front end lost ground.
@@ -241,7 +243,7 @@ fn outcome(dir: &Path, row: &Row) -> Outcome {
     }
     let raced = result["flags"]
         .as_array()
-        .is_some_and(|flags| flags.iter().any(|f| f == "undefined"));
+        .is_some_and(|flags| flags.iter().any(|f| f == Defects::RACE_FLAG));
     match (
         code,
         raced && !row.genmc_args.contains("-disable-race-detection"),
