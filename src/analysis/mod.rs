@@ -835,6 +835,23 @@ impl<'a> Session<'a> {
     /// Count allowed executions as herd does: distinct choices of `rf` and `co`, split by
     /// whether they satisfy the condition.
     pub fn count_executions(&mut self) -> Result<(u64, u64), AnalysisError> {
+        let within_bound = self.within_bound;
+        self.count_executions_where(within_bound)
+    }
+
+    /// Count the executions that need more loop iterations than were unrolled, each up to
+    /// where it meets the bound (GenMC's blocked executions under `-unroll`), as
+    /// [`Session::count_executions`] counts the complete ones.
+    pub fn count_cut_executions(&mut self) -> Result<u64, AnalysisError> {
+        if self.encoding.events.bound_hits.is_empty() {
+            return Ok(0);
+        }
+        let cut = self.encoding.bound_hit;
+        let (positive, negative) = self.count_executions_where(cut)?;
+        Ok(positive + negative)
+    }
+
+    fn count_executions_where(&mut self, premise: Bool) -> Result<(u64, u64), AnalysisError> {
         let condition = self.condition();
         let counting = Bool::Lit(self.solver.new_lit());
         let mut choice_lits: Vec<Bool> = Vec::new();
@@ -847,7 +864,7 @@ impl<'a> Session<'a> {
             );
         }
         let (mut positive, mut negative) = (0u64, 0u64);
-        let mut assumptions = vec![self.within_bound, counting];
+        let mut assumptions = vec![premise, counting];
         assumptions.extend_from_slice(&self.enabled);
         loop {
             let outcome = self.solve(&assumptions)?;

@@ -202,6 +202,16 @@ pub struct CheckAnswer {
     pub counts: Option<(u64, u64)>,
     /// Which of the findings beside the condition and the assertions are defects.
     pub defects: Defects,
+    /// With `--block-at-bound`: the executions left out because they need more loop
+    /// iterations, when there are some.
+    pub left_at_bound: Option<LeftAtBound>,
+}
+
+/// The executions `--block-at-bound` left out of an answer (GenMC's blocked executions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct LeftAtBound {
+    /// How many, when executions were counted (`--count`).
+    pub count: Option<u64>,
 }
 
 /// Which of `check`'s findings, beside its condition and its assertions, are defects.
@@ -507,7 +517,12 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
                 exported_solve = recording.log().queries.len();
             }
             let defects = Defects::of(test, options);
-            check_finding(&mut session, defects, result, query, options, &mut picture)?
+            let found = CheckFound {
+                result,
+                defects,
+                left_at_bound: left_at_bound(test, &analysis, options.counts(query))?,
+            };
+            check_finding(&mut session, found, query, options, &mut picture)?
         }
         Query::Races => races_finding(&mut session, options, races_as_sc)?,
         Query::Atomicity(mode) => Finding::Atomicity(session.atomicity(mode)?),
@@ -596,14 +611,25 @@ fn analysis_options(
 
 /// `check`'s and `outcomes`' answer: the verdict `result`, and the final states, the counts
 /// and the picture when asked for.
+/// What `check` found before the states, counts and picture are added to it.
+struct CheckFound {
+    result: CheckResult,
+    defects: Defects,
+    left_at_bound: Option<LeftAtBound>,
+}
+
 fn check_finding(
     session: &mut Session,
-    defects: Defects,
-    mut result: CheckResult,
+    found: CheckFound,
     query: Query,
     options: &QueryOptions,
     picture: &mut Picture,
 ) -> Result<Finding, AnalysisError> {
+    let CheckFound {
+        mut result,
+        defects,
+        left_at_bound,
+    } = found;
     let states = if options.lists_states(query) {
         Some(session.outcomes()?)
     } else {
@@ -629,7 +655,34 @@ fn check_finding(
         states_cut: session.outcomes_cut,
         counts,
         defects,
+        left_at_bound,
     })))
+}
+
+/// What `--block-at-bound` left out of a check: the same test, unrolled as it was, in a
+/// session of its own without the block, asked for the executions that meet the bound.
+/// (The answer's own session cannot say: there those executions do not exist.)
+fn left_at_bound(
+    test: &Test,
+    analysis: &AnalysisOptions,
+    counted: bool,
+) -> Result<Option<LeftAtBound>, AnalysisError> {
+    let Test { program, events } = test;
+    if !events.block_at_bound || events.bound_hits.is_empty() {
+        return Ok(None);
+    }
+    let mut unblocked = events.clone();
+    unblocked.block_at_bound = false;
+    let mut session = Session::new(program, &unblocked, analysis)?;
+    if !session.bound_reachable()? {
+        return Ok(None);
+    }
+    let count = if counted {
+        Some(session.count_cut_executions()?)
+    } else {
+        None
+    };
+    Ok(Some(LeftAtBound { count }))
 }
 
 /// `races`' answer: the model's own `race` where it has one, SC's definition otherwise.

@@ -326,8 +326,10 @@ pub struct AnalysisArgs {
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
     pub timeout: Option<Duration>,
     /// Do not analyse a test that unrolls into more than N events; report it as a limit hit.
-    #[arg(long, value_name = "N")]
-    pub max_events: Option<usize>,
+    /// The unrolling stops there, so a program that would grow without bound (a huge
+    /// array, a loop whose trip count is known but vast) costs no more than N events.
+    #[arg(long, value_name = "N", default_value_t = nemos::load::DEFAULT_MAX_EVENTS)]
+    pub max_events: usize,
     #[command(flatten)]
     pub batch: BatchArgs,
     /// A data race is no defect of a C program's `check` (GenMC's

@@ -112,7 +112,7 @@ impl HiArgs {
             options,
             load: LoadOptions {
                 unroll: common.unroll.unroll,
-                max_events: common.max_events,
+                max_events: Some(common.max_events),
                 macros: loaded.macros,
                 ..common.c.load_options()
             },

@@ -18,6 +18,11 @@ use crate::program::{self, Program};
 use crate::syntax;
 use crate::syntax::def::Macros;
 
+/// The command line's default for [`LoadOptions::max_events`]: far above any program whose
+/// encoding a solver finishes (the encoding grows with the square of the events of a
+/// location), far below what would exhaust memory while unrolling.
+pub const DEFAULT_MAX_EVENTS: usize = 20_000;
+
 /// How a text becomes events.
 #[derive(Clone, Debug)]
 pub struct LoadOptions {

@@ -10,7 +10,7 @@ use super::namer::Namer;
 use super::witness::{matrix_text, witness_text};
 use super::{bound_line, one_line, state_line, Palette, Report};
 use crate::analysis::graph::Overlay;
-use crate::analysis::query::Defects;
+use crate::analysis::query::{Defects, LeftAtBound};
 use crate::analysis::{CheckResult, FinalState, Observation};
 use crate::events::Events;
 use crate::program::Quantifier;
@@ -100,6 +100,8 @@ pub struct CheckReport<'a> {
     pub layout: Layout,
     /// Which findings beside the condition and the assertions are defects.
     pub defects: Defects,
+    /// What `--block-at-bound` left out, when it left something out.
+    pub left_at_bound: Option<LeftAtBound>,
     /// The execution drawn by the DOT layout ([`Report::dot`]), with the model's relations
     /// over it.
     pub picture: Option<(&'a Execution, &'a Overlay)>,
@@ -297,6 +299,22 @@ impl CheckReport<'_> {
                 "they are not included",
             ));
         }
+        if let Some(left) = self.left_at_bound {
+            let how_many = match left.count {
+                Some(1) => "1 execution needs".to_string(),
+                Some(n) => format!("{n} executions need"),
+                None => "some executions need".to_string(),
+            };
+            let _ = writeln!(
+                out,
+                "  {}",
+                palette.warn(&format!(
+                    "left out: {how_many} more than {} loop iterations (--block-at-bound); \
+                     the answer is about the others",
+                    self.events.unroll
+                ))
+            );
+        }
         out
     }
 
@@ -419,6 +437,7 @@ impl CheckReport<'_> {
             positive: self.counts.map(|c| c.0),
             negative: self.counts.map(|c| c.1),
             bound_hit: self.result.bound_hit,
+            left_at_bound: self.left_at_bound,
             assertion_fails: self.result.assertion_failure.is_some(),
             deadlock: self
                 .result
@@ -748,6 +767,10 @@ pub struct CheckJson {
     pub positive: Option<u64>,
     pub negative: Option<u64>,
     pub bound_hit: bool,
+    /// With `--block-at-bound`: the executions left out for needing more loop iterations
+    /// (`count` with `--count`); absent when none was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left_at_bound: Option<LeftAtBound>,
     pub assertion_fails: bool,
     /// Some execution blocks threads for good: who waits for what, and how it got there.
     pub deadlock: Option<serde_json::Value>,

@@ -187,6 +187,7 @@ pub(crate) fn check_report<'a>(
         counts: found.counts,
         matrix: shown.matrix,
         defects: found.defects,
+        left_at_bound: found.left_at_bound,
         picture: None,
         layout: match query {
             Query::Outcomes => check::Layout::Outcomes,

@@ -312,6 +312,24 @@ fn block_at_bound_leaves_out_the_executions_past_the_bound() {
     assert_eq!(exit, Some(0));
     assert_eq!(result["bound_hit"], false);
     assert_eq!(executions(&result), 3);
+    // The report says what was left out: the one execution whose three reads of `ready`
+    // all read 0, up to where it meets the bound.
+    assert_eq!(result["left_at_bound"]["count"], 1, "{result}");
+    let text = nemos()
+        .args([
+            "check",
+            "--unroll",
+            "2",
+            "--block-at-bound",
+            "bounded_loop.c",
+        ])
+        .output()
+        .expect("nemos runs");
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("left out: some executions need more than 2 loop iterations"),
+        "{text}"
+    );
     // A bound of 3 lets the loop run three times: the assertion fails.
     assert_eq!(
         code(&[

@@ -1,12 +1,19 @@
 //! Control flow: branches, loops unrolled up to the bound, spin loops and waits.
 
-use super::flow::{entry_test_reads_first, spin_reducible};
+use std::collections::BTreeSet;
+
+use super::flow::{entry_test_reads_first, registers_of, spin_reducible};
 use super::{blank_event, loop_guard, Builder, Deps, ThreadState};
 use crate::diagnostics::Span;
 use crate::events::{
     BoundHit, ControlId, Event, EventId, EventKind, Guard, TermId, WaitOn, WaitPoint,
 };
 use crate::program::{BinaryOp, Expr, Instr, UnaryOp};
+
+/// How many iterations of one loop whose condition is known while unrolling are unrolled
+/// before the loop counts as running past its bound (a `while (1)` that keeps changing its
+/// registers would otherwise never end).
+const MAX_KNOWN_ITERATIONS: u32 = 1024;
 
 impl Builder {
     /// `if (cond) then else`, with register values merged at the join.
@@ -119,6 +126,14 @@ impl Builder {
         let outer_ctrl = state.ctrl.clone();
         let mut hit = None;
         let mut remaining = self.unroll;
+        // Iterations whose condition is known while unrolling (`for (i = 0; i < N; i++)` on
+        // a register) do not count against the bound: the loop runs its own trip count.
+        // A condition with no register (`for (;;)`, `while (1)`) is no count: such a loop
+        // ends by `break` or `return`, and stays bounded by --unroll.
+        let mut cond_registers = BTreeSet::new();
+        registers_of(cond, &mut cond_registers);
+        let counts_iterations = !cond_registers.is_empty();
+        let mut known_left = MAX_KNOWN_ITERATIONS;
         let link = |c: Option<ControlId>| Guard(c.map(|c| (c, true)).into_iter().collect());
         loop {
             if self.cut {
@@ -141,7 +156,14 @@ impl Builder {
                 went_on = Some(self.control(state, one, within, span));
                 state.guard = loop_guard(&entry, went_on, reached);
             }
-            if remaining == 0 {
+            let constant = self.terms.constant_value(c).is_some();
+            let bounded_out = if constant && counts_iterations {
+                known_left = known_left.saturating_sub(1);
+                known_left == 0
+            } else {
+                remaining == 0
+            };
+            if bounded_out {
                 let control = self.control(state, c, link(reached), span);
                 self.bound_hits.push(BoundHit {
                     thread: state.index,
@@ -152,13 +174,14 @@ impl Builder {
                 hit = Some(control);
                 break;
             }
-            remaining -= 1;
+            if !(constant && counts_iterations) {
+                remaining -= 1;
+            }
             // The iterations to come are inside this one's branch.
             let cond_deps = self.expr_deps(cond, state);
             let mut ctrl = std::mem::take(&mut state.ctrl);
             self.add_deps(&mut ctrl, &cond_deps);
             state.ctrl = ctrl;
-            let constant = self.terms.constant_value(c).is_some();
             if !constant {
                 let control = self.control(state, c, link(reached), span);
                 exits.push((
@@ -191,6 +214,7 @@ impl Builder {
             // An iteration that changed nothing under a constant condition repeats forever
             // (`while (1) {}`): every later one is the same, so go to the bound at once.
             if constant && before == after {
+                known_left = 1;
                 remaining = 0;
             }
         }
