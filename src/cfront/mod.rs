@@ -30,6 +30,8 @@ pub use lines::LineMap;
 pub const HEADERS: &[(&str, &str)] = &[
     ("assert.h", include_str!("include/assert.h")),
     ("genmc.h", include_str!("include/genmc.h")),
+    ("inttypes.h", include_str!("include/inttypes.h")),
+    ("limits.h", include_str!("include/limits.h")),
     ("pthread.h", include_str!("include/pthread.h")),
     ("stdatomic.h", include_str!("include/stdatomic.h")),
     ("stdbool.h", include_str!("include/stdbool.h")),
@@ -37,12 +39,15 @@ pub const HEADERS: &[(&str, &str)] = &[
     ("stdint.h", include_str!("include/stdint.h")),
     ("stdio.h", include_str!("include/stdio.h")),
     ("stdlib.h", include_str!("include/stdlib.h")),
+    ("string.h", include_str!("include/string.h")),
     ("threads.h", include_str!("include/threads.h")),
+    ("unistd.h", include_str!("include/unistd.h")),
 ];
 
 /// Macros the preprocessor is given on top of the user's: GNU's `__thread` read as C11's
-/// `_Thread_local`, which the parser knows.
-pub const PREDEFINED: &[&str] = &["__thread=_Thread_local"];
+/// `_Thread_local`, which the parser knows, and GCC's branch hint `__builtin_expect(e, v)`
+/// as `e`, its value.
+pub const PREDEFINED: &[&str] = &["__thread=_Thread_local", "__builtin_expect(e,v)=(e)"];
 
 /// What the preprocessor made of a C file.
 #[derive(Clone, Debug)]

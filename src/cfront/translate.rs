@@ -36,6 +36,12 @@ use super::LineMap;
 use crate::diagnostics::{Diagnostic, Span};
 use crate::syntax::ast::{self, BinaryOp, ExprKind, StmtKind, UnaryOp};
 
+mod arrays;
+mod effects;
+mod extras;
+
+use extras::{clang_failure_order, is_struct_object};
+
 type Errors = Vec<Diagnostic>;
 
 /// A C type as far as the litmus AST needs it.
@@ -135,6 +141,10 @@ struct Scope {
     /// Inside a loop or branch `main` runs a variable number of times: no thread may be
     /// started or joined there.
     conditional: u32,
+    /// Parameters that are arrays of arrays (`int m[4][4]`): their lengths (`arrays.rs`).
+    dims: HashMap<String, Vec<u32>>,
+    /// Local function pointers initialised with a function of the program (`extras.rs`).
+    function_aliases: HashMap<String, String>,
 }
 
 struct Translator<'a> {
@@ -158,6 +168,8 @@ struct Translator<'a> {
     /// Copies of loop bodies made by unrolling constant loops, nested ones included: past
     /// `MAX_UNROLLED_COPIES`, loops are left to the bounded unrolling of every loop.
     unrolled_copies: usize,
+    /// Globals that are arrays of arrays: their lengths (`arrays.rs`).
+    dims: HashMap<String, Vec<u32>>,
 }
 
 /// How many loop bodies unrolling constant loops may copy in one program.
@@ -185,6 +197,7 @@ pub fn translate(
         joins: 0,
         reserved,
         unrolled_copies: 0,
+        dims: HashMap::new(),
     };
     // Every function the program defines, before any body is read: a call may come
     // before the definition (after a prototype).
@@ -541,7 +554,7 @@ impl Translator<'_> {
     fn struct_type(&mut self, st: &Node<c::StructType>) -> String {
         let span = self.span(st.span);
         if matches!(st.node.kind.node, c::StructKind::Union) {
-            self.refuse("`union`", st.span);
+            self.union_type(st);
         }
         let name = st.node.identifier.as_ref().map_or_else(
             || format!("anonymous#{}", self.structs.len()),
@@ -578,6 +591,7 @@ impl Translator<'_> {
                     continue;
                 };
                 let (info, array_len) = self.declared(&base, &d.node, d.span);
+                self.refuse_field_dims(&d.node, d.span);
                 fields.push(ast::FieldDecl {
                     ty: Self::litmus_type(&info, self.span(d.span)),
                     name: self.ident(field_name),
@@ -632,9 +646,7 @@ impl Translator<'_> {
                     }
                 }
                 c::DerivedDeclarator::Array(array) => {
-                    if array_len.is_some() {
-                        self.refuse("an array of arrays", span);
-                    }
+                    let outer = array_len;
                     array_len = match &array.node.size {
                         c::ArraySize::VariableExpression(e) | c::ArraySize::StaticExpression(e) => {
                             match self.constant(e, &Scope::default()) {
@@ -653,6 +665,7 @@ impl Translator<'_> {
                             None
                         }
                     };
+                    array_len = self.nested_length(outer, array_len, span);
                 }
                 c::DerivedDeclarator::Function(_) | c::DerivedDeclarator::KRFunction(_) => {}
                 c::DerivedDeclarator::Block(_) => self.refuse("a block pointer", span),
@@ -722,9 +735,14 @@ impl Translator<'_> {
     ) {
         let span = self.span(d.span);
         let scope = Scope::default();
+        let mut members = Vec::new();
         let value = match &d.node.initializer {
             None => None,
             Some(init) => match &init.node {
+                c::Initializer::List(items) if is_struct_object(info, array_len) => {
+                    members = self.struct_initializer(name, info, items);
+                    None
+                }
                 c::Initializer::Expression(e) => self.init_value(e, &scope),
                 c::Initializer::List(items) => {
                     let mut values = Vec::new();
@@ -765,6 +783,7 @@ impl Translator<'_> {
         };
         self.globals
             .insert(name.node.name.clone(), (kind, info.clone()));
+        self.record_dims(&name.node.name, &d.node.declarator.node, None);
         self.init.push(ast::InitItem {
             ty: Some(Self::litmus_type(info, span)),
             target: ast::StateVar::Location {
@@ -776,6 +795,7 @@ impl Translator<'_> {
             array_len,
             span,
         });
+        self.init.extend(members);
     }
 
     fn init_value(&mut self, e: &Node<c::Expression>, scope: &Scope) -> Option<ast::InitValue> {
@@ -914,6 +934,7 @@ impl Translator<'_> {
                         scope
                             .locals
                             .insert(param_name.node.name.clone(), info.clone());
+                        self.record_dims(&param_name.node.name, &d.node, Some(&mut scope));
                         params.push(ast::Param {
                             ty: Self::litmus_type(&info, self.span(d.span)),
                             name: self.ident(param_name),
@@ -1007,6 +1028,9 @@ impl Translator<'_> {
                 // `pthread_t t[N];`: handles are followed while translating.
                 continue;
             }
+            if self.function_pointer(name, init_declarator, scope) {
+                continue;
+            }
             if array_len.is_some() {
                 self.refuse("a local array", declarator.span);
                 continue;
@@ -1064,10 +1088,9 @@ impl Translator<'_> {
                 inner.conditional += 1;
                 let mut prelude = Vec::new();
                 let cond = self.value(&w.node.expression, &inner, &mut prelude);
-                self.no_prelude(&prelude, w.node.expression.span);
                 let body = self.nested(&w.node.statement, &inner);
                 if let Some(cond) = cond {
-                    out.push(stmt(StmtKind::While { cond, body }, span));
+                    self.push_while(prelude, cond, body, span, out);
                 }
             }
             c::Statement::DoWhile(w) => {
@@ -1076,9 +1099,9 @@ impl Translator<'_> {
                 let body = self.nested(&w.node.statement, &inner);
                 let mut prelude = Vec::new();
                 let cond = self.value(&w.node.expression, &inner, &mut prelude);
-                self.no_prelude(&prelude, w.node.expression.span);
                 if let Some(cond) = cond {
-                    out.push(stmt(StmtKind::DoWhile { body, cond }, span));
+                    let at = w.node.expression.span;
+                    self.push_do_while(prelude, cond, body, span, at, out);
                 }
             }
             c::Statement::For(f) => self.for_statement(f, span, scope, out),
@@ -1100,13 +1123,6 @@ impl Translator<'_> {
             c::Statement::Switch(_) => self.refuse("`switch`", s.span),
             c::Statement::Goto(_) => self.refuse("`goto`", s.span),
             c::Statement::Asm(_) => self.refuse("inline assembly", s.span),
-        }
-    }
-
-    /// Memory accesses hoisted out of a loop condition would run once, not at each test.
-    fn no_prelude(&mut self, prelude: &[ast::Stmt], span: lang_c::span::Span) {
-        if !prelude.is_empty() {
-            self.refuse("a call with side effects in a loop condition", span);
         }
     }
 
@@ -1198,12 +1214,12 @@ impl Translator<'_> {
             c::ForInitializer::StaticAssert(s) => self.refuse("`_Static_assert`", s.span),
         }
         inner.conditional += 1;
-        let cond = f.node.condition.as_ref().and_then(|c| {
-            let mut prelude = Vec::new();
-            let cond = self.value(c, &inner, &mut prelude);
-            self.no_prelude(&prelude, c.span);
-            cond
-        });
+        let mut prelude = Vec::new();
+        let cond = f
+            .node
+            .condition
+            .as_ref()
+            .and_then(|c| self.value(c, &inner, &mut prelude));
         let step = f.node.step.as_ref().and_then(|e| {
             let mut step_out = Vec::new();
             self.expression_statement(e, &mut inner.clone(), &mut step_out);
@@ -1214,6 +1230,7 @@ impl Translator<'_> {
             }
         });
         let body = self.nested(&f.node.statement, &inner);
+        let step = Self::for_prelude(prelude, &mut init_out, step, span);
         let init = match init_out.len() {
             0 => None,
             1 => init_out.pop().map(Box::new),
@@ -1632,16 +1649,15 @@ impl Translator<'_> {
 
     // ---- expressions ----
 
-    /// An expression whose value is used. Side effects nemos keeps in statements
-    /// (assignments, `++`) are refused inside expressions.
+    /// An expression whose value is used; its side effects (assignments, `++`) are hoisted
+    /// into statements in `out` (`effects.rs`).
     fn value(
         &mut self,
         e: &Node<c::Expression>,
         scope: &Scope,
         out: &mut Vec<ast::Stmt>,
     ) -> Option<ast::Expr> {
-        let _ = out;
-        self.expression(e, scope)
+        self.value_with_effects(e, scope, out)
     }
 
     fn expression(&mut self, e: &Node<c::Expression>, scope: &Scope) -> Option<ast::Expr> {
@@ -1718,6 +1734,14 @@ impl Translator<'_> {
                 use c::BinaryOperator as B;
                 let op = match b.node.operator.node {
                     B::Index => {
+                        if let Some(element) = self.multi_index(e, scope) {
+                            // A row of an array of arrays is its address.
+                            let (place, atomic, row) = element?;
+                            if row {
+                                return Some(address_of(place, span));
+                            }
+                            return Some(self.read(place, atomic, span));
+                        }
                         let (place, atomic) = self.place(e, scope)?;
                         return Some(self.read(place, atomic, span));
                     }
@@ -1822,6 +1846,9 @@ impl Translator<'_> {
             c::Expression::BinaryOperator(b)
                 if matches!(b.node.operator.node, c::BinaryOperator::Index) =>
             {
+                if let Some(element) = self.multi_index(e, scope) {
+                    return element.map(|(place, atomic, _)| (place, atomic));
+                }
                 let atomic = self.points_to_atomic(&b.node.lhs, scope);
                 let base = self.expression(&b.node.lhs, scope)?;
                 let index = self.expression(&b.node.rhs, scope)?;
@@ -1907,6 +1934,9 @@ impl Translator<'_> {
         scope: &Scope,
         span: Span,
     ) -> Option<ast::Expr> {
+        if let Some(target) = self.alias_target(call_node, scope) {
+            return self.alias_call(&target, call_node, scope, span);
+        }
         let Some(name) = callee_name(call_node) else {
             self.refuse(
                 "a call through a function pointer",
@@ -1945,6 +1975,7 @@ impl Translator<'_> {
         }
         let args: Option<Vec<ast::Expr>> = args.into_iter().collect();
         let mut args = args?;
+        clang_failure_order(name, &mut args);
         let (name, callee_span) = match name {
             "atomic_init" => {
                 args.push(name_expr("memory_order_relaxed", span));

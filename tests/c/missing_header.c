@@ -1,5 +1,5 @@
 /* A header nemos does not ship: the preprocessor's own message, exit 2. */
-#include <string.h>
+#include <signal.h>
 
 int main()
 {

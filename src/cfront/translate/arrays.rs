@@ -1,0 +1,156 @@
+//! Arrays of arrays (`unsigned free_lists[4][2]`, a parameter `int m[7][7]`), laid out as C
+//! lays them out: one array of all the elements, row after row, so that `a[i][j]` is
+//! `a[i * 2 + j]` and a row `a[i]` is the address `&a[i * 2]`. The litmus AST knows arrays
+//! of one dimension: the lengths are kept here, by name, and each index is flattened.
+
+use super::*;
+
+/// Most elements an array of arrays may have.
+const MAX_ELEMENTS: u32 = u16::MAX as u32;
+
+impl Translator<'_> {
+    /// The length of `outer` arrays of `inner` elements.
+    pub(super) fn nested_length(
+        &mut self,
+        outer: Option<u32>,
+        inner: Option<u32>,
+        span: lang_c::span::Span,
+    ) -> Option<u32> {
+        match (outer, inner) {
+            (Some(outer), Some(inner)) => match outer.checked_mul(inner) {
+                Some(n) if n <= MAX_ELEMENTS => Some(n),
+                _ => {
+                    self.refuse(
+                        &format!("an array of arrays of more than {MAX_ELEMENTS} elements"),
+                        span,
+                    );
+                    None
+                }
+            },
+            (None, _) => inner,
+            (Some(_), None) => None,
+        }
+    }
+
+    /// The lengths of a declarator's arrays, outermost first (`int a[4][2]`: 4, 2).
+    fn lengths(&self, d: &c::Declarator) -> Vec<u32> {
+        derived(d)
+            .iter()
+            .filter_map(|part| match part {
+                c::DerivedDeclarator::Array(array) => match &array.node.size {
+                    c::ArraySize::VariableExpression(e) | c::ArraySize::StaticExpression(e) => self
+                        .try_constant(e, &Scope::default())
+                        .and_then(|n| u32::try_from(n).ok()),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Keep the lengths of an array of arrays named `name`: a global's, or a parameter's
+    /// in `scope`.
+    pub(super) fn record_dims(&mut self, name: &str, d: &c::Declarator, scope: Option<&mut Scope>) {
+        let lengths = self.lengths(d);
+        match scope {
+            Some(scope) => {
+                scope.dims.remove(name);
+                if lengths.len() > 1 {
+                    scope.dims.insert(name.to_string(), lengths);
+                }
+            }
+            None => {
+                if lengths.len() > 1 {
+                    self.dims.insert(name.to_string(), lengths);
+                }
+            }
+        }
+    }
+
+    /// A struct field that is an array of arrays is refused: its indices are not flattened.
+    pub(super) fn refuse_field_dims(&mut self, d: &c::Declarator, span: lang_c::span::Span) {
+        if self.lengths(d).len() > 1 {
+            self.refuse("an array of arrays as a struct field", span);
+        }
+    }
+
+    /// `a[i][j]` (or a row `a[i]`) on an array of arrays `a`: the element's place, whether
+    /// it is atomic, and whether it is a row rather than an element. `None` when `e` is not
+    /// an index into an array of arrays; `Some(None)` when it is but cannot be read.
+    pub(super) fn multi_index(
+        &mut self,
+        e: &Node<c::Expression>,
+        scope: &Scope,
+    ) -> Option<Option<(ast::Expr, bool, bool)>> {
+        let mut indices = Vec::new();
+        let mut root = e;
+        while let c::Expression::BinaryOperator(b) = &root.node {
+            if !matches!(b.node.operator.node, c::BinaryOperator::Index) {
+                break;
+            }
+            indices.push(&*b.node.rhs);
+            root = &b.node.lhs;
+        }
+        indices.reverse();
+        let c::Expression::Identifier(id) = &root.node else {
+            return None;
+        };
+        let name = &id.node.name;
+        let known = if scope.locals.contains_key(name) {
+            scope.dims.get(name)
+        } else {
+            self.dims.get(name)
+        };
+        let lengths = known?.clone();
+        if indices.len() > lengths.len() {
+            return None;
+        }
+        let span = self.span(e.span);
+        let mut flat: Option<ast::Expr> = None;
+        for (k, index) in indices.iter().enumerate() {
+            let stride: u32 = lengths[k + 1..].iter().product();
+            let index = self.expression(index, scope);
+            let Some(index) = index else {
+                return Some(None);
+            };
+            let term = if stride == 1 {
+                index
+            } else {
+                expr(
+                    ExprKind::Binary(
+                        BinaryOp::Mul,
+                        Box::new(index),
+                        Box::new(expr(ExprKind::Int(i64::from(stride)), span)),
+                    ),
+                    span,
+                )
+            };
+            flat = Some(match flat {
+                None => term,
+                Some(sum) => expr(
+                    ExprKind::Binary(BinaryOp::Add, Box::new(sum), Box::new(term)),
+                    span,
+                ),
+            });
+        }
+        let flat = flat?;
+        let atomic = match self.globals.get(name) {
+            Some((Global::Array, info)) if !scope.locals.contains_key(name) => {
+                info.atomic && info.pointer_depth == 0
+            }
+            _ => scope
+                .locals
+                .get(name)
+                .is_some_and(|info| info.atomic && info.pointer_depth == 1),
+        };
+        let Some(base) = self.expression(root, scope) else {
+            return Some(None);
+        };
+        let row = indices.len() < lengths.len();
+        Some(Some((
+            expr(ExprKind::Index(Box::new(base), Box::new(flat)), span),
+            atomic,
+            row,
+        )))
+    }
+}
