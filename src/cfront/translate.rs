@@ -4,7 +4,8 @@
 //! - A global `x` is a location: its value is `*x` there and `&x` is `x`; an array's name
 //!   is its address in both.
 //! - Threads. `main` is thread `P0`. Each `pthread_create(&h, attr, f, arg)` (or
-//!   `thrd_create`) that `main` runs starts a thread `Pk` that calls `f(arg)`; a create
+//!   `thrd_create`) that a thread runs starts a thread `Pk` that calls `f(arg)` (what
+//!   depends on the running thread, creates outside `main` included: `threads.rs`); a create
 //!   inside a `for` whose trip count is a constant starts one thread per iteration (the
 //!   loop is unrolled here, its variable a constant in each copy). `pthread_join(h, _)`
 //!   waits for the thread `h` holds.
@@ -34,6 +35,8 @@ use lang_c::span::Node;
 
 use super::LineMap;
 use crate::diagnostics::{Diagnostic, Span};
+
+mod threads;
 use crate::syntax::ast::{self, BinaryOp, ExprKind, StmtKind, UnaryOp};
 
 mod arrays;
@@ -97,8 +100,6 @@ const UNSUPPORTED_CALLS: &[&str] = &[
     "calloc",
     "realloc",
     "free",
-    "pthread_exit",
-    "pthread_self",
     "pthread_mutex_trylock",
     "pthread_barrier_init",
     "pthread_barrier_wait",
@@ -127,6 +128,8 @@ struct Spawn {
     function: ast::Ident,
     argument: ast::Expr,
     joined: bool,
+    /// Whether a join reads the thread's value (kept in `ret#k`).
+    result: bool,
     span: Span,
 }
 
@@ -136,7 +139,7 @@ struct Scope {
     locals: HashMap<String, TypeInfo>,
     /// Variables of loops unrolled here, each a constant in its copy of the body.
     constants: HashMap<String, i64>,
-    /// Whether this is `main`, the only function that may start threads.
+    /// Whether this is `main`.
     main: bool,
     /// Inside a loop or branch `main` runs a variable number of times: no thread may be
     /// started or joined there.
@@ -145,10 +148,18 @@ struct Scope {
     dims: HashMap<String, Vec<u32>>,
     /// Local function pointers initialised with a function of the program (`extras.rs`).
     function_aliases: HashMap<String, String>,
+    /// The thread running this code, when it is known: `main` (0) and the functions
+    /// translated per thread (`threads.rs`).
+    thread: Option<usize>,
+    /// Whether this is the function thread `thread` starts with (`pthread_exit` returns).
+    start: bool,
+    /// The thread handles declared here (`pthread_t t;`), followed while translating.
+    local_handles: HashSet<String>,
 }
 
 struct Translator<'a> {
     map: &'a LineMap,
+    threads: threads::ThreadState<'a>,
     errors: Errors,
     typedefs: HashMap<String, TypeInfo>,
     enum_constants: HashMap<String, i64>,
@@ -176,14 +187,15 @@ struct Translator<'a> {
 const MAX_UNROLLED_COPIES: usize = 4096;
 
 /// Translate a parsed C program; `name` names the test.
-pub fn translate(
-    unit: &c::TranslationUnit,
-    map: &LineMap,
+pub fn translate<'a>(
+    unit: &'a c::TranslationUnit,
+    map: &'a LineMap,
     name: &str,
-    reserved: &dyn Fn(&str) -> bool,
+    reserved: &'a dyn Fn(&str) -> bool,
 ) -> Result<ast::LitmusTest, Errors> {
     let mut t = Translator {
         map,
+        threads: threads::ThreadState::default(),
         errors: Vec::new(),
         typedefs: HashMap::new(),
         enum_constants: HashMap::new(),
@@ -208,6 +220,7 @@ pub fn translate(
             }
         }
     }
+    t.analyse_threads(unit);
     let mut main = None;
     for item in &unit.0 {
         match &item.node {
@@ -219,8 +232,12 @@ pub fn translate(
                         main = Some(f);
                         continue;
                     }
+                    if t.is_per_thread(&name.node.name) {
+                        // Translated for each thread that runs it, when it is started.
+                        continue;
+                    }
                 }
-                t.function(f);
+                t.function(f, Scope::default(), None);
             }
         }
     }
@@ -233,6 +250,7 @@ pub fn translate(
     };
     let scope = Scope {
         main: true,
+        thread: Some(0),
         ..Scope::default()
     };
     let body = t.body(&main.node.statement, scope);
@@ -246,12 +264,19 @@ pub fn translate(
         body,
         span,
     }];
+    t.finish_threads();
     for (k, spawn) in t.spawns.iter().enumerate() {
         threads.push(spawned_thread(k + 1, spawn));
     }
-    for (k, _) in t.spawns.iter().enumerate() {
+    for (k, spawn) in t.spawns.iter().enumerate() {
         for flag in [spawn_flag(k + 1), exit_flag(k + 1)] {
             t.init.push(flag_location(&flag, span));
+        }
+        if spawn.result {
+            t.init.push(ast::InitItem {
+                ty: Some(int_type(span)),
+                ..flag_location(&threads::result_location(k + 1), span)
+            });
         }
     }
     if !t.errors.is_empty() {
@@ -382,13 +407,32 @@ fn spawned_thread(k: usize, spawn: &Spawn) -> ast::Thread {
     let span = spawn.span;
     let mut body: Vec<ast::Stmt> =
         acquire_flag(&spawn_flag(k), &format!("{}.seen", spawn_flag(k)), span).into();
-    body.push(stmt(
-        StmtKind::Expr(expr(
-            ExprKind::Call(spawn.function.clone(), vec![spawn.argument.clone()]),
-            span,
-        )),
+    let run = expr(
+        ExprKind::Call(spawn.function.clone(), vec![spawn.argument.clone()]),
         span,
-    ));
+    );
+    if spawn.result {
+        // What the thread returns, for the join that reads it.
+        let register = format!("{}.value", threads::result_location(k));
+        body.push(stmt(
+            StmtKind::Decl {
+                ty: int_type(span),
+                name: ident(&register, span),
+                init: Some(run),
+            },
+            span,
+        ));
+        let location = name_expr(&threads::result_location(k), span);
+        body.push(stmt(
+            StmtKind::Assign {
+                lhs: expr(ExprKind::Unary(UnaryOp::Deref, Box::new(location)), span),
+                rhs: name_expr(&register, span),
+            },
+            span,
+        ));
+    } else {
+        body.push(stmt(StmtKind::Expr(run), span));
+    }
     if spawn.joined {
         body.push(release_flag(&exit_flag(k), span));
     }
@@ -680,16 +724,8 @@ impl Translator<'_> {
         let mut typedef = false;
         for s in &d.node.specifiers {
             if let c::DeclarationSpecifier::StorageClass(class) = &s.node {
-                match class.node {
-                    c::StorageClassSpecifier::Typedef => typedef = true,
-                    c::StorageClassSpecifier::ThreadLocal => {
-                        self.refuse(
-                            "a thread-local variable (`__thread`, `_Thread_local`)",
-                            s.span,
-                        );
-                        return;
-                    }
-                    _ => {}
+                if matches!(class.node, c::StorageClassSpecifier::Typedef) {
+                    typedef = true;
                 }
             }
         }
@@ -719,10 +755,14 @@ impl Translator<'_> {
                 // A prototype: the definition, if any, is what counts.
                 continue;
             }
-            if info.handle && info.pointer_depth == 0 {
+            if info.handle && info.pointer_depth == 0 && !info.atomic {
+                // Followed while translating; an atomic one is memory (`pid = t1`).
                 continue;
             }
             self.global(name, &info, array_len, init_declarator);
+            if threads::is_thread_local(&d.node) {
+                self.thread_local_declared(&name.node.name);
+            }
         }
     }
 
@@ -903,7 +943,14 @@ impl Translator<'_> {
 
     // ---- functions ----
 
-    fn function(&mut self, f: &Node<c::FunctionDefinition>) {
+    /// A function of the program; `scope` says which thread runs it when it is translated
+    /// per thread, with `renamed` its name there.
+    fn function(
+        &mut self,
+        f: &Node<c::FunctionDefinition>,
+        mut scope: Scope,
+        renamed: Option<ast::Ident>,
+    ) {
         let declarator = &f.node.declarator;
         let Some(name) = declarator_name(&declarator.node) else {
             return;
@@ -912,7 +959,6 @@ impl Translator<'_> {
         let return_base = self.specifiers_type(&f.node.specifiers);
         let mut return_type = return_base.clone();
         let mut params = Vec::new();
-        let mut scope = Scope::default();
         for part in derived(&declarator.node) {
             match part {
                 c::DerivedDeclarator::Pointer(_) => return_type.pointer_depth += 1,
@@ -948,7 +994,7 @@ impl Translator<'_> {
             }
         }
         let body = self.body(&f.node.statement, scope);
-        let name = self.function_ident(name);
+        let name = renamed.unwrap_or_else(|| self.function_ident(name));
         self.litmus_functions.push(ast::Function {
             return_type: Self::litmus_type(&return_type, span),
             name,
@@ -1026,6 +1072,7 @@ impl Translator<'_> {
             let (info, array_len) = self.declared(&base, &declarator.node, declarator.span);
             if info.handle && info.pointer_depth == 0 {
                 // `pthread_t t[N];`: handles are followed while translating.
+                scope.local_handles.insert(name.node.name.clone());
                 continue;
             }
             if self.function_pointer(name, init_declarator, scope) {
@@ -1139,6 +1186,20 @@ impl Translator<'_> {
             self.thread_operation(&i.node.condition, scope, out);
             if let Some(otherwise) = &i.node.else_statement {
                 let body = self.nested(otherwise, scope);
+                out.push(stmt(StmtKind::Block(body), span));
+            }
+            return;
+        }
+        // A condition that is a constant here (`if (i == 0)` in a loop unrolled here):
+        // only its branch is read, so that it may start threads.
+        if let Some(value) = self.try_constant(&i.node.condition, scope) {
+            let taken = if value != 0 {
+                Some(&i.node.then_statement)
+            } else {
+                i.node.else_statement.as_ref()
+            };
+            if let Some(taken) = taken {
+                let body = self.nested(taken, scope);
                 out.push(stmt(StmtKind::Block(body), span));
             }
             return;
@@ -1354,6 +1415,9 @@ impl Translator<'_> {
         match &e.node {
             c::Expression::Call(call_node) => {
                 let callee = callee_name(call_node);
+                if self.exit_statement(e, scope, out) {
+                    return;
+                }
                 if thread_call(e).is_some() {
                     self.thread_operation(e, scope, out);
                     return;
@@ -1502,17 +1566,17 @@ impl Translator<'_> {
         };
         let name = callee_name(call_node).unwrap_or_default();
         let span = self.span(call_node.span);
-        if !scope.main {
-            self.refuse(&format!("`{name}` outside `main`"), call_node.span);
+        let Some(thread) = scope.thread else {
+            self.refuse(&format!("`{name}` outside a thread"), call_node.span);
             return;
-        }
+        };
         if scope.conditional > 0 {
             self.errors.push(
                 Diagnostic::new(
                     format!("`{name}` in a loop or branch nemos cannot unroll here"),
                     span,
                 )
-                .with_help("threads are started and joined by `main`, at most inside `for` loops with constant bounds"),
+                .with_help("threads are static in nemos: a thread is started and joined outside loops and branches, or inside `for` loops with constant bounds"),
             );
             return;
         }
@@ -1532,21 +1596,26 @@ impl Translator<'_> {
             let Some(key) = self.handle_key(handle, scope) else {
                 return;
             };
-            let Some(function) = self.start_routine(function) else {
-                return;
-            };
+            let c_argument = argument;
             let Some(argument) = self.value(argument, scope, out) else {
                 return;
             };
             let k = self.spawns.len() + 1;
+            let argument = self.pass_argument(argument, c_argument, scope, k, span, out);
             out.push(release_flag(&spawn_flag(k), span));
             self.handles.insert(key, k);
             self.spawns.push(Spawn {
-                function,
+                function: ident("", span),
                 argument,
                 joined: false,
+                result: false,
                 span,
             });
+            // After the thread is numbered: its start routine may start others.
+            let Some(function) = self.start_routine(function, k) else {
+                return;
+            };
+            self.spawns[k - 1].function = function;
         } else {
             let (handle, result) = match (name, args.as_slice()) {
                 ("pthread_join" | "thrd_join", [handle, result]) => (handle, result),
@@ -1558,11 +1627,25 @@ impl Translator<'_> {
                     return;
                 }
             };
-            if self.try_constant(result, scope) != Some(0) {
-                self.refuse(
-                    &format!("the value a thread returns to `{name}`"),
-                    result.span,
-                );
+            let result = if self.try_constant(result, scope) == Some(0) {
+                None
+            } else {
+                match self.join_result(result, scope) {
+                    Some(place) => Some(place),
+                    None => return,
+                }
+            };
+            if !self.static_handle(handle, scope) {
+                if result.is_some() {
+                    self.refuse(
+                        &format!(
+                            "the value a thread returns to `{name}` on a handle read from memory"
+                        ),
+                        call_node.span,
+                    );
+                    return;
+                }
+                self.dynamic_join(handle, scope, span, out);
                 return;
             }
             let Some(key) = self.handle_key(handle, scope) else {
@@ -1575,17 +1658,35 @@ impl Translator<'_> {
                 ));
                 return;
             };
+            if k == thread {
+                self.errors.push(Diagnostic::new(
+                    format!("thread P{k} joins itself"),
+                    self.span(handle.span),
+                ));
+                return;
+            }
             self.spawns[k - 1].joined = true;
             self.joins += 1;
             let register = format!("join#{}.seen", self.joins);
             out.extend(acquire_flag(&exit_flag(k), &register, span));
+            if let Some(place) = result {
+                self.spawns[k - 1].result = true;
+                let location = name_expr(&threads::result_location(k), span);
+                out.push(stmt(
+                    StmtKind::Assign {
+                        lhs: place,
+                        rhs: expr(ExprKind::Unary(UnaryOp::Deref, Box::new(location)), span),
+                    },
+                    span,
+                ));
+            }
         }
     }
 
-    /// `t1`, `&t1`, `t[i]` or `&t[i]` with `i` a constant: the handle's name.
+    /// `t1`, `&t1`, `t[i]`, `&t[i]` or `t + i` with `i` a constant: the handle's name.
     fn handle_key(&mut self, e: &Node<c::Expression>, scope: &Scope) -> Option<String> {
         match &e.node {
-            c::Expression::Identifier(id) => Some(id.node.name.clone()),
+            c::Expression::Identifier(id) => Some(self.handle_name(&id.node.name, scope)),
             c::Expression::UnaryOperator(u)
                 if matches!(u.node.operator.node, c::UnaryOperator::Address) =>
             {
@@ -1593,7 +1694,10 @@ impl Translator<'_> {
             }
             c::Expression::Cast(cast) => self.handle_key(&cast.node.expression, scope),
             c::Expression::BinaryOperator(b)
-                if matches!(b.node.operator.node, c::BinaryOperator::Index) =>
+                if matches!(
+                    b.node.operator.node,
+                    c::BinaryOperator::Index | c::BinaryOperator::Plus
+                ) =>
             {
                 let base = self.handle_key(&b.node.lhs, scope)?;
                 match self.try_constant(&b.node.rhs, scope) {
@@ -1623,16 +1727,20 @@ impl Translator<'_> {
         ident
     }
 
-    fn start_routine(&mut self, e: &Node<c::Expression>) -> Option<ast::Ident> {
+    /// The function thread `k` starts with.
+    fn start_routine(&mut self, e: &Node<c::Expression>, k: usize) -> Option<ast::Ident> {
         match &e.node {
+            c::Expression::Identifier(id) if self.is_per_thread(&id.node.name) => {
+                self.per_thread_function(id, k, true, false)
+            }
             c::Expression::Identifier(id) if self.functions.contains(&id.node.name) => {
                 Some(self.function_ident(id))
             }
-            c::Expression::Cast(cast) => self.start_routine(&cast.node.expression),
+            c::Expression::Cast(cast) => self.start_routine(&cast.node.expression, k),
             c::Expression::UnaryOperator(u)
                 if matches!(u.node.operator.node, c::UnaryOperator::Address) =>
             {
-                self.start_routine(&u.node.operand)
+                self.start_routine(&u.node.operand, k)
             }
             _ => {
                 self.errors.push(
@@ -1820,6 +1928,12 @@ impl Translator<'_> {
                 if let Some(v) = self.enum_constants.get(name) {
                     return Some((expr(ExprKind::Int(*v), span), false));
                 }
+                if scope.local_handles.contains(name) {
+                    return Some((self.handle_value(e, scope)?, false));
+                }
+                let name = &self
+                    .global_name(name, scope)
+                    .unwrap_or_else(|| name.clone());
                 Some(match self.globals.get(name) {
                     Some((Global::Object, info)) => (
                         expr(
@@ -1870,7 +1984,7 @@ impl Translator<'_> {
                 if let Some(info) = scope.locals.get(name) {
                     return info.atomic && info.pointer_depth == 1;
                 }
-                match self.globals.get(name) {
+                match self.global_info(name) {
                     Some((Global::Array, info)) => info.atomic && info.pointer_depth == 0,
                     Some((Global::Object, info)) => info.atomic && info.pointer_depth == 1,
                     None => false,
@@ -1892,8 +2006,7 @@ impl Translator<'_> {
                     c::Expression::Identifier(id) => {
                         !scope.locals.contains_key(&id.node.name)
                             && self
-                                .globals
-                                .get(&id.node.name)
+                                .global_info(&id.node.name)
                                 .is_some_and(|(_, info)| info.atomic && info.pointer_depth == 0)
                     }
                     c::Expression::BinaryOperator(b)
@@ -1952,14 +2065,29 @@ impl Translator<'_> {
             }
             let args: Option<Vec<ast::Expr>> = args.into_iter().collect();
             let callee = match &call_node.node.callee.node {
+                c::Expression::Identifier(id) if self.is_per_thread(name) => {
+                    let Some(k) = scope.thread else {
+                        self.refuse(&format!("a call of `{name}` here"), call_node.span);
+                        return None;
+                    };
+                    self.per_thread_function(id, k, false, scope.conditional > 0)?
+                }
                 c::Expression::Identifier(id) => self.function_ident(id),
                 _ => ident(name, span),
             };
             return Some(expr(ExprKind::Call(callee, args?), span));
         }
+        if matches!(name, "pthread_self" | "thrd_current") {
+            return self.self_handle(name, scope, span);
+        }
         if matches!(
             name,
-            "pthread_create" | "pthread_join" | "thrd_create" | "thrd_join"
+            "pthread_create"
+                | "pthread_join"
+                | "thrd_create"
+                | "thrd_join"
+                | "pthread_exit"
+                | "thrd_exit"
         ) {
             self.refuse(&format!("`{name}` inside an expression"), call_node.span);
             return None;

@@ -178,6 +178,54 @@ const KNOWN: &[Known] = &[
         sc: (false, 4),
         litmus: None,
     },
+    Known {
+        file: "thread_local.c",
+        // Each thread's copy of `tid` is its own (a shared one would fail the first
+        // assertion and race); main reads `seen` after both joins: the last of the two
+        // relaxed stores in either coherence order.
+        rc11: (false, 2),
+        sc: (false, 2),
+        litmus: None,
+    },
+    Known {
+        file: "join_in_thread.c",
+        // The joiner, started after the handle is published, reads it (hb), waits for
+        // the writer and reads its 42: one execution.
+        rc11: (false, 1),
+        sc: (false, 1),
+        litmus: None,
+    },
+    Known {
+        file: "invalid_join.c",
+        // The joiner reads the handle as 0 (no thread: an invalid join) or as the
+        // worker's.
+        rc11: (true, 2),
+        sc: (true, 2),
+        litmus: None,
+    },
+    Known {
+        file: "thread_exit.c",
+        // The worker reads the flag as 0 (exits with 1, the store after not run) or 1.
+        rc11: (false, 2),
+        sc: (false, 2),
+        litmus: None,
+    },
+    Known {
+        file: "threads_start_threads.c",
+        // Two coherence orders of the leaves' stores; the middle thread whose leaf wrote
+        // first reads either value, the other only its own leaf's: 2 + 2.
+        rc11: (false, 4),
+        sc: (false, 4),
+        litmus: None,
+    },
+    Known {
+        file: "create_in_branch.c",
+        // Thread 2 reads a[0] as 0 or 1, thread 3 reads a[1] as 0 or thread 2's value:
+        // 2 x 2, and a[2] = 3 when both read the other's write.
+        rc11: (true, 4),
+        sc: (true, 4),
+        litmus: None,
+    },
 ];
 
 #[test]
@@ -241,6 +289,44 @@ fn what_is_not_supported_is_refused_at_the_construct() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains("switch_refused.c:8:2: `switch` is not supported yet"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn pthread_exit_outside_the_start_routine_is_refused_at_the_call() {
+    let output = nemos()
+        .args(["check", "exit_in_helper.c"])
+        .output()
+        .expect("nemos runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("exit_in_helper.c:7:2: `pthread_exit` outside the function a thread starts with (or `main`) is not supported yet"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_create_in_a_loop_not_unrolled_is_refused_at_the_create() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("dynamic_loop.c");
+    std::fs::write(
+        &path,
+        "#include <pthread.h>\nint n = 2;\nvoid *f(void *a) { return NULL; }\n\
+         int main() { pthread_t t; for (int i = 0; i < n; i++) pthread_create(&t, NULL, f, NULL); return 0; }\n",
+    )
+    .expect("the program is written");
+    let output = nemos()
+        .args(["check", path.to_str().expect("a UTF-8 path")])
+        .output()
+        .expect("nemos runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(
+            "dynamic_loop.c:4:55: `pthread_create` in a loop or branch nemos cannot unroll here"
+        ),
         "{stderr}"
     );
 }

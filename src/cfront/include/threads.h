@@ -11,6 +11,8 @@ enum { mtx_plain };
 
 int thrd_create(thrd_t *thread, thrd_start_t start, void *arg);
 int thrd_join(thrd_t thread, int *result);
+void thrd_exit(int result);
+thrd_t thrd_current(void);
 void thrd_yield(void);
 int mtx_init(mtx_t *mutex, int type);
 int mtx_lock(mtx_t *mutex);

@@ -225,7 +225,7 @@ impl Lowerer {
         out: &mut Vec<Instr>,
     ) -> Option<Expr> {
         let def = self.functions.get(&name.name).cloned()?;
-        if def.ast.return_type.base == "void" {
+        if def.ast.return_type.base == "void" && def.ast.return_type.pointer_depth == 0 {
             self.error(
                 Diagnostic::new(format!("`{}` returns no value", name.name), span)
                     .with_label("its value is used here")
