@@ -36,6 +36,8 @@ use super::LineMap;
 use crate::diagnostics::{Diagnostic, Span};
 use crate::syntax::ast::{self, BinaryOp, ExprKind, StmtKind, UnaryOp};
 
+mod sync;
+
 type Errors = Vec<Diagnostic>;
 
 /// A C type as far as the litmus AST needs it.
@@ -158,6 +160,13 @@ struct Translator<'a> {
     /// Copies of loop bodies made by unrolling constant loops, nested ones included: past
     /// `MAX_UNROLLED_COPIES`, loops are left to the bounded unrolling of every loop.
     unrolled_copies: usize,
+    /// The global barriers (`pthread_barrier_t`), by name (`sync.rs`).
+    barriers: HashSet<String>,
+    /// Barrier calls written so far, which number their registers.
+    sync_calls: usize,
+    /// The values of barrier calls written before the expression that makes them, by the
+    /// call's offset.
+    hoisted: HashMap<usize, ast::Expr>,
 }
 
 /// How many loop bodies unrolling constant loops may copy in one program.
@@ -185,6 +194,9 @@ pub fn translate(
         joins: 0,
         reserved,
         unrolled_copies: 0,
+        barriers: HashSet::new(),
+        sync_calls: 0,
+        hoisted: HashMap::new(),
     };
     // Every function the program defines, before any body is read: a call may come
     // before the definition (after a prototype).
@@ -234,7 +246,13 @@ pub fn translate(
         span,
     }];
     for (k, spawn) in t.spawns.iter().enumerate() {
-        threads.push(spawned_thread(k + 1, spawn));
+        // `void *f()` declares no parameter (C's unspecified list): it is called without.
+        let takes_argument = t
+            .litmus_functions
+            .iter()
+            .find(|f| f.name.name == spawn.function.name)
+            .is_none_or(|f| !f.params.is_empty());
+        threads.push(spawned_thread(k + 1, spawn, takes_argument));
     }
     for (k, _) in t.spawns.iter().enumerate() {
         for flag in [spawn_flag(k + 1), exit_flag(k + 1)] {
@@ -365,13 +383,20 @@ fn acquire_flag(flag: &str, register: &str, span: Span) -> [ast::Stmt; 2] {
 }
 
 /// Thread `k`: wait for its creation, call its function, announce its end when joined.
-fn spawned_thread(k: usize, spawn: &Spawn) -> ast::Thread {
+fn spawned_thread(k: usize, spawn: &Spawn, takes_argument: bool) -> ast::Thread {
     let span = spawn.span;
     let mut body: Vec<ast::Stmt> =
         acquire_flag(&spawn_flag(k), &format!("{}.seen", spawn_flag(k)), span).into();
     body.push(stmt(
         StmtKind::Expr(expr(
-            ExprKind::Call(spawn.function.clone(), vec![spawn.argument.clone()]),
+            ExprKind::Call(
+                spawn.function.clone(),
+                if takes_argument {
+                    vec![spawn.argument.clone()]
+                } else {
+                    Vec::new()
+                },
+            ),
             span,
         )),
         span,
@@ -681,6 +706,7 @@ impl Translator<'_> {
             }
         }
         let base = self.specifiers_type(&d.node.specifiers);
+        let barrier = !typedef && sync::is_barrier_type(&d.node.specifiers);
         for init_declarator in &d.node.declarators {
             let declarator = &init_declarator.node.declarator;
             let Some(name) = declarator_name(&declarator.node) else {
@@ -710,6 +736,10 @@ impl Translator<'_> {
                 continue;
             }
             self.global(name, &info, array_len, init_declarator);
+            if barrier && info.pointer_depth == 0 {
+                let span = self.span(init_declarator.span);
+                self.barrier_global(&name.node.name, array_len, span);
+            }
         }
     }
 
@@ -1337,6 +1367,9 @@ impl Translator<'_> {
         match &e.node {
             c::Expression::Call(call_node) => {
                 let callee = callee_name(call_node);
+                if self.barrier_statement(e, scope, out) {
+                    return;
+                }
                 if thread_call(e).is_some() {
                     self.thread_operation(e, scope, out);
                     return;
@@ -1640,7 +1673,7 @@ impl Translator<'_> {
         scope: &Scope,
         out: &mut Vec<ast::Stmt>,
     ) -> Option<ast::Expr> {
-        let _ = out;
+        self.hoist_barrier_calls(e, scope, out);
         self.expression(e, scope)
     }
 
@@ -1933,6 +1966,9 @@ impl Translator<'_> {
         ) {
             self.refuse(&format!("`{name}` inside an expression"), call_node.span);
             return None;
+        }
+        if let Some(value) = self.hoisted_value(call_node) {
+            return Some(value);
         }
         if UNSUPPORTED_CALLS.contains(&name) {
             self.refuse(&format!("`{name}`"), call_node.node.callee.span);
