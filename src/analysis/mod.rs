@@ -855,10 +855,20 @@ impl<'a> Session<'a> {
         let condition = self.condition();
         let counting = Bool::Lit(self.solver.new_lit());
         let mut choice_lits: Vec<Bool> = Vec::new();
+        // A barrier's arrivals are its machinery, not the program's choices
+        // (`program::checks::is_barrier_arrivals`).
+        let events = self.encoding.events;
+        let program = self.encoding.program;
+        let internal = |e: usize| {
+            events.events[e].location.is_some_and(|loc| {
+                crate::program::checks::is_barrier_arrivals(&program.locations[loc].name)
+            })
+        };
         for relation in [&self.encoding.rf, &self.encoding.co] {
             choice_lits.extend(
                 relation
                     .iter()
+                    .filter(|&(a, b, _)| !internal(a) && !internal(b))
                     .map(|(_, _, l)| l)
                     .filter(|l| !matches!(l, Bool::Const(_))),
             );

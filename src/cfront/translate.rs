@@ -44,6 +44,7 @@ mod effects;
 mod extras;
 
 use extras::{clang_failure_order, is_struct_object};
+mod sync;
 
 type Errors = Vec<Diagnostic>;
 
@@ -181,6 +182,13 @@ struct Translator<'a> {
     unrolled_copies: usize,
     /// Globals that are arrays of arrays: their lengths (`arrays.rs`).
     dims: HashMap<String, Vec<u32>>,
+    /// The global barriers (`pthread_barrier_t`), by name (`sync.rs`).
+    barriers: HashSet<String>,
+    /// Barrier calls written so far, which number their registers.
+    sync_calls: usize,
+    /// The values of barrier calls written before the expression that makes them, by the
+    /// call's offset.
+    hoisted: HashMap<usize, ast::Expr>,
 }
 
 /// How many loop bodies unrolling constant loops may copy in one program.
@@ -210,6 +218,9 @@ pub fn translate<'a>(
         reserved,
         unrolled_copies: 0,
         dims: HashMap::new(),
+        barriers: HashSet::new(),
+        sync_calls: 0,
+        hoisted: HashMap::new(),
     };
     // Every function the program defines, before any body is read: a call may come
     // before the definition (after a prototype).
@@ -266,7 +277,13 @@ pub fn translate<'a>(
     }];
     t.finish_threads();
     for (k, spawn) in t.spawns.iter().enumerate() {
-        threads.push(spawned_thread(k + 1, spawn));
+        // `void *f()` declares no parameter (C's unspecified list): it is called without.
+        let takes_argument = t
+            .litmus_functions
+            .iter()
+            .find(|f| f.name.name == spawn.function.name)
+            .is_none_or(|f| !f.params.is_empty());
+        threads.push(spawned_thread(k + 1, spawn, takes_argument));
     }
     for (k, spawn) in t.spawns.iter().enumerate() {
         for flag in [spawn_flag(k + 1), exit_flag(k + 1)] {
@@ -403,14 +420,16 @@ fn acquire_flag(flag: &str, register: &str, span: Span) -> [ast::Stmt; 2] {
 }
 
 /// Thread `k`: wait for its creation, call its function, announce its end when joined.
-fn spawned_thread(k: usize, spawn: &Spawn) -> ast::Thread {
+fn spawned_thread(k: usize, spawn: &Spawn, takes_argument: bool) -> ast::Thread {
     let span = spawn.span;
     let mut body: Vec<ast::Stmt> =
         acquire_flag(&spawn_flag(k), &format!("{}.seen", spawn_flag(k)), span).into();
-    let run = expr(
-        ExprKind::Call(spawn.function.clone(), vec![spawn.argument.clone()]),
-        span,
-    );
+    let arguments = if takes_argument {
+        vec![spawn.argument.clone()]
+    } else {
+        Vec::new()
+    };
+    let run = expr(ExprKind::Call(spawn.function.clone(), arguments), span);
     if spawn.result {
         // What the thread returns, for the join that reads it.
         let register = format!("{}.value", threads::result_location(k));
@@ -730,6 +749,7 @@ impl Translator<'_> {
             }
         }
         let base = self.specifiers_type(&d.node.specifiers);
+        let barrier = !typedef && sync::is_barrier_type(&d.node.specifiers);
         for init_declarator in &d.node.declarators {
             let declarator = &init_declarator.node.declarator;
             let Some(name) = declarator_name(&declarator.node) else {
@@ -762,6 +782,10 @@ impl Translator<'_> {
             self.global(name, &info, array_len, init_declarator);
             if threads::is_thread_local(&d.node) {
                 self.thread_local_declared(&name.node.name);
+            }
+            if barrier && info.pointer_depth == 0 {
+                let span = self.span(init_declarator.span);
+                self.barrier_global(&name.node.name, array_len, span);
             }
         }
     }
@@ -1418,6 +1442,9 @@ impl Translator<'_> {
                 if self.exit_statement(e, scope, out) {
                     return;
                 }
+                if self.barrier_statement(e, scope, out) {
+                    return;
+                }
                 if thread_call(e).is_some() {
                     self.thread_operation(e, scope, out);
                     return;
@@ -1765,6 +1792,7 @@ impl Translator<'_> {
         scope: &Scope,
         out: &mut Vec<ast::Stmt>,
     ) -> Option<ast::Expr> {
+        self.hoist_barrier_calls(e, scope, out);
         self.value_with_effects(e, scope, out)
     }
 
@@ -2091,6 +2119,9 @@ impl Translator<'_> {
         ) {
             self.refuse(&format!("`{name}` inside an expression"), call_node.span);
             return None;
+        }
+        if let Some(value) = self.hoisted_value(call_node) {
+            return Some(value);
         }
         if UNSUPPORTED_CALLS.contains(&name) {
             self.refuse(&format!("`{name}`"), call_node.node.callee.span);

@@ -281,6 +281,9 @@ pub struct Events {
     pub calls: Vec<Call>,
     /// The `Assert` events the unroller added to check an access's address, by event.
     pub access_checks: std::collections::BTreeMap<EventId, AccessCheck>,
+    /// The `Assert` events a front end added to check the use of a library it models
+    /// (`program::checks`), by event, with what their failure means.
+    pub library_checks: std::collections::BTreeMap<EventId, crate::program::checks::CheckKind>,
     /// The `Control` events the unroller added to split an access over the cells it may
     /// reach and to stop the thread at an invalid one: a witness's text need not show them
     /// (the access itself says which cell it reached, or that it was invalid).

@@ -365,6 +365,7 @@ impl Machine<'_> {
             | Instr::CallExit { .. }
             | Instr::While { .. }
             | Instr::Assert { .. }
+            | Instr::Check { .. }
             | Instr::Assume { .. }
             | Instr::Rmw { .. }
             | Instr::CompareExchange { .. } => {}

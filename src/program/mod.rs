@@ -8,6 +8,7 @@
 //! the condition) are found here and reported together.
 
 pub mod arith;
+pub mod checks;
 pub mod library;
 mod lower;
 pub mod points_to;
@@ -405,6 +406,12 @@ pub enum Instr {
     },
     Assert {
         cond: Expr,
+        span: Span,
+    },
+    /// An assertion a front end adds for a library it models, with what its failure means.
+    Check {
+        cond: Expr,
+        kind: checks::CheckKind,
         span: Span,
     },
     /// `assume(cond)`: an execution in which `cond` is 0 when this runs does not exist.

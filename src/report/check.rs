@@ -12,7 +12,7 @@ use super::{bound_line, one_line, state_line, Palette, Report};
 use crate::analysis::graph::Overlay;
 use crate::analysis::query::{Defects, LeftAtBound};
 use crate::analysis::{CheckResult, FinalState, Observation};
-use crate::events::Events;
+use crate::events::{EventId, Events};
 use crate::program::Quantifier;
 use crate::program::{Program, StateProp};
 use crate::witness::Execution;
@@ -156,15 +156,28 @@ impl CheckReport<'_> {
     fn defects(&self) -> Vec<String> {
         let mut defects = Vec::new();
         if let Some(failure) = &self.result.assertion_failure {
-            let accesses = failure
+            // A library's misuse (`program::checks`) is named as such; the other failed
+            // assertions as before.
+            let (library, others): (Vec<EventId>, Vec<EventId>) = failure
                 .failed_assertions
                 .iter()
-                .all(|e| self.events.access_checks.contains_key(e));
-            defects.push(if accesses {
-                "an invalid access".to_string()
-            } else {
-                "an assertion fails".to_string()
-            });
+                .partition(|e| self.events.library_checks.contains_key(e));
+            for e in &library {
+                let word = self.events.library_checks[e].defect().to_string();
+                if !defects.contains(&word) {
+                    defects.push(word);
+                }
+            }
+            if !others.is_empty() {
+                let accesses = others
+                    .iter()
+                    .all(|e| self.events.access_checks.contains_key(e));
+                defects.push(if accesses {
+                    "an invalid access".to_string()
+                } else {
+                    "an assertion fails".to_string()
+                });
+            }
         }
         if self.defects.deadlock && self.result.deadlock.is_some() {
             defects.push("a deadlock".to_string());
@@ -439,6 +452,7 @@ impl CheckReport<'_> {
             bound_hit: self.result.bound_hit,
             left_at_bound: self.left_at_bound,
             assertion_fails: self.result.assertion_failure.is_some(),
+            defects: self.defects(),
             deadlock: self
                 .result
                 .deadlock
@@ -501,7 +515,16 @@ impl CheckReport<'_> {
             .failed_assertions
             .iter()
             .all(|e| self.events.access_checks.contains_key(e));
-        let heading = if all_accesses {
+        let library: Vec<_> = failure
+            .failed_assertions
+            .iter()
+            .filter_map(|e| self.events.library_checks.get(e))
+            .collect();
+        let heading = if let Some(kind) = library.first().filter(|k| {
+            library.len() == failure.failed_assertions.len() && library.iter().all(|l| l == *k)
+        }) {
+            kind.heading()
+        } else if all_accesses {
             "Invalid access:"
         } else {
             "Assertion fails:"
@@ -772,6 +795,9 @@ pub struct CheckJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub left_at_bound: Option<LeftAtBound>,
     pub assertion_fails: bool,
+    /// The defects found, in the words of the text report ("an assertion fails", "an
+    /// invalid unlock", "a deadlock", "a data race", ...).
+    pub defects: Vec<String>,
     /// Some execution blocks threads for good: who waits for what, and how it got there.
     pub deadlock: Option<serde_json::Value>,
     pub flags: Vec<String>,

@@ -90,7 +90,9 @@ fn witness_lines(
     // went, and a failed check is shown.
     let bookkeeping = |e: EventId| {
         let marked = marked.is_some_and(|m| m.contains(&e));
-        let check_held = events.access_checks.contains_key(&e) && execution.values[e] != Some(0);
+        let check_held = (events.access_checks.contains_key(&e)
+            || events.library_checks.contains_key(&e))
+            && execution.values[e] != Some(0);
         !marked && (events.address_controls.contains(&e) || check_held)
     };
     let line = |e: EventId| {
@@ -346,7 +348,10 @@ fn event_line(
         EventKind::Assert => match (execution.values[e], events.access_checks.get(&e)) {
             (Some(0), Some(check)) => invalid_access(namer.program(), events, execution, check),
             (_, Some(_)) => "address checked".to_string(),
-            (Some(0), None) => "assertion fails".to_string(),
+            (Some(0), None) => match events.library_checks.get(&e) {
+                Some(kind) => kind.defect().to_string(),
+                None => "assertion fails".to_string(),
+            },
             _ => "assertion holds".to_string(),
         },
         EventKind::Assume => "assumption holds".to_string(),

@@ -226,6 +226,21 @@ const KNOWN: &[Known] = &[
         sc: (true, 4),
         litmus: None,
     },
+    Known {
+        file: "barrier_publishes.c",
+        // The barrier orders every slot's write before every read (no race either), and
+        // the order in which the threads arrive is no execution of its own (GenMC: 1).
+        rc11: (false, 1),
+        sc: (false, 1),
+        litmus: None,
+    },
+    Known {
+        file: "barrier_rounds.c",
+        // One serial thread per round, either of the two in each: 2 x 2 executions.
+        rc11: (false, 4),
+        sc: (false, 4),
+        litmus: None,
+    },
 ];
 
 #[test]
@@ -538,4 +553,173 @@ fn an_unsequenced_write_is_refused_where_it_is() {
         stderr.contains("unsequenced.c:8:10: `i` is written here and read or written elsewhere"),
         "{stderr}"
     );
+}
+
+/// A barrier of count 1 orders nothing (the reader may pass before the write); of count 2
+/// it orders the write before the read; of count 3, with two threads, it never opens: a
+/// deadlock, left out with `--no-liveness`.
+#[test]
+fn a_barrier_synchronises_only_a_full_round() {
+    let (code, text) = check_text("barrier_of_one.c", &["--model", "sc", "-DCOUNT=1"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("Assertion fails: P2, line 20"), "{text}");
+    for model in ["sc", "rc11"] {
+        let (code, text) = check_text("barrier_of_one.c", &["--model", model, "-DCOUNT=2"]);
+        assert_eq!(code, 0, "{model}: {text}");
+        let (code, text) = check_text("barrier_of_one.c", &["--model", model, "-DCOUNT=3"]);
+        assert_eq!(code, 1, "{model}: {text}");
+        assert!(text.contains("defect: a deadlock"), "{text}");
+        assert!(text.contains("barrier#arrivals stays 2"), "{text}");
+        let (code, text) = check_text(
+            "barrier_of_one.c",
+            &["--model", model, "-DCOUNT=3", "--no-liveness"],
+        );
+        assert_eq!(code, 0, "{model}: {text}");
+    }
+}
+
+/// Each misuse of a barrier is a defect named as GenMC names it (README's table), located
+/// at the call, in the text and in the JSON's `defects`.
+#[test]
+fn a_misused_barrier_is_a_named_defect() {
+    let cases = [
+        (
+            1,
+            "a wait on an uninitialised barrier",
+            "Wait on an uninitialised barrier: P0, line 10",
+        ),
+        (
+            2,
+            "an invalid barrier init",
+            "Invalid barrier init: P0, line 13",
+        ),
+        (
+            3,
+            "a wait on a destroyed barrier",
+            "Wait on a destroyed barrier: P0, line 18",
+        ),
+        (
+            4,
+            "an invalid barrier init",
+            "Invalid barrier init: P0, line 20",
+        ),
+    ];
+    for (case, defect, heading) in cases {
+        let flag = format!("-DCASE={case}");
+        let (code, text) = check_text("barrier_misuse.c", &["--model", "rc11", &flag]);
+        assert_eq!(code, 1, "case {case}: {text}");
+        assert!(text.contains(&format!("defect: {defect}")), "{text}");
+        assert!(text.contains(heading), "{text}");
+        let output = nemos()
+            .args([
+                "check",
+                "--format",
+                "json",
+                "--model",
+                "sc",
+                &flag,
+                "barrier_misuse.c",
+            ])
+            .output()
+            .expect("nemos runs");
+        let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        assert_eq!(json["defects"], serde_json::json!([defect]), "case {case}");
+        assert_eq!(output.status.code(), Some(1));
+    }
+}
+
+/// nemos's headers written once for [`reference_preprocessor`].
+fn headers_dir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("nemos-it-headers-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    for (name, text) in nemos::cfront::HEADERS {
+        std::fs::write(dir.join(name), text).expect("a header written");
+    }
+    dir
+}
+
+/// The system preprocessor with nemos's headers and `defines`, for loading a C program
+/// through the library (the binary runs its own).
+fn reference_preprocessor(defines: &[&str]) -> nemos::load::Preprocessor {
+    let headers = headers_dir();
+    let defines: Vec<String> = defines.iter().map(|d| format!("-D{d}")).collect();
+    nemos::load::Preprocessor(std::sync::Arc::new(
+        move |file: &nemos::diagnostics::SourceFile| {
+            use std::io::Write as _;
+            let mut child = std::process::Command::new("cc")
+                .args(["-E", "-nostdinc", "-isystem"])
+                .arg(&headers)
+                .args(nemos::cfront::PREDEFINED.iter().map(|m| format!("-D{m}")))
+                .args(&defines)
+                .args(["-x", "c", "-"])
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .map_err(|e| e.to_string())?;
+            child
+                .stdin
+                .take()
+                .expect("a pipe")
+                .write_all(file.text.as_bytes())
+                .map_err(|e| e.to_string())?;
+            let output = child.wait_with_output().map_err(|e| e.to_string())?;
+            if !output.status.success() {
+                return Err(String::from_utf8_lossy(&output.stderr).into_owned());
+            }
+            Ok(nemos::cfront::Preprocessed {
+                text: String::from_utf8_lossy(&output.stdout).into_owned(),
+                main_name: "<stdin>".to_string(),
+                others: Vec::new(),
+            })
+        },
+    ))
+}
+
+/// The barrier programs against the reference explorer (SC, every interleaving of the
+/// IR, sharing nothing with the encoding): whether an assertion or a barrier check can fail
+/// and whether threads can block for good, as `check --model sc` says.
+#[test]
+fn barriers_agree_with_the_reference_explorer() {
+    // The two-thread and one-thread programs: the reference interleaves every step of
+    // every thread: `barrier_rounds.c` (two rounds) takes it 208 s, `barrier_publishes.c`
+    // (four threads) longer.
+    let cases: &[(&str, &[&str])] = &[
+        ("barrier_of_one.c", &["COUNT=1"]),
+        ("barrier_of_one.c", &["COUNT=2"]),
+        ("barrier_of_one.c", &["COUNT=3"]),
+        ("barrier_misuse.c", &["CASE=1"]),
+        ("barrier_misuse.c", &["CASE=2"]),
+        ("barrier_misuse.c", &["CASE=3"]),
+    ];
+    for (file, defines) in cases {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/c")
+            .join(file);
+        let text = std::fs::read_to_string(&path).expect("the program");
+        let source = nemos::diagnostics::SourceFile::new(*file, text.as_str());
+        let options = nemos::LoadOptions {
+            preprocessor: Some(reference_preprocessor(defines)),
+            ..nemos::LoadOptions::default()
+        };
+        let test = nemos::load(&source, &options).expect("the program loads");
+        let spins = crate::differential::spin_loops(&test.program);
+        let reference = crate::reference::explore_with_spins(&test.program, 2, &spins);
+        let mut args = vec!["check", "--format", "json", "--model", "sc"];
+        let flags: Vec<String> = defines.iter().map(|d| format!("-D{d}")).collect();
+        args.extend(flags.iter().map(String::as_str));
+        args.push(file);
+        let output = nemos().args(&args).output().expect("nemos runs");
+        let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        assert_eq!(
+            json["assertion_fails"] == true,
+            reference.assertion_failure,
+            "{file} {defines:?}: assertion"
+        );
+        assert_eq!(
+            !json["deadlock"].is_null(),
+            reference.deadlock,
+            "{file} {defines:?}: deadlock"
+        );
+    }
 }

@@ -33,15 +33,15 @@ use nemos::analysis::query::Defects;
 use crate::common::manifest_dir;
 
 /// Rows decided when this test was last tuned: fewer means the front end lost ground.
-const MIN_DECIDED: usize = 465;
+const MIN_DECIDED: usize = 470;
 
 /// Seconds a row may take (GenMC needs up to 62 s on its largest rows).
 const ROW_LIMIT: Duration = Duration::from_secs(30);
 
 /// Rows whose execution count differs from GenMC's, with the verdict the same. All but
-/// the last three have a release sequence through a relaxed write of the releasing
+/// the last five have a release sequence through a relaxed write of the releasing
 /// thread (`y = 0` release then `y = 1` relaxed), where GenMC counts one more execution
-/// than nemos's RC11; not yet explained.
+/// than nemos's RC11; not yet explained (the last two: see their comment).
 const KNOWN_COUNT_DIFFERENCES: &[(&str, &str)] = &[
     ("correct/litmus/MP+rels+acq/variants/mp+rels+acq0.c", "rc11"),
     ("correct/litmus/MP+rels+acq/variants/mp+rels+acq1.c", "rc11"),
@@ -71,6 +71,32 @@ const KNOWN_COUNT_DIFFERENCES: &[(&str, &str)] = &[
     ("correct/litmus/WWmerge1/variants/WWmerge10.c", "rc11"),
     ("correct/litmus/Z6.U/variants/Z6.U0.c", "rc11"),
     ("correct/litmus/relseq/variants/relseq0.c", "rc11"),
+    // Two threads take a compare-exchange spin lock beside the barrier's: nemos counts 4
+    // executions, GenMC 2, and the same without the barrier (a failed iteration of the
+    // spin loop is counted by nemos, not by GenMC's spin-assume).
+    ("correct/synthetic/barrier3/variants/barrier30.c", "rc11"),
+    ("correct/synthetic/barrier3/variants/barrier30.c", "sc"),
+];
+
+/// The defects of a library's misuse, as nemos names them, with GenMC's error for each.
+const LIBRARY_DEFECTS: &[(&str, &str)] = &[
+    (
+        "an invalid barrier init",
+        "Invalid barrier_init() operation",
+    ),
+    (
+        "a wait on an uninitialised barrier",
+        "Attempt to read from uninitialized memory",
+    ),
+    (
+        "a wait on a destroyed barrier",
+        "Attempt to access freed memory",
+    ),
+    ("an invalid unlock", "Invalid unlock() operation"),
+    (
+        "a lock of a destroyed mutex",
+        "Attempt to read from uninitialized memory",
+    ),
 ];
 
 struct Row {
@@ -98,9 +124,11 @@ impl Row {
             .find_map(|a| a.strip_prefix("-unroll="))
     }
 
-    /// The loop-free `ok` rows of `correct/litmus`, whose counts are compared.
+    /// The loop-free `ok` rows of `correct/litmus`, whose counts are compared, and the
+    /// barrier rows of `correct/synthetic` (a barrier must add no execution of its own).
     fn counted(&self) -> bool {
-        self.variant.starts_with("correct/litmus/")
+        (self.variant.starts_with("correct/litmus/")
+            || self.variant.starts_with("correct/synthetic/barrier"))
             && self.verdict == "ok"
             && self.unroll().is_none()
     }
@@ -229,6 +257,13 @@ fn outcome(dir: &Path, row: &Row) -> Outcome {
         (Some(p), Some(n)) if row.counted() => Some(p + n),
         _ => None,
     };
+    // A library's misuse, as the report names it (JSON `defects`), and GenMC's name for it.
+    let defects = result["defects"].as_array().cloned().unwrap_or_default();
+    for (nemos, genmc) in LIBRARY_DEFECTS {
+        if defects.iter().any(|d| d == nemos) {
+            return Outcome::Decided(Some(genmc), count);
+        }
+    }
     if result["assertion_fails"] == true {
         return Outcome::Decided(Some("Safety violation"), count);
     }

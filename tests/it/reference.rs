@@ -139,6 +139,7 @@ fn expand<'a>(instrs: &'a [Instr], unroll: u32, spins: &[Span]) -> Vec<Step<'a>>
             Instr::Assign { .. }
             | Instr::CheckIndex { .. }
             | Instr::Assert { .. }
+            | Instr::Check { .. }
             | Instr::Assume { .. }
             | Instr::CallEnter { .. }
             | Instr::CallExit { .. } => out.push(Step::Local(instr)),
@@ -636,7 +637,10 @@ impl<'p> Explorer<'p> {
                                 }
                             }
                         }
-                        Instr::Assert { cond, .. } => th.failed |= eval(cond, &th.regs) == 0,
+                        // A library's check fails as an assertion does.
+                        Instr::Assert { cond, .. } | Instr::Check { cond, .. } => {
+                            th.failed |= eval(cond, &th.regs) == 0
+                        }
                         Instr::CheckIndex { index, limit, .. } => {
                             let index = eval(index, &th.regs);
                             if index < 0 || index >= *limit as i32 {

@@ -15,6 +15,7 @@ typedef int pthread_cond_t;
 typedef int pthread_condattr_t;
 
 #define PTHREAD_MUTEX_INITIALIZER 0
+#define PTHREAD_BARRIER_SERIAL_THREAD -1
 
 int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 		   void *(*start_routine)(void *), void *arg);

@@ -55,6 +55,7 @@ pub(super) fn may_stay_held(program: &Program) -> Vec<bool> {
                 Instr::Fence { .. }
                 | Instr::Assign { .. }
                 | Instr::Assert { .. }
+                | Instr::Check { .. }
                 | Instr::Assume { .. }
                 | Instr::CallEnter { .. }
                 | Instr::CallExit { .. } => {}

@@ -102,6 +102,12 @@ impl Builder {
                 self.check_index(state, index, *limit, *span)
             }
             Instr::Assert { cond, span } => self.check(state, EventKind::Assert, cond, *span),
+            Instr::Check { cond, kind, span } => {
+                self.check(state, EventKind::Assert, cond, *span);
+                if let Some(&event) = state.events.last() {
+                    self.library_checks.insert(event, *kind);
+                }
+            }
             Instr::Assume { cond, span } => self.check(state, EventKind::Assume, cond, *span),
         }
     }

@@ -86,6 +86,7 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Unrol
         herd_locks: program.locations.iter().map(|l| l.herd_lock).collect(),
         addresses: program.locations.iter().map(|l| l.address).collect(),
         access_checks: BTreeMap::new(),
+        library_checks: BTreeMap::new(),
         address_controls: Default::default(),
         ordering_points: Vec::new(),
         dependencies: Dependencies::default(),
@@ -141,6 +142,7 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Unrol
         waits: builder.waits,
         calls: builder.calls,
         access_checks: builder.access_checks,
+        library_checks: builder.library_checks,
         address_controls: builder.address_controls,
         ordering_points: builder.ordering_points,
         dependencies: builder.dependencies,
@@ -206,6 +208,7 @@ struct Builder {
     /// Per location, its address: the keys of an access through a pointer.
     addresses: Vec<i32>,
     access_checks: BTreeMap<EventId, AccessCheck>,
+    library_checks: BTreeMap<EventId, crate::program::checks::CheckKind>,
     address_controls: std::collections::BTreeSet<EventId>,
     ordering_points: Vec<OrderingPoint>,
     dependencies: Dependencies,

@@ -2,6 +2,7 @@
 
 use super::{Lowerer, ThreadScope};
 use crate::diagnostics::{Diagnostic, Span};
+use crate::program::checks::CheckKind;
 use crate::program::library::{self, Family, OrderSource, Primitive};
 use crate::program::{Address, Expected, Expr, Instr, MemOrder, PointKind, RegId, UnaryOp};
 use crate::syntax::ast::{self, ExprKind};
@@ -167,6 +168,15 @@ impl Lowerer {
     ) -> Option<()> {
         if self.is_macro(&name.name) {
             return self.expand_macro(name, args, span, dst, scope, out);
+        }
+        if let Some(kind) = CheckKind::from_call(&name.name) {
+            // A front end's check of a library it models (`program::checks`).
+            if !self.arity(name, args, 1, span) {
+                return None;
+            }
+            let cond = self.lower_expr(&args[0], scope, out)?;
+            out.push(Instr::Check { cond, kind, span });
+            return Some(());
         }
         let Some(call) = self.library_call(&name.name) else {
             self.unknown_function(name);

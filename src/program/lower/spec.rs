@@ -534,7 +534,7 @@ fn unsupported_in_spec(body: &[Instr], errors: &mut Vec<Diagnostic>) {
     for instr in body {
         let refused = match instr {
             Instr::While { span, .. } => Some(("a loop", span)),
-            Instr::Assert { span, .. } => Some(("`assert`", span)),
+            Instr::Assert { span, .. } | Instr::Check { span, .. } => Some(("`assert`", span)),
             Instr::Assume { span, .. } => Some(("`assume`", span)),
             Instr::CheckIndex { span, .. } => Some(("a register index into an array field", span)),
             Instr::Rmw { span, .. } | Instr::CompareExchange { span, .. } => {
