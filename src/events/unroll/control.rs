@@ -128,11 +128,12 @@ impl Builder {
         let mut remaining = self.unroll;
         // Iterations whose condition is known while unrolling (`for (i = 0; i < N; i++)` on
         // a register) do not count against the bound: the loop runs its own trip count.
-        // A condition with no register (`for (;;)`, `while (1)`) is no count: such a loop
-        // ends by `break` or `return`, and stays bounded by --unroll.
+        // A condition with no variable of the program's (`for (;;)`, `while (1)`, whose only
+        // registers are the flags `break` and `return` set) is no count: such a loop ends by
+        // an exit, and stays bounded by --unroll.
         let mut cond_registers = BTreeSet::new();
         registers_of(cond, &mut cond_registers);
-        let counts_iterations = !cond_registers.is_empty();
+        let counts_iterations = cond_registers.iter().any(|&r| !state.temporaries[r]);
         let mut known_left = MAX_KNOWN_ITERATIONS;
         let link = |c: Option<ControlId>| Guard(c.map(|c| (c, true)).into_iter().collect());
         loop {
