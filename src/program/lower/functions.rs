@@ -112,7 +112,8 @@ impl Lowerer {
                 name.name.clone(),
                 Rc::new(FunctionDef {
                     ast: function.clone(),
-                    falls_off: function.return_type.base != "void"
+                    falls_off: (function.return_type.base != "void"
+                        || function.return_type.pointer_depth > 0)
                         && control::completes(&function.body),
                     line: file.line_col(function.span.start).0,
                 }),
@@ -225,7 +226,7 @@ impl Lowerer {
         out: &mut Vec<Instr>,
     ) -> Option<Expr> {
         let def = self.functions.get(&name.name).cloned()?;
-        if def.ast.return_type.base == "void" {
+        if def.ast.return_type.base == "void" && def.ast.return_type.pointer_depth == 0 {
             self.error(
                 Diagnostic::new(format!("`{}` returns no value", name.name), span)
                     .with_label("its value is used here")
