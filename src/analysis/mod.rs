@@ -256,7 +256,17 @@ impl<'a> Session<'a> {
         options: &AnalysisOptions,
         prepare: impl FnOnce(&mut Box<dyn Solver>, &mut Encoding<'a>),
     ) -> Result<Session<'a>, AnalysisError> {
-        let model = options.model.clone();
+        // A program that allocates memory has GenMC's memory defects as flags.
+        let allocates = events.events.iter().any(|e| {
+            e.tags
+                .iter()
+                .any(|t| t == crate::cat::memory::ALLOC_TAG || t == crate::cat::memory::FREE_TAG)
+        });
+        let model = if allocates {
+            Arc::new(crate::cat::memory::with_memory_flags(&options.model))
+        } else {
+            options.model.clone()
+        };
         let names = model.check_names();
         for name in &options.skip {
             if !names.contains(name) {

@@ -36,6 +36,8 @@ use super::LineMap;
 use crate::diagnostics::{Diagnostic, Span};
 use crate::syntax::ast::{self, BinaryOp, ExprKind, StmtKind, UnaryOp};
 
+mod heap;
+
 type Errors = Vec<Diagnostic>;
 
 /// A C type as far as the litmus AST needs it.
@@ -46,6 +48,9 @@ struct TypeInfo {
     pointer_depth: u8,
     /// `pthread_t`, `thrd_t`: handles nemos tracks while translating, not values.
     handle: bool,
+    /// `_Atomic(T *)`: the pointer itself is atomic (`atomic` says whether what it points
+    /// to is).
+    pointer_atomic: bool,
 }
 
 impl TypeInfo {
@@ -55,6 +60,7 @@ impl TypeInfo {
             atomic: false,
             pointer_depth: 0,
             handle: false,
+            pointer_atomic: false,
         }
     }
 }
@@ -87,10 +93,7 @@ const RENAMED_CALLS: &[(&str, &str)] = &[
 
 /// Calls refused by name until they are given a meaning.
 const UNSUPPORTED_CALLS: &[&str] = &[
-    "malloc",
-    "calloc",
     "realloc",
-    "free",
     "pthread_exit",
     "pthread_self",
     "pthread_mutex_trylock",
@@ -443,7 +446,11 @@ impl Translator<'_> {
                 c::TypeSpecifier::Bool => words.push("_Bool"),
                 c::TypeSpecifier::Atomic(inner) => {
                     let mut inner_info = self.type_name(&inner.node);
-                    inner_info.atomic = true;
+                    if inner_info.pointer_depth > 0 {
+                        inner_info.pointer_atomic = true;
+                    } else {
+                        inner_info.atomic = true;
+                    }
                     named = Some(inner_info);
                 }
                 c::TypeSpecifier::Struct(st) => {
@@ -869,6 +876,7 @@ impl Translator<'_> {
                     _ => None,
                 }
             }
+            c::Expression::SizeOfTy(t) => self.sizeof_type(&t.node.0.node),
             c::Expression::Conditional(k) => {
                 let condition = self.try_constant(&k.node.condition, scope)?;
                 if condition != 0 {
@@ -1764,8 +1772,14 @@ impl Translator<'_> {
                     span,
                 ))
             }
-            c::Expression::SizeOfTy(_)
-            | c::Expression::SizeOfVal(_)
+            c::Expression::SizeOfTy(t) => match self.sizeof_type(&t.node.0.node) {
+                Some(cells) => Some(expr(ExprKind::Int(cells), span)),
+                None => {
+                    self.refuse("`sizeof` of an array type", e.span);
+                    None
+                }
+            },
+            c::Expression::SizeOfVal(_)
             | c::Expression::Comma(_)
             | c::Expression::Statement(_)
             | c::Expression::CompoundLiteral(_)
@@ -1802,7 +1816,7 @@ impl Translator<'_> {
                             ExprKind::Unary(UnaryOp::Deref, Box::new(name_expr(name, span))),
                             span,
                         ),
-                        info.atomic && info.pointer_depth == 0,
+                        (info.atomic && info.pointer_depth == 0) || info.pointer_atomic,
                     ),
                     Some((Global::Array, _)) => (name_expr(name, span), false),
                     // Memory orders, and what lowering reports as unknown.
@@ -1939,12 +1953,23 @@ impl Translator<'_> {
             return None;
         }
         let callee = call_node.node.callee.span;
+        if matches!(name, "malloc" | "calloc") {
+            let mut args = Vec::new();
+            for a in &call_node.node.arguments {
+                let size = self.allocation_size(a, scope)?;
+                args.push(expr(ExprKind::Int(size), self.span(a.span)));
+            }
+            return Some(expr(
+                ExprKind::Call(ident(name, self.span(callee)), args),
+                span,
+            ));
+        }
         let mut args = Vec::new();
         for a in &call_node.node.arguments {
             args.push(self.expression(a, scope));
         }
         let args: Option<Vec<ast::Expr>> = args.into_iter().collect();
-        let mut args = args?;
+        let mut args: Vec<ast::Expr> = args?.into_iter().map(heap::pointer_value).collect();
         let (name, callee_span) = match name {
             "atomic_init" => {
                 args.push(name_expr("memory_order_relaxed", span));

@@ -153,7 +153,9 @@ impl CheckReport<'_> {
     /// race is one of a C program's).
     fn defects(&self) -> Vec<String> {
         let mut defects = Vec::new();
-        if let Some(failure) = &self.result.assertion_failure {
+        let memory = self.defects.memory_in(self.result, self.events);
+        let own_assertion = self.defects.assertion_in(self.result, self.events);
+        if let (Some(failure), true) = (&self.result.assertion_failure, own_assertion) {
             let accesses = failure
                 .failed_assertions
                 .iter()
@@ -170,6 +172,7 @@ impl CheckReport<'_> {
         if self.defects.race_in(self.result) {
             defects.push("a data race".to_string());
         }
+        defects.extend(memory.iter().map(|k| memory_words(k).to_string()));
         defects
     }
 
@@ -286,6 +289,14 @@ impl CheckReport<'_> {
                  races` lists the racing pairs, --ignore-races leaves races out",
                 palette.bad("Data race:"),
                 Defects::RACE_FLAG
+            );
+        }
+        for kind in self.defects.memory_in(self.result, self.events) {
+            let _ = writeln!(
+                out,
+                "{} some execution the model allows has {} (flag `{kind}`)",
+                palette.bad("Memory:"),
+                memory_words(kind)
             );
         }
         out.push_str(&self.assertion_failure_text(palette));
@@ -419,13 +430,19 @@ impl CheckReport<'_> {
             positive: self.counts.map(|c| c.0),
             negative: self.counts.map(|c| c.1),
             bound_hit: self.result.bound_hit,
-            assertion_fails: self.result.assertion_failure.is_some(),
+            assertion_fails: self.defects.assertion_in(self.result, self.events),
             deadlock: self
                 .result
                 .deadlock
                 .as_ref()
                 .map(|e| super::witness::deadlock_json(self.program, self.events, e)),
             flags: self.result.flags.clone(),
+            memory_defects: self
+                .defects
+                .memory_in(self.result, self.events)
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
             witness,
         }
     }
@@ -752,5 +769,21 @@ pub struct CheckJson {
     /// Some execution blocks threads for good: who waits for what, and how it got there.
     pub deadlock: Option<serde_json::Value>,
     pub flags: Vec<String>,
+    /// GenMC's memory defects some execution has, by the names of `cat::memory` (and
+    /// `free-non-allocated`); absent when there is none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub memory_defects: Vec<String>,
     pub witness: Option<WitnessJson>,
+}
+
+/// A memory defect in words.
+fn memory_words(kind: &str) -> &'static str {
+    use crate::cat::memory::{DOUBLE_FREE, FREED, NON_ALLOCATED, UNINITIALIZED};
+    match kind {
+        NON_ALLOCATED => "an access to non-allocated memory",
+        DOUBLE_FREE => "a double free",
+        FREED => "an access to freed memory",
+        UNINITIALIZED => "a read of uninitialised memory",
+        _ => "a free of non-allocated memory",
+    }
 }

@@ -57,7 +57,9 @@ pub(super) fn may_stay_held(program: &Program) -> Vec<bool> {
                 | Instr::Assert { .. }
                 | Instr::Assume { .. }
                 | Instr::CallEnter { .. }
-                | Instr::CallExit { .. } => {}
+                | Instr::CallExit { .. }
+                | Instr::Alloc { .. }
+                | Instr::Free { .. } => {}
             }
         }
     }

@@ -103,6 +103,8 @@ impl Builder {
             }
             Instr::Assert { cond, span } => self.check(state, EventKind::Assert, cond, *span),
             Instr::Assume { cond, span } => self.check(state, EventKind::Assume, cond, *span),
+            Instr::Alloc { cells, span } => self.alloc(state, cells, *span),
+            Instr::Free { ptr, span } => self.free(state, ptr, *span),
         }
     }
 

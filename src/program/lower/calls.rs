@@ -168,6 +168,9 @@ impl Lowerer {
         if self.is_macro(&name.name) {
             return self.expand_macro(name, args, span, dst, scope, out);
         }
+        if super::heap::is_heap_call(&name.name) {
+            return self.heap_call(name, args, span, dst, scope, out);
+        }
         let Some(call) = self.library_call(&name.name) else {
             self.unknown_function(name);
             return None;
