@@ -41,6 +41,16 @@ pub const UNINITIALIZED: &str = "read-uninitialized";
 /// Every memory flag, in the order GenMC checks an event for them.
 pub const FLAGS: &[&str] = &[NON_ALLOCATED, DOUBLE_FREE, FREED, UNINITIALIZED];
 
+/// How a report names an event carrying `tags`: `alloc` or `free` for the events of an
+/// allocation and a free, `None` for any other.
+pub fn heap_event_word(tags: &[String]) -> Option<&'static str> {
+    tags.iter().find_map(|t| match t.as_str() {
+        ALLOC_TAG => Some("alloc"),
+        FREE_TAG => Some("free"),
+        _ => None,
+    })
+}
+
 fn base(b: Base) -> TExpr {
     TExpr::Base(b)
 }

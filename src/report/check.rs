@@ -298,6 +298,10 @@ impl CheckReport<'_> {
                 palette.bad("Memory:"),
                 memory_words(kind)
             );
+            let witness = self.result.memory_witnesses.iter().find(|(n, _)| n == kind);
+            if let Some((_, execution)) = witness {
+                out.push_str(&witness_text(self.program, self.events, execution));
+            }
         }
         out.push_str(&self.assertion_failure_text(palette));
         out.push_str(&self.deadlock_text(palette));
