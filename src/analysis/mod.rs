@@ -125,6 +125,8 @@ pub struct CheckResult {
     pub deadlock: Option<Execution>,
     /// The model's flags that some allowed execution raises (herd's `Flag NAME`).
     pub flags: Vec<String>,
+    /// Per memory defect raised (`cat::memory::FLAGS`), an execution that has it.
+    pub memory_witnesses: Vec<(String, Execution)>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -256,7 +258,17 @@ impl<'a> Session<'a> {
         options: &AnalysisOptions,
         prepare: impl FnOnce(&mut Box<dyn Solver>, &mut Encoding<'a>),
     ) -> Result<Session<'a>, AnalysisError> {
-        let model = options.model.clone();
+        // A program that allocates memory has GenMC's memory defects as flags.
+        let allocates = events.events.iter().any(|e| {
+            e.tags
+                .iter()
+                .any(|t| t == crate::cat::memory::ALLOC_TAG || t == crate::cat::memory::FREE_TAG)
+        });
+        let model = if allocates {
+            Arc::new(crate::cat::memory::with_memory_flags(&options.model))
+        } else {
+            options.model.clone()
+        };
         let names = model.check_names();
         for name in &options.skip {
             if !names.contains(name) {
@@ -622,7 +634,12 @@ impl<'a> Session<'a> {
         let bound_hit = self.bound_reachable()?;
         let assertion_failure = self.assertion_failure()?;
         let deadlock = self.deadlock()?;
-        let flags = self.flags()?;
+        let found = self.flags_found()?;
+        let flags = found.iter().map(|(name, _)| name.clone()).collect();
+        let memory_witnesses = found
+            .into_iter()
+            .filter(|(name, _)| crate::cat::memory::FLAGS.contains(&name.as_str()))
+            .collect();
         Ok(CheckResult {
             quantifier,
             observation,
@@ -633,6 +650,7 @@ impl<'a> Session<'a> {
             assertion_failure,
             deadlock,
             flags,
+            memory_witnesses,
         })
     }
 
@@ -737,13 +755,22 @@ impl<'a> Session<'a> {
 
     /// The model's flags that some allowed execution raises.
     pub fn flags(&mut self) -> Result<Vec<String>, AnalysisError> {
-        let mut raised: Vec<String> = Vec::new();
+        Ok(self
+            .flags_found()?
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect())
+    }
+
+    /// [`Session::flags`], each with an execution that raises it.
+    pub fn flags_found(&mut self) -> Result<Vec<(String, Execution)>, AnalysisError> {
+        let mut raised: Vec<(String, Execution)> = Vec::new();
         for (name, lit) in self.compiled.flags.clone() {
-            if raised.contains(&name) {
+            if raised.iter().any(|(n, _)| *n == name) {
                 continue;
             }
-            if self.find_guessing(lit)?.is_some() {
-                raised.push(name);
+            if let Some(execution) = self.find_guessing(lit)? {
+                raised.push((name, execution));
             }
         }
         Ok(raised)

@@ -225,6 +225,9 @@ pub struct Defects {
     /// A thread blocked for good in some execution; unless [`QueryOptions::no_liveness`],
     /// as GenMC counts such executions as blocked without `-check-liveness`.
     pub deadlock: bool,
+    /// The test is a C program: a pointer access to no cell is GenMC's access to
+    /// non-allocated memory (a litmus test keeps it an invalid access).
+    pub c_program: bool,
 }
 
 impl Defects {
@@ -235,12 +238,79 @@ impl Defects {
         Defects {
             data_race: crate::cfront::is_c_file(&test.file().name) && !options.ignore_races,
             deadlock: !options.no_liveness,
+            c_program: crate::cfront::is_c_file(&test.file().name),
         }
     }
 
     /// Whether `result` holds a data race that is a defect.
     pub fn race_in(self, result: &CheckResult) -> bool {
         self.data_race && result.flags.iter().any(|f| f == Self::RACE_FLAG)
+    }
+
+    /// The memory defects of `result` (always defects), GenMC's, by the names of
+    /// [`crate::cat::memory`]: the flags raised, and the implicit checks of the failing
+    /// execution shown, a pointer access to no cell (`NULL`, an integer: GenMC's access to
+    /// non-allocated memory) and a `free` of no block ([`Defects::FREE_NON_ALLOCATED`]).
+    pub fn memory_in(
+        self,
+        result: &CheckResult,
+        events: &crate::events::Events,
+    ) -> Vec<&'static str> {
+        use crate::cat::memory::{FLAGS, NON_ALLOCATED};
+        let mut kinds: Vec<&'static str> = FLAGS
+            .iter()
+            .copied()
+            .filter(|k| result.flags.iter().any(|f| f == k))
+            .collect();
+        if let Some(failure) = &result.assertion_failure {
+            for e in &failure.failed_assertions {
+                let kind = if events.free_checks.contains(e) {
+                    Self::FREE_NON_ALLOCATED
+                } else if events
+                    .access_checks
+                    .get(e)
+                    .is_some_and(|c| c.cells.is_none() && self.c_program)
+                {
+                    NON_ALLOCATED
+                } else {
+                    continue;
+                };
+                if !kinds.contains(&kind) {
+                    kinds.push(kind);
+                }
+            }
+        }
+        kinds
+    }
+
+    /// A free of something no allocation returned.
+    pub const FREE_NON_ALLOCATED: &'static str = "free-non-allocated";
+
+    /// Whether an assertion of `result`'s failing execution is the program's own (not an
+    /// implicit check that [`Defects::memory_in`] names).
+    pub fn assertion_in(self, result: &CheckResult, events: &crate::events::Events) -> bool {
+        result.assertion_failure.as_ref().is_some_and(|failure| {
+            failure
+                .failed_assertions
+                .iter()
+                .any(|&e| self.is_own_assertion(e, events))
+        })
+    }
+
+    /// Whether the assertion event `e` is the program's own: not a memory check that
+    /// [`Defects::memory_in`] names, nor the check of a library's use (`program::checks`)
+    /// that the report names by its kind.
+    pub fn is_own_assertion(
+        self,
+        e: crate::events::EventId,
+        events: &crate::events::Events,
+    ) -> bool {
+        !events.free_checks.contains(&e)
+            && !events.library_checks.contains_key(&e)
+            && !events
+                .access_checks
+                .get(&e)
+                .is_some_and(|c| c.cells.is_none() && self.c_program)
     }
 }
 
@@ -376,6 +446,10 @@ impl Answer {
                 c.result.assertion_failure.is_some()
                     || (c.defects.deadlock && c.result.deadlock.is_some())
                     || c.defects.race_in(&c.result)
+                    || c.result
+                        .flags
+                        .iter()
+                        .any(|f| crate::cat::memory::FLAGS.contains(&f.as_str()))
                     || c.result.requirement_fails(),
                 c.result.bound_hit || c.states_cut,
             ),

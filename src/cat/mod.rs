@@ -12,6 +12,7 @@
 
 pub mod ast;
 mod check;
+pub mod memory;
 mod polarity;
 
 pub use check::{Base, Check, Model, Options, RecGroup, TExpr, Type};

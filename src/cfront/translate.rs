@@ -44,6 +44,7 @@ mod effects;
 mod extras;
 
 use extras::{clang_failure_order, is_struct_object};
+mod heap;
 mod sync;
 
 type Errors = Vec<Diagnostic>;
@@ -56,6 +57,9 @@ struct TypeInfo {
     pointer_depth: u8,
     /// `pthread_t`, `thrd_t`: handles nemos tracks while translating, not values.
     handle: bool,
+    /// `_Atomic(T *)`: the pointer itself is atomic (`atomic` says whether what it points
+    /// to is).
+    pointer_atomic: bool,
 }
 
 impl TypeInfo {
@@ -65,6 +69,7 @@ impl TypeInfo {
             atomic: false,
             pointer_depth: 0,
             handle: false,
+            pointer_atomic: false,
         }
     }
 }
@@ -97,10 +102,7 @@ const RENAMED_CALLS: &[(&str, &str)] = &[
 
 /// Calls refused by name until they are given a meaning.
 const UNSUPPORTED_CALLS: &[&str] = &[
-    "malloc",
-    "calloc",
     "realloc",
-    "free",
     "pthread_mutex_trylock",
     "pthread_barrier_init",
     "pthread_barrier_wait",
@@ -519,7 +521,11 @@ impl Translator<'_> {
                 c::TypeSpecifier::Bool => words.push("_Bool"),
                 c::TypeSpecifier::Atomic(inner) => {
                     let mut inner_info = self.type_name(&inner.node);
-                    inner_info.atomic = true;
+                    if inner_info.pointer_depth > 0 {
+                        inner_info.pointer_atomic = true;
+                    } else {
+                        inner_info.atomic = true;
+                    }
                     named = Some(inner_info);
                 }
                 c::TypeSpecifier::Struct(st) => {
@@ -953,6 +959,7 @@ impl Translator<'_> {
                     _ => None,
                 }
             }
+            c::Expression::SizeOfTy(t) => self.sizeof_type(&t.node.0.node),
             c::Expression::Conditional(k) => {
                 let condition = self.try_constant(&k.node.condition, scope)?;
                 if condition != 0 {
@@ -1924,8 +1931,14 @@ impl Translator<'_> {
                     span,
                 ))
             }
-            c::Expression::SizeOfTy(_)
-            | c::Expression::SizeOfVal(_)
+            c::Expression::SizeOfTy(t) => match self.sizeof_type(&t.node.0.node) {
+                Some(cells) => Some(expr(ExprKind::Int(cells), span)),
+                None => {
+                    self.refuse("`sizeof` of an array type", e.span);
+                    None
+                }
+            },
+            c::Expression::SizeOfVal(_)
             | c::Expression::Comma(_)
             | c::Expression::Statement(_)
             | c::Expression::CompoundLiteral(_)
@@ -1968,7 +1981,7 @@ impl Translator<'_> {
                             ExprKind::Unary(UnaryOp::Deref, Box::new(name_expr(name, span))),
                             span,
                         ),
-                        info.atomic && info.pointer_depth == 0,
+                        (info.atomic && info.pointer_depth == 0) || info.pointer_atomic,
                     ),
                     Some((Global::Array, _)) => (name_expr(name, span), false),
                     // Memory orders, and what lowering reports as unknown.
@@ -2128,12 +2141,23 @@ impl Translator<'_> {
             return None;
         }
         let callee = call_node.node.callee.span;
+        if matches!(name, "malloc" | "calloc") {
+            let mut args = Vec::new();
+            for a in &call_node.node.arguments {
+                let size = self.allocation_size(a, scope)?;
+                args.push(expr(ExprKind::Int(size), self.span(a.span)));
+            }
+            return Some(expr(
+                ExprKind::Call(ident(name, self.span(callee)), args),
+                span,
+            ));
+        }
         let mut args = Vec::new();
         for a in &call_node.node.arguments {
             args.push(self.expression(a, scope));
         }
         let args: Option<Vec<ast::Expr>> = args.into_iter().collect();
-        let mut args = args?;
+        let mut args: Vec<ast::Expr> = args?.into_iter().map(heap::pointer_value).collect();
         clang_failure_order(name, &mut args);
         let (name, callee_span) = match name {
             "atomic_init" => {

@@ -284,6 +284,9 @@ pub struct Events {
     /// The `Assert` events a front end added to check the use of a library it models
     /// (`program::checks`), by event, with what their failure means.
     pub library_checks: std::collections::BTreeMap<EventId, crate::program::checks::CheckKind>,
+    /// The `Assert` events the unroller added to check that `free` is given a block's
+    /// address (or `NULL`): GenMC's "Attempt to free non-allocated memory" when one fails.
+    pub free_checks: std::collections::BTreeSet<EventId>,
     /// The `Control` events the unroller added to split an access over the cells it may
     /// reach and to stop the thread at an invalid one: a witness's text need not show them
     /// (the access itself says which cell it reached, or that it was invalid).

@@ -363,6 +363,8 @@ impl Machine<'_> {
             | Instr::Lock { .. }
             | Instr::Unlock { .. }
             | Instr::CallExit { .. }
+            | Instr::Alloc { .. }
+            | Instr::Free { .. }
             | Instr::While { .. }
             | Instr::Assert { .. }
             | Instr::Check { .. }

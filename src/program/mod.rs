@@ -114,6 +114,21 @@ pub struct Location {
     /// `pool[1].val`): a pointer to it is a pointer to that struct, and prints so.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub starts: Option<String>,
+    /// A cell of a block `malloc`, `calloc` or a stack frame allocates (see [`HeapCell`]);
+    /// `None` for the program's own locations, which exist from the start.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heap: Option<HeapCell>,
+}
+
+/// A cell of a dynamically allocated block: it exists from its block's
+/// [`Instr::Alloc`] to its [`Instr::Free`] (GenMC's memory defects: see `docs/heap.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct HeapCell {
+    /// The block's first cell: the address `malloc` returns and `free` takes.
+    pub block: LocId,
+    /// Reading the cell before any write is no defect: `calloc` zero-fills. `malloc`'s
+    /// cells and a local's are uninitialised until written.
+    pub zeroed: bool,
 }
 
 /// Where addresses begin. A location's address is a value like any other (`int *p = &x;`,
@@ -444,6 +459,19 @@ pub enum Instr {
         call: CallSiteId,
         span: Span,
     },
+    /// `malloc`, `calloc` or a local whose address is taken: the block of cells `cells`
+    /// (locations whose [`Location::heap`] names the block) begins to exist here.
+    Alloc {
+        cells: Vec<LocId>,
+        span: Span,
+    },
+    /// `free(ptr)`, or a stack block at its function's end (`ptr` its first cell's
+    /// address): the block `ptr` begins ends here. `NULL` frees nothing; any other value
+    /// that begins no block is GenMC's "Attempt to free non-allocated memory".
+    Free {
+        ptr: Expr,
+        span: Span,
+    },
 }
 
 impl Instr {
@@ -598,6 +626,20 @@ impl Program {
             }
             Observable::Loc(loc) => format!("[{}]", self.locations[loc].name),
         }
+    }
+
+    /// The blocks dynamic allocation makes, each as its cells in order.
+    pub fn heap_blocks(&self) -> Vec<Vec<LocId>> {
+        let mut blocks: Vec<Vec<LocId>> = Vec::new();
+        for (loc, location) in self.locations.iter().enumerate() {
+            let Some(cell) = location.heap else { continue };
+            if cell.block == loc {
+                blocks.push(vec![loc]);
+            } else if let Some(block) = blocks.iter_mut().find(|b| b[0] == cell.block) {
+                block.push(loc);
+            }
+        }
+        blocks
     }
 
     /// The location whose address `value` is.

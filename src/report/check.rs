@@ -155,13 +155,18 @@ impl CheckReport<'_> {
     /// race is one of a C program's).
     fn defects(&self) -> Vec<String> {
         let mut defects = Vec::new();
+        let memory = self.defects.memory_in(self.result, self.events);
         if let Some(failure) = &self.result.assertion_failure {
-            // A library's misuse (`program::checks`) is named as such; the other failed
-            // assertions as before.
+            // A library's misuse (`program::checks`) is named as such, a memory defect by
+            // its kind (below); the other failed assertions as before.
             let (library, others): (Vec<EventId>, Vec<EventId>) = failure
                 .failed_assertions
                 .iter()
                 .partition(|e| self.events.library_checks.contains_key(e));
+            let others: Vec<EventId> = others
+                .into_iter()
+                .filter(|&e| self.defects.is_own_assertion(e, self.events))
+                .collect();
             for e in &library {
                 let word = self.events.library_checks[e].defect().to_string();
                 if !defects.contains(&word) {
@@ -185,6 +190,7 @@ impl CheckReport<'_> {
         if self.defects.race_in(self.result) {
             defects.push("a data race".to_string());
         }
+        defects.extend(memory.iter().map(|k| memory_words(k).to_string()));
         defects
     }
 
@@ -302,6 +308,18 @@ impl CheckReport<'_> {
                 palette.bad("Data race:"),
                 Defects::RACE_FLAG
             );
+        }
+        for kind in self.defects.memory_in(self.result, self.events) {
+            let _ = writeln!(
+                out,
+                "{} some execution the model allows has {} (flag `{kind}`)",
+                palette.bad("Memory:"),
+                memory_words(kind)
+            );
+            let witness = self.result.memory_witnesses.iter().find(|(n, _)| n == kind);
+            if let Some((_, execution)) = witness {
+                out.push_str(&witness_text(self.program, self.events, execution));
+            }
         }
         out.push_str(&self.assertion_failure_text(palette));
         out.push_str(&self.deadlock_text(palette));
@@ -451,7 +469,7 @@ impl CheckReport<'_> {
             negative: self.counts.map(|c| c.1),
             bound_hit: self.result.bound_hit,
             left_at_bound: self.left_at_bound,
-            assertion_fails: self.result.assertion_failure.is_some(),
+            assertion_fails: self.defects.assertion_in(self.result, self.events),
             defects: self.defects(),
             deadlock: self
                 .result
@@ -459,6 +477,12 @@ impl CheckReport<'_> {
                 .as_ref()
                 .map(|e| super::witness::deadlock_json(self.program, self.events, e)),
             flags: self.result.flags.clone(),
+            memory_defects: self
+                .defects
+                .memory_in(self.result, self.events)
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
             witness,
         }
     }
@@ -801,5 +825,21 @@ pub struct CheckJson {
     /// Some execution blocks threads for good: who waits for what, and how it got there.
     pub deadlock: Option<serde_json::Value>,
     pub flags: Vec<String>,
+    /// GenMC's memory defects some execution has, by the names of `cat::memory` (and
+    /// `free-non-allocated`); absent when there is none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub memory_defects: Vec<String>,
     pub witness: Option<WitnessJson>,
+}
+
+/// A memory defect in words.
+fn memory_words(kind: &str) -> &'static str {
+    use crate::cat::memory::{DOUBLE_FREE, FREED, NON_ALLOCATED, UNINITIALIZED};
+    match kind {
+        NON_ALLOCATED => "an access to non-allocated memory",
+        DOUBLE_FREE => "a double free",
+        FREED => "an access to freed memory",
+        UNINITIALIZED => "a read of uninitialised memory",
+        _ => "a free of non-allocated memory",
+    }
 }

@@ -229,7 +229,10 @@ impl<'a> Namer<'a> {
             EventKind::Write => format!("{} = {}", self.location_name(e), value),
             EventKind::Unlock => format!("unlock({})", self.location_name(e)),
             EventKind::Lock => format!("lock({})", self.location_name(e)),
-            EventKind::Fence => format!("fence({})", e.order.short()),
+            EventKind::Fence => match crate::cat::memory::heap_event_word(&e.tags) {
+                Some(word) => format!("{word}({})", self.location_name(e)),
+                None => format!("fence({})", e.order.short()),
+            },
             EventKind::Computation => {
                 let reg = e
                     .register

@@ -335,7 +335,10 @@ fn event_line(
         }
         EventKind::Write => format!("write {location} = {value}"),
         EventKind::Unlock => format!("unlock {location}"),
-        EventKind::Fence => format!("fence {}", event.order.short()),
+        EventKind::Fence => match crate::cat::memory::heap_event_word(&event.tags) {
+            Some(word) => format!("{word} {location}"),
+            None => format!("fence {}", event.order.short()),
+        },
         EventKind::Computation => match event.register {
             Some(r) => format!("{} = {value}", namer.register_name(event, r)),
             None => format!("computes {value}"),

@@ -723,3 +723,69 @@ fn barriers_agree_with_the_reference_explorer() {
         );
     }
 }
+
+/// The heap programs of `tests/c/heap_*.c` (`docs/heap.md`): per model, the memory defects
+/// `check` names (GenMC's, by nemos's flag names) and the number of executions, derived by
+/// hand in each file's comment. The reference explorer does not model allocation, so these
+/// exact counts and kinds are the check.
+#[test]
+fn heap_programs_have_their_known_defects_and_counts() {
+    let known: &[(&str, &str, &[&str], u64)] = &[
+        ("heap_publish.c", "rc11", &[], 1),
+        ("heap_publish.c", "sc", &[], 1),
+        ("heap_calloc.c", "rc11", &[], 1),
+        ("heap_use_after_free.c", "rc11", &["access-freed"], 1),
+        ("heap_use_after_free.c", "sc", &["access-freed"], 1),
+        ("heap_uninit.c", "rc11", &["read-uninitialized"], 1),
+        ("heap_double_free.c", "sc", &["double-free"], 1),
+        ("heap_free_global.c", "rc11", &["free-non-allocated"], 1),
+        ("heap_null.c", "rc11", &["access-non-allocated"], 2),
+        (
+            "heap_relaxed_publish.c",
+            "rc11",
+            &["access-non-allocated"],
+            2,
+        ),
+        ("heap_relaxed_publish.c", "sc", &[], 2),
+    ];
+    for &(file, model, defects, count) in known {
+        let (code, result) = check(file, model);
+        let found: Vec<&str> = result["memory_defects"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        assert_eq!(found, defects, "{file} under {model}: {result}");
+        assert_eq!(code, i32::from(!defects.is_empty()), "{file} under {model}");
+        assert_eq!(executions(&result), count, "{file} under {model}");
+        assert_eq!(result["assertion_fails"], false, "{file} under {model}");
+    }
+}
+
+#[test]
+fn a_memory_defect_is_named_in_the_text() {
+    let (code, text) = check_text("heap_use_after_free.c", &["--model", "rc11"]);
+    assert_eq!(code, 1);
+    assert!(
+        text.contains("an access to freed memory (flag `access-freed`)"),
+        "{text}"
+    );
+    let (code, text) = check_text("heap_free_global.c", &["--model", "sc"]);
+    assert_eq!(code, 1);
+    assert!(text.contains("a free of non-allocated memory"), "{text}");
+}
+
+/// One block per allocation site and thread: an allocation the unrolling would run twice
+/// is refused where it is written, never given an aliased block.
+#[test]
+fn an_allocation_in_an_unrolled_loop_is_refused() {
+    let output = nemos()
+        .args(["check", "heap_loop.c"])
+        .output()
+        .expect("nemos runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("heap_loop.c:10:12: this allocation runs more than once in a loop"),
+        "{stderr}"
+    );
+}

@@ -143,6 +143,9 @@ fn expand<'a>(instrs: &'a [Instr], unroll: u32, spins: &[Span]) -> Vec<Step<'a>>
             | Instr::Assume { .. }
             | Instr::CallEnter { .. }
             | Instr::CallExit { .. } => out.push(Step::Local(instr)),
+            // The explorer does not model allocation (no generated program allocates):
+            // the cells exist from the start, `free` changes nothing.
+            Instr::Alloc { .. } | Instr::Free { .. } => {}
             Instr::CompareExchange { expected, span, .. } => {
                 if let Expected::Location(e) = expected {
                     out.push(Step::CasExpected {

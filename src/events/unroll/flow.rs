@@ -58,7 +58,9 @@ pub(super) fn may_stay_held(program: &Program) -> Vec<bool> {
                 | Instr::Check { .. }
                 | Instr::Assume { .. }
                 | Instr::CallEnter { .. }
-                | Instr::CallExit { .. } => {}
+                | Instr::CallExit { .. }
+                | Instr::Alloc { .. }
+                | Instr::Free { .. } => {}
             }
         }
     }

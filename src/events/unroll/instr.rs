@@ -109,6 +109,8 @@ impl Builder {
                 }
             }
             Instr::Assume { cond, span } => self.check(state, EventKind::Assume, cond, *span),
+            Instr::Alloc { cells, span } => self.alloc(state, cells, *span),
+            Instr::Free { ptr, span } => self.free(state, ptr, *span),
         }
     }
 

@@ -4,6 +4,7 @@ mod access;
 mod calls;
 mod control;
 mod flow;
+mod heap;
 mod instr;
 mod locks;
 #[cfg(test)]
@@ -90,6 +91,10 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Unrol
         address_controls: Default::default(),
         ordering_points: Vec::new(),
         dependencies: Dependencies::default(),
+        heap_blocks: program.heap_blocks(),
+        allocated: BTreeSet::new(),
+        reallocated: BTreeSet::new(),
+        free_checks: BTreeSet::new(),
     };
     let mut init = Vec::new();
     for (loc, location) in program.locations.iter().enumerate() {
@@ -97,10 +102,16 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Unrol
             break;
         }
         let value = builder.terms.constant(location.initial);
+        let uninitialised = location.heap.is_some_and(|h| !h.zeroed);
         let id = builder.push(Event {
             kind: EventKind::Init,
             location: Some(loc),
             value: Some(value),
+            tags: if uninitialised {
+                vec![crate::cat::memory::UNINIT_TAG.to_string()]
+            } else {
+                Vec::new()
+            },
             order: if location.declared_atomic {
                 MemOrder::Relaxed
             } else {
@@ -143,6 +154,7 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Unrol
         calls: builder.calls,
         access_checks: builder.access_checks,
         library_checks: builder.library_checks,
+        free_checks: builder.free_checks,
         address_controls: builder.address_controls,
         ordering_points: builder.ordering_points,
         dependencies: builder.dependencies,
@@ -212,6 +224,12 @@ struct Builder {
     address_controls: std::collections::BTreeSet<EventId>,
     ordering_points: Vec<OrderingPoint>,
     dependencies: Dependencies,
+    /// The program's dynamically allocated blocks, each its cells in order.
+    heap_blocks: Vec<Vec<LocId>>,
+    /// The blocks (by first cell) allocated so far, and those allocated twice (reported).
+    allocated: BTreeSet<LocId>,
+    reallocated: BTreeSet<LocId>,
+    free_checks: BTreeSet<EventId>,
 }
 
 /// The reads a value depends on syntactically, each with the condition (a term, non-zero

@@ -178,6 +178,9 @@ impl Lowerer {
             out.push(Instr::Check { cond, kind, span });
             return Some(());
         }
+        if super::heap::is_heap_call(&name.name) {
+            return self.heap_call(name, args, span, dst, scope, out);
+        }
         let Some(call) = self.library_call(&name.name) else {
             self.unknown_function(name);
             return None;

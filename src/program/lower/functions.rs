@@ -112,7 +112,8 @@ impl Lowerer {
                 name.name.clone(),
                 Rc::new(FunctionDef {
                     ast: function.clone(),
-                    falls_off: function.return_type.base != "void"
+                    falls_off: (function.return_type.base != "void"
+                        || function.return_type.pointer_depth > 0)
                         && control::completes(&function.body),
                     line: file.line_col(function.span.start).0,
                 }),

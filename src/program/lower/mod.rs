@@ -17,6 +17,7 @@ mod calls;
 mod condition;
 mod control;
 mod functions;
+mod heap;
 mod init;
 mod macros;
 mod spec;
@@ -164,6 +165,8 @@ struct Lowerer {
     errors: Vec<Diagnostic>,
     /// The macros of the model's `.def` file, which come before the library's calls.
     macros: Option<std::sync::Arc<crate::syntax::def::Macros>>,
+    /// Blocks `malloc`, `calloc` and stack frames made so far (they are numbered).
+    heap_blocks: usize,
 }
 
 /// How many cells an array parameter gets when the init block does not declare it.
@@ -193,6 +196,7 @@ impl Lowerer {
             herd_lock: false,
             address,
             starts: None,
+            heap: None,
         });
         self.loc_by_name.insert(name.to_string(), id);
         id
@@ -774,6 +778,9 @@ impl Lowerer {
     fn returns_memory_value(&self, name: &ast::Ident) -> bool {
         if self.is_macro(&name.name) {
             return self.macro_has_value(&name.name);
+        }
+        if matches!(name.name.as_str(), "malloc" | "calloc") {
+            return true;
         }
         self.library_call(&name.name)
             .is_some_and(|call| call.primitive.returns_value())
