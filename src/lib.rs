@@ -47,5 +47,5 @@ pub mod solver;
 pub mod syntax;
 pub mod witness;
 
-pub use load::model::{load_model, LoadedModel, ModelError};
+pub use load::model::{load_model, load_model_with, LoadedModel, ModelError};
 pub use load::{load, LoadError, LoadOptions, Test};

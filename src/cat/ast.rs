@@ -39,6 +39,7 @@ pub enum Statement {
     /// `with x from e`: one candidate of the set of relations `e` at a time.
     WithFrom {
         name: Name,
+        expr: Expr,
         span: Span,
     },
     /// `if "variant" then .. else .. end`, statements kept when the variant is on (or off).

@@ -297,6 +297,11 @@ pub struct AnalysisArgs {
         conflicts_with = "model_choice"
     )]
     pub conf: Option<String>,
+    /// herd's library folder (herd7's `-I`; `HERDLIB` when not given): a model's includes
+    /// found neither beside it nor among the files of herd's library nemos knows are read
+    /// there.
+    #[arg(long = "herd-lib", value_name = "DIR")]
+    pub herd_lib: Option<std::path::PathBuf>,
     /// Switch off a named check of the model (what-if); repeatable.
     #[arg(long = "skip", value_name = "CHECK")]
     pub skip: Vec<String>,

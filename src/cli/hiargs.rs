@@ -89,7 +89,11 @@ impl HiArgs {
             Status::BadInput
         })?;
         // Loaded before the batch starts, so that a bad model is reported once.
-        let loaded = models::load_model(&model)?;
+        let herd_lib = common
+            .herd_lib
+            .clone()
+            .or_else(|| std::env::var_os("HERDLIB").map(PathBuf::from));
+        let loaded = models::load_model_with(&model, herd_lib.as_deref())?;
         let options = QueryOptions {
             skip: common.skip.clone(),
             strategy: common.acyclicity,

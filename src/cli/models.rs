@@ -11,13 +11,23 @@ use super::output::{colors, eprint_error, Stdout};
 /// The model `spec` names, loaded once per run: a bad model file is reported once, not once
 /// per test, and so is the note on what it reads as empty.
 pub fn load_model(spec: &str) -> Result<LoadedModel, Status> {
-    type Cache = std::collections::HashMap<String, Result<LoadedModel, Status>>;
+    load_model_with(spec, None)
+}
+
+/// [`load_model`], with herd's library folder (`--herd-lib`, `HERDLIB`).
+pub fn load_model_with(
+    spec: &str,
+    herd_lib: Option<&std::path::Path>,
+) -> Result<LoadedModel, Status> {
+    type Key = (String, Option<std::path::PathBuf>);
+    type Cache = std::collections::HashMap<Key, Result<LoadedModel, Status>>;
     static MODELS: std::sync::OnceLock<std::sync::Mutex<Cache>> = std::sync::OnceLock::new();
     let cache = MODELS.get_or_init(Default::default);
-    if let Some(known) = cache.lock().ok().and_then(|c| c.get(spec).cloned()) {
+    let key = (spec.to_string(), herd_lib.map(std::path::Path::to_path_buf));
+    if let Some(known) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
         return known;
     }
-    let loaded = nemos::load_model(spec, &mut |path| std::fs::read(path));
+    let loaded = nemos::load_model_with(spec, &mut |path| std::fs::read(path), herd_lib);
     let loaded = match loaded {
         Ok(loaded) => {
             if let Some(note) = loaded.placeholder_note() {
@@ -35,7 +45,7 @@ pub fn load_model(spec: &str) -> Result<LoadedModel, Status> {
         }
     };
     if let Ok(mut c) = cache.lock() {
-        c.insert(spec.to_string(), loaded.clone());
+        c.insert(key, loaded.clone());
     }
     loaded
 }

@@ -86,8 +86,19 @@ impl From<InputError> for ModelError {
 /// The model `spec` names: a shipped model by name, herd's configuration file (`.cfg`), or a
 /// model file by path (its includes relative to it, then among the shipped files).
 pub fn load_model(spec: &str, read: ReadFile) -> Result<LoadedModel, ModelError> {
+    load_model_with(spec, read, None)
+}
+
+/// [`load_model`], with herd's library folder (`herd7 -I`, the `HERDLIB` of herd's
+/// users): an include found neither beside the model nor among the files of herd's library
+/// nemos knows natively is read there.
+pub fn load_model_with(
+    spec: &str,
+    read: ReadFile,
+    herd_lib: Option<&Path>,
+) -> Result<LoadedModel, ModelError> {
     if spec.ends_with(".cfg") {
-        return load_conf(Path::new(spec), read);
+        return load_conf(Path::new(spec), read, herd_lib);
     }
     let is_path = spec.ends_with(".cat") || spec.contains('/') || spec.contains('\\');
     if !is_path {
@@ -101,11 +112,23 @@ pub fn load_model(spec: &str, read: ReadFile) -> Result<LoadedModel, ModelError>
     let macros = optional(read, &path.with_extension("def"), "macros")?
         .map(|file| parse_macros(&file))
         .transpose()?;
-    let text = match read(path) {
-        Ok(bytes) => bytes,
+    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    let model = match read(path) {
+        Ok(bytes) => SourceFile::from_bytes(path.display().to_string(), bytes),
         // A shipped file's name (`sc.cat`) where no such file is.
         Err(e) if e.kind() == io::ErrorKind::NotFound && cat::shipped(spec).is_some() => {
             return load_shipped(spec)
+        }
+        // A shipped file's name in a folder without it (herd's library has no c11.cat,
+        // but its c11.def): the shipped model, with the files beside the path.
+        Err(e)
+            if e.kind() == io::ErrorKind::NotFound
+                && file_name.as_deref().and_then(cat::shipped).is_some() =>
+        {
+            match file_name.as_deref().and_then(cat::shipped) {
+                Some(file) => file,
+                None => return load_shipped(spec),
+            }
         }
         Err(e) => {
             return Err(ModelError::Unlocated(format!(
@@ -114,8 +137,12 @@ pub fn load_model(spec: &str, read: ReadFile) -> Result<LoadedModel, ModelError>
             )))
         }
     };
-    let model = SourceFile::from_bytes(path.display().to_string(), text);
-    load_model_file(model, path, bell, macros, Vec::new(), read)
+    // The variants of herd's configuration file of the same name beside the model
+    // (`linux-kernel.cfg`'s `variant lkmmv2`), as `--conf` would switch them on.
+    let variants = optional(read, &path.with_extension("cfg"), "configuration")?
+        .map(|conf| conf_lines(&conf.text).3)
+        .unwrap_or_default();
+    load_model_file(model, path, bell, macros, variants, read, herd_lib)
 }
 
 fn load_shipped(spec: &str) -> Result<LoadedModel, ModelError> {
@@ -139,24 +166,19 @@ fn load_shipped(spec: &str) -> Result<LoadedModel, ModelError> {
 /// herd's configuration file (`herd7 -conf linux-kernel.cfg`): its `model`, `bell`,
 /// `macros` and `variant` lines, files relative to it; herd's other settings (drawing,
 /// output) mean nothing to nemos and are passed over.
-fn load_conf(path: &Path, read: ReadFile) -> Result<LoadedModel, ModelError> {
+fn load_conf(
+    path: &Path,
+    read: ReadFile,
+    herd_lib: Option<&Path>,
+) -> Result<LoadedModel, ModelError> {
     let bytes = read(path).map_err(|e| {
         ModelError::Unlocated(format!("cannot read configuration {}: {e}", path.display()))
     })?;
     let text = crate::diagnostics::decode(bytes);
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let (mut model, mut bell, mut macros, mut variants) = (None, None, None, Vec::new());
-    for line in text.lines().map(str::trim) {
-        let (key, value) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-        let value = value.trim();
-        match key {
-            "model" => model = Some(dir.join(value)),
-            "bell" => bell = Some(dir.join(value)),
-            "macros" => macros = Some(dir.join(value)),
-            "variant" => variants.extend(value.split(',').map(|v| v.trim().to_string())),
-            _ => {}
-        }
-    }
+    let (model, bell, macros, variants) = conf_lines(&text);
+    let join = |file: Option<String>| file.map(|f| dir.join(f));
+    let (model, bell, macros) = (join(model), join(bell), join(macros));
     let Some(model) = model else {
         return Err(ModelError::Unlocated(format!(
             "{} has no `model` line (nemos reads herd's `model`, `bell`, `macros` and \
@@ -177,11 +199,30 @@ fn load_conf(path: &Path, read: ReadFile) -> Result<LoadedModel, ModelError> {
         ModelError::Unlocated(format!("cannot read model {}: {e}", model.display()))
     })?;
     let file = SourceFile::from_bytes(model.display().to_string(), text);
-    load_model_file(file, &model, bell, macros, variants, read)
+    load_model_file(file, &model, bell, macros, variants, read, herd_lib)
+}
+
+/// The `model`, `bell` and `macros` lines of herd's configuration file, and its variants.
+type ConfLines = (Option<String>, Option<String>, Option<String>, Vec<String>);
+
+fn conf_lines(text: &str) -> ConfLines {
+    let (mut model, mut bell, mut macros, mut variants) = (None, None, None, Vec::new());
+    for line in text.lines().map(str::trim) {
+        let (key, value) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let value = value.trim().to_string();
+        match key {
+            "model" => model = Some(value),
+            "bell" => bell = Some(value),
+            "macros" => macros = Some(value),
+            "variant" => variants.extend(value.split(',').map(|v| v.trim().to_string())),
+            _ => {}
+        }
+    }
+    (model, bell, macros, variants)
 }
 
 /// A model file with its bell, macros and variants; its includes are read beside it, then
-/// among the shipped files.
+/// in herd's library folder when one is named, then among the shipped files.
 fn load_model_file(
     file: SourceFile,
     path: &Path,
@@ -189,6 +230,7 @@ fn load_model_file(
     macros: Option<Arc<Macros>>,
     variants: Vec<String>,
     read: ReadFile,
+    herd_lib: Option<&Path>,
 ) -> Result<LoadedModel, ModelError> {
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let name = path.file_stem().map_or(path.display().to_string(), |s| {
@@ -196,13 +238,25 @@ fn load_model_file(
     });
     let mut resolve = |include: &str| -> Result<SourceFile, String> {
         let candidate = dir.join(include);
-        match read(&candidate) {
-            Ok(bytes) => Ok(SourceFile::from_bytes(
-                candidate.display().to_string(),
-                bytes,
-            )),
-            Err(e) => cat::shipped(include).ok_or_else(|| format!("{}: {e}", candidate.display())),
+        let first = match read(&candidate) {
+            Ok(bytes) => {
+                return Ok(SourceFile::from_bytes(
+                    candidate.display().to_string(),
+                    bytes,
+                ))
+            }
+            Err(e) => format!("{}: {e}", candidate.display()),
+        };
+        if let Some(lib) = herd_lib {
+            let candidate = lib.join(include);
+            if let Ok(bytes) = read(&candidate) {
+                return Ok(SourceFile::from_bytes(
+                    candidate.display().to_string(),
+                    bytes,
+                ));
+            }
         }
+        cat::shipped(include).ok_or(first)
     };
     let options = cat::Options {
         bell,
@@ -313,7 +367,13 @@ mod tests {
         let asked: Vec<&str> = fs.asked.iter().filter_map(|p| p.to_str()).collect();
         assert_eq!(
             asked,
-            ["m/mine.bell", "m/mine.def", "m/mine.cat", "m/base.cat"]
+            [
+                "m/mine.bell",
+                "m/mine.def",
+                "m/mine.cat",
+                "m/mine.cfg",
+                "m/base.cat"
+            ]
         );
     }
 

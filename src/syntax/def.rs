@@ -81,6 +81,8 @@ pub enum MacroArg {
     Const(i32),
     /// An operator of an atomic operation: `+`, `-`, `&`, `|`, `^`, `&~`.
     Op(String),
+    /// A constant of C11 named in the body: `memory_order_seq_cst` (herd's c11.def).
+    Name(String),
 }
 
 /// Read a `.def` file.
@@ -124,7 +126,10 @@ pub fn parse(file: &SourceFile) -> Result<Macros, InputError> {
         };
         for e in bodies {
             if let Head::Macro(name) = &e.head {
-                if !macros.iter().any(|other| &other.name == name) {
+                // C11's `atomic_*_explicit` functions are nemos's library calls, which
+                // lowering resolves (herd's c11.def defines `atomic_load` with them).
+                let c11 = name.starts_with("atomic_") && name.ends_with("_explicit");
+                if !c11 && !macros.iter().any(|other| &other.name == name) {
                     diagnostics.push(
                         Diagnostic::new(format!("unknown macro `{name}`"), e.span).with_help(
                             "a body calls a primitive (`__load{once}(X)`) or a macro of this file",
@@ -404,6 +409,7 @@ impl Reader<'_> {
             .ok_or_else(|| self.unexpected("expected a parameter, an integer or an operator"))?;
         match params.iter().position(|p| *p == name) {
             Some(index) => Ok(MacroArg::Param { index, derefs }),
+            None if derefs == 0 && name.starts_with("memory_order_") => Ok(MacroArg::Name(name)),
             None => Err(Diagnostic::new(
                 format!("`{name}` is not a parameter of this macro"),
                 self.span(start),

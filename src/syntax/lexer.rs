@@ -470,7 +470,31 @@ pub fn tokenize(text: &str, start: usize) -> Vec<Result<Spanned<'_>, Diagnostic>
         }
     }
     names_ending_in_t(&mut out);
+    continue_as_name(&mut out);
     out
+}
+
+/// herd's C has no `continue` statement, and tests name variables so (`continue = 1;`,
+/// `r0 = *continue;`): the word is the statement only where a statement starts (after `;`,
+/// `{`, `}`, `)` or `else`) and a `;` follows it, a name elsewhere.
+fn continue_as_name(tokens: &mut [Result<Spanned<'_>, Diagnostic>]) {
+    for i in 0..tokens.len() {
+        let next_is_semi = matches!(tokens.get(i + 1), Some(Ok((_, Tok::Semi, _))));
+        let starts = i > 0
+            && matches!(
+                tokens.get(i - 1),
+                Some(Ok((
+                    _,
+                    Tok::Semi | Tok::LBrace | Tok::RBrace | Tok::RParen | Tok::Else,
+                    _
+                )))
+            );
+        if let Some(Ok((_, tok @ Tok::Continue, _))) = tokens.get_mut(i) {
+            if !(next_is_semi && starts) {
+                *tok = Tok::Ident("continue");
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -25,6 +25,7 @@ mod examples;
 mod functions;
 mod genmc_corpus;
 mod herd_format;
+mod herd_library;
 mod infer;
 mod instance_size;
 mod json_schema;

@@ -56,7 +56,7 @@ model_error!(
 model_error!(call, "let a = po\ncall total(a, W)\n");
 model_error!(
     with_from,
-    "with co from generate_cos(co0)\nacyclic po | co\n"
+    "with co from generate_orders(R, co0)\nacyclic po | co\n"
 );
 model_error!(match_with, "let f = match S with || {} -> {} end\n");
 model_error!(fun, "let f = fun r -> r ; po\n");
@@ -77,14 +77,14 @@ model_error!(recursive_function, "let rec f(x) = f(x)\n");
 model_error!(map_of_a_function, "let f e = e\nlet s = map f W\n");
 model_error!(
     if_variant,
-    "if \"cos-opt\" include \"cos-ok-opt.cat\" else include \"cos-no-opt.cat\" end\n"
+    "if \"opt\" include \"opt.cat\" else include \"plain.cat\" end\n"
 );
 model_error!(forall, "forall e in W do acyclic po end\n");
 model_error!(set_addition, "let s = po ++ 0\n");
 model_error!(tag, "let s = 'once\n");
 model_error!(
     herd_library_include,
-    "include \"cos.cat\"\nacyclic po | rf\n"
+    "include \"armfences.cat\"\nacyclic po | rf\n"
 );
 model_error!(
     unfinished_expression_before_let,

@@ -94,6 +94,10 @@ impl Checker<'_> {
                 Err(_) => self.infer(b),
             },
             ExprKind::Explicit(items) if items.is_empty() => Ok((TExpr::Empty(Type::Rel), None)),
+            ExprKind::Explicit(items) if self.element(items).is_some() => Ok((
+                self.element(items).unwrap_or(TExpr::Empty(Type::Set)),
+                Some(Type::Set),
+            )),
             ExprKind::Tag(_) | ExprKind::Explicit(_) | ExprKind::Add(..) => Err(Diagnostic::new(
                 format!(
                     "{} not supported by nemos's cat subset",
@@ -184,7 +188,11 @@ impl Checker<'_> {
 
     /// A name: a definition or parameter in scope, then the base vocabulary, then herd's
     /// standard library.
-    fn name(&mut self, n: &str, span: Span) -> Result<(TExpr, Option<Type>), Diagnostic> {
+    pub(super) fn name(
+        &mut self,
+        n: &str,
+        span: Span,
+    ) -> Result<(TExpr, Option<Type>), Diagnostic> {
         match self.scope.get(n) {
             Some(Bound::Value(e, ty)) => return Ok((e.clone(), *ty)),
             Some(Bound::Fun(_)) => {
@@ -192,7 +200,24 @@ impl Checker<'_> {
                     .with_label("not applied")
                     .with_help(format!("apply it to an argument: `{n}(r)`")))
             }
+            Some(Bound::Family(_)) => {
+                return Err(Diagnostic::new(
+                    format!("`{n}` is a set of relations, which nemos reads only in `with ... from cross({n})`"),
+                    span,
+                )
+                .with_label("a set of sets of edges"))
+            }
+            Some(Bound::Element) => {
+                return Err(Diagnostic::new(
+                    format!("`{n}` is an event, which nemos reads only as `{{{n}}}`"),
+                    span,
+                )
+                .with_label("one event of the set mapped"))
+            }
             None => {}
+        }
+        if let Some((e, ty)) = self.herd_name(n) {
+            return Ok((e, Some(ty)));
         }
         if self.tags_from_events {
             if let Some(set) = self.lock_set(n) {
@@ -232,7 +257,7 @@ impl Checker<'_> {
     /// `spin_lock`'s halves and the halves of a successful `spin_trylock` (`LKR`, `LKW`),
     /// a failed trylock's read (`LF`), a `spin_is_locked` that reads a held lock, from a
     /// lock's write half (`RL`), or a free one (`RU`).
-    fn lock_set(&mut self, n: &str) -> Option<TExpr> {
+    pub(super) fn lock_set(&mut self, n: &str) -> Option<TExpr> {
         let base = |b: Base| Box::new(TExpr::Base(b));
         let mut tag = |t: &str| Box::new(self.tag_set(t).0);
         let (trylock, failed, islocked) =
@@ -281,9 +306,9 @@ impl Checker<'_> {
             )
             .with_label("herd's library function on sets of relations")
             .with_help(
-                "nemos's values are sets of events and relations, not sets of them; \
-                 herd's lock.cat builds candidate `rf` relations this way for events nemos \
-                 does not have (failed trylocks, spin_is_locked)",
+                "nemos's values are sets of events and relations, not sets of them; it reads \
+                 `map` only in `with x from cross(map f S)` where `f e` is the single edges of \
+                 a relation into `e` (the kernel's lock.cat)",
             ));
         }
         let [arg] = args else {
@@ -297,6 +322,9 @@ impl Checker<'_> {
             ));
         };
         let set = |b: Base| Box::new(TExpr::Base(b));
+        if let ("tag2set", ExprKind::Tag(tag)) = (f.text.as_str(), &arg.kind) {
+            return Ok((self.tag2set(tag), Some(Type::Set)));
+        }
         match f.text.as_str() {
             "domain" | "range" | "singlestep" | "different-values" => {
                 let (a, ty) = self.infer(arg)?;
@@ -387,6 +415,12 @@ impl Checker<'_> {
         }
         let mut scope = function.scope.clone();
         for (param, arg) in function.params.iter().zip(arguments) {
+            if let ExprKind::Name(n) = &arg.kind {
+                if matches!(self.scope.get(n), Some(Bound::Element)) {
+                    scope.insert(param.clone(), Bound::Element);
+                    continue;
+                }
+            }
             let (e, ty) = self.infer(arg)?;
             scope.insert(param.clone(), Bound::Value(e, ty));
         }

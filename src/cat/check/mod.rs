@@ -6,6 +6,7 @@
 //! either. `0` is empty at any type. A mismatch is reported at the operand that has the wrong
 //! type, with the fix when there is an obvious one.
 
+mod herd;
 mod infer;
 mod statements;
 
@@ -473,6 +474,10 @@ enum Bound {
     /// A value: a definition (`Def`), or the argument a parameter is bound to.
     Value(TExpr, Option<Type>),
     Fun(Rc<Function>),
+    /// A set of sets of single edges that `map` builds (`herd::Family`), for `cross`.
+    Family(herd::Family),
+    /// The event a function mapped over a set is applied to, used as `{e}`.
+    Element,
 }
 
 /// A function of the model (`let A-cumul(r) = ...`), inlined at each application: its body
@@ -494,6 +499,11 @@ struct Checker<'r> {
     /// The tags the bell's `enum`s declare, as written.
     tags: Vec<String>,
     tags_from_events: bool,
+    /// The model generates its coherence order with herd's library: its base vocabulary
+    /// is herd's (`herd::herd_name`).
+    herd_view: bool,
+    /// The files read while scanning for herd's library, for their inclusion.
+    read: HashMap<String, SourceFile>,
     /// The file whose statements are being checked.
     file: String,
     depth: usize,
@@ -521,16 +531,19 @@ pub fn check(
         variants: options.variants.clone(),
         tags: Vec::new(),
         tags_from_events: options.tags_from_events,
+        herd_view: false,
+        read: HashMap::new(),
         file: file.name.clone(),
         depth: 0,
     };
+    let ast = super::parse(file)?;
+    checker.herd_view = checker.scan_generates_co(&ast.statements, 0);
     if let Some(bell) = &options.bell {
         let ast = super::parse(bell)?;
         checker.including.push(bell.name.clone());
         checker.file(bell, &ast)?;
         checker.including.pop();
     }
-    let ast = super::parse(file)?;
     checker.model.title = ast.title.clone();
     checker.file(file, &ast)?;
     Ok(checker.model)

@@ -63,18 +63,11 @@ impl Checker<'_> {
                             .insert(capitalize(&tag.text), Bound::Value(set, Some(Type::Set)));
                     }
                 }
-                Statement::WithFrom { name, span } => diagnostics.push(
-                    Diagnostic::new(
-                        "`with ... from` is not supported by nemos's cat subset",
-                        *span,
-                    )
-                    .with_label(format!("chooses `{}` among candidates", name.text))
-                    .with_help(
-                        "herd enumerates candidate relations this way (`co` in cos.cat, the \
-                         `rf` of failed trylocks and spin_is_locked in the kernel's lock.cat); \
-                         nemos enumerates `rf` and `co` itself and has no such events",
-                    ),
-                ),
+                Statement::WithFrom { name, expr, span } => {
+                    if let Err(d) = self.with_from(&file.name, name, expr, *span) {
+                        diagnostics.push(d);
+                    }
+                }
                 Statement::IfVariant {
                     variant,
                     then,
@@ -138,6 +131,17 @@ impl Checker<'_> {
                 };
                 new.push((b.name.text.clone(), Bound::Fun(Rc::new(function))));
                 continue;
+            }
+            match self.family(&b.expr) {
+                Ok(Some(family)) => {
+                    new.push((b.name.text.clone(), Bound::Family(family)));
+                    continue;
+                }
+                Ok(None) => {}
+                Err(d) => {
+                    diagnostics.push(d);
+                    continue;
+                }
             }
             match self.infer(&b.expr) {
                 Ok((e, ty)) => {
@@ -245,7 +249,14 @@ impl Checker<'_> {
                     .with_label("include cycle"),
             ));
         }
-        let file = (self.resolve)(path).map_err(|message| {
+        let file = match super::herd::library_file(path) {
+            Some(file) => Ok(file),
+            None => match self.read.get(path) {
+                Some(file) => Ok(file.clone()),
+                None => (self.resolve)(path),
+            },
+        };
+        let file = file.map_err(|message| {
             let mut d = Diagnostic::new(format!("cannot include `{path}`: {message}"), span)
                 .with_label("included here");
             if let Some(help) = herd_library(path) {
@@ -326,20 +337,13 @@ fn c11_tag_set(tag: &str) -> (TExpr, bool) {
     (e, true)
 }
 
-/// What to say about an include of one of herd's library files, which nemos does not ship.
+/// What to say about an include nemos cannot find.
 fn herd_library(path: &str) -> Option<&'static str> {
-    match path {
-        "cos.cat" | "cos-opt.cat" | "cos-no-opt.cat" | "cross.cat" => Some(
-            "this is a file of herd's library: it generates the coherence orders (with \
-             `with co from ...`), which nemos enumerates itself; delete the include \
-             (`co`, `fr` and their `e`/`i` parts are nemos's base relations)",
-        ),
-        "stdlib.cat" => Some(
-            "this is herd's standard library, which nemos does not ship; delete the include \
-             (`po-loc`, `rfe`, `rfi` and the like are nemos's base relations)",
-        ),
-        _ => None,
-    }
+    path.ends_with(".cat").then_some(
+        "herd finds the files of its library in its own folder: name it with `--herd-lib DIR` \
+         (or `HERDLIB=DIR`, as herd reads it); nemos knows cross.cat, stdlib.cat and the cos \
+         files natively",
+    )
 }
 
 enum Included {

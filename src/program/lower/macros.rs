@@ -151,11 +151,13 @@ impl Lowerer {
                     name: inner.clone(),
                     span,
                 };
-                if !self.is_macro(&inner.name) {
-                    self.unknown_function(&inner);
-                    return None;
+                if self.is_macro(&inner.name) {
+                    self.expand(macros, &inner, &exprs, span, target, scope, out, depth + 1)?;
+                } else {
+                    // A call of nemos's library (herd's c11.def: `atomic_load(X)` is
+                    // `atomic_load_explicit(X,memory_order_seq_cst)`).
+                    self.lower_call(&inner, &exprs, span, target, scope, out)?;
                 }
-                self.expand(macros, &inner, &exprs, span, target, scope, out, depth + 1)?;
             }
             Head::Primitive { name, tag } => {
                 let tags: Tags = tag.iter().map(|t| t.to_ascii_lowercase()).collect();
@@ -516,6 +518,13 @@ fn substitute(arg: &MacroArg, call_args: &[ast::Expr], span: Span) -> Option<Arg
             span,
         }),
         MacroArg::Op(op) => Arg::Op(op.clone()),
+        MacroArg::Name(name) => Arg::Expr(ast::Expr {
+            kind: ExprKind::Name(ast::Ident {
+                name: name.clone(),
+                span,
+            }),
+            span,
+        }),
     })
 }
 
