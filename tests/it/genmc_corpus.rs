@@ -287,7 +287,7 @@ fn outcome(dir: &Path, row: &Row) -> Outcome {
     // A library's misuse, as the report names it (JSON `defects`), and GenMC's name for it.
     let defects = result["defects"].as_array().cloned().unwrap_or_default();
     for (nemos, genmc) in LIBRARY_DEFECTS {
-        if defects.iter().any(|d| d == nemos) && !kinds.contains(&genmc) {
+        if defects.iter().any(|d| d == nemos) && !kinds.contains(genmc) {
             kinds.push(genmc);
         }
     }
