@@ -340,6 +340,23 @@ fn stmt(kind: StmtKind, span: Span) -> ast::Stmt {
     ast::Stmt { kind, span }
 }
 
+/// `if (cond) { then_branch } else { else_branch }`.
+fn if_stmt(
+    cond: ast::Expr,
+    then_branch: Vec<ast::Stmt>,
+    else_branch: Option<Vec<ast::Stmt>>,
+    span: Span,
+) -> ast::Stmt {
+    stmt(
+        StmtKind::If {
+            cond,
+            then_branch,
+            else_branch,
+        },
+        span,
+    )
+}
+
 fn name_expr(name: &str, span: Span) -> ast::Expr {
     expr(ExprKind::Name(ident(name, span)), span)
 }
@@ -1245,14 +1262,7 @@ impl Translator<'_> {
             .as_ref()
             .map(|e| self.nested(e, &inner));
         if let Some(cond) = cond {
-            out.push(stmt(
-                StmtKind::If {
-                    cond,
-                    then_branch,
-                    else_branch,
-                },
-                span,
-            ));
+            out.push(if_stmt(cond, then_branch, else_branch, span));
         }
     }
 

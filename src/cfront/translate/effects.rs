@@ -584,14 +584,7 @@ impl Translator<'_> {
         } else {
             expr(ExprKind::Unary(UnaryOp::Not, Box::new(result_value)), span)
         };
-        out.push(stmt(
-            StmtKind::If {
-                cond,
-                then_branch: branch,
-                else_branch: None,
-            },
-            span,
-        ));
+        out.push(if_stmt(cond, branch, None, span));
         Some(result)
     }
 
@@ -638,14 +631,7 @@ impl Translator<'_> {
         }
         let else_branch = branches.pop();
         let then_branch = branches.pop().unwrap_or_default();
-        out.push(stmt(
-            StmtKind::If {
-                cond,
-                then_branch,
-                else_branch,
-            },
-            span,
-        ));
+        out.push(if_stmt(cond, then_branch, else_branch, span));
         Some(c_name(&name, at))
     }
 

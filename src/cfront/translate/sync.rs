@@ -28,7 +28,7 @@
 use lang_c::ast as c;
 use lang_c::span::Node;
 
-use super::{call, expr, ident, int_type, name_expr, stmt, Scope, Translator};
+use super::{call, expr, ident, if_stmt, int_type, name_expr, stmt, Scope, Translator};
 use crate::diagnostics::Span;
 use crate::program::checks::{CheckKind, BARRIER_ARRIVALS};
 use crate::syntax::ast::{self, BinaryOp, ExprKind, StmtKind, UnaryOp};
@@ -326,12 +326,10 @@ impl Translator<'_> {
                     },
                     span,
                 );
-                out.push(stmt(
-                    StmtKind::If {
-                        cond: binary(BinaryOp::Gt, reg(&n), int(0, span), span),
-                        then_branch: vec![arrive, declare(&round, opens, span), spin, serial],
-                        else_branch: None,
-                    },
+                out.push(if_stmt(
+                    binary(BinaryOp::Gt, reg(&n), int(0, span), span),
+                    vec![arrive, declare(&round, opens, span), spin, serial],
+                    None,
                     span,
                 ));
                 Some(reg(&result))

@@ -21,8 +21,8 @@ use lang_c::span::Node;
 use lang_c::visit::Visit;
 
 use super::{
-    acquire_flag, callee_name, declarator_name, exit_flag, expr, ident, int_type, name_expr, stmt,
-    Global, Scope, Translator, TypeInfo,
+    acquire_flag, callee_name, declarator_name, exit_flag, expr, ident, if_stmt, int_type,
+    name_expr, stmt, Global, Scope, Translator, TypeInfo,
 };
 use crate::diagnostics::{Diagnostic, Span};
 use crate::syntax::ast::{self, BinaryOp, ExprKind, StmtKind, UnaryOp};
@@ -456,14 +456,7 @@ impl<'a> Translator<'a> {
                 );
                 let wait: Vec<ast::Stmt> =
                     acquire_flag(&exit_flag(k), &format!("{name}.seen{k}"), span).into();
-                chain = vec![stmt(
-                    StmtKind::If {
-                        cond: test,
-                        then_branch: wait,
-                        else_branch: Some(chain),
-                    },
-                    span,
-                )];
+                chain = vec![if_stmt(test, wait, Some(chain), span)];
             }
             self.litmus_functions.push(ast::Function {
                 return_type: ast::Type {
