@@ -33,7 +33,7 @@ use nemos::analysis::query::Defects;
 use crate::common::manifest_dir;
 
 /// Rows decided when this test was last tuned: fewer means the front end lost ground.
-const MIN_DECIDED: usize = 470;
+const MIN_DECIDED: usize = 490;
 
 /// Seconds a row may take (GenMC needs up to 62 s on its largest rows).
 const ROW_LIMIT: Duration = Duration::from_secs(30);
@@ -76,6 +76,16 @@ const KNOWN_COUNT_DIFFERENCES: &[(&str, &str)] = &[
     // spin loop is counted by nemos, not by GenMC's spin-assume).
     ("correct/synthetic/barrier3/variants/barrier30.c", "rc11"),
     ("correct/synthetic/barrier3/variants/barrier30.c", "sc"),
+    // The same compare-exchange spin lock, taken by each thread after the barrier in each
+    // round: nemos counts 16 executions, GenMC 4.
+    (
+        "correct/synthetic/barrier-lock/variants/barrier-lock0.c",
+        "rc11",
+    ),
+    (
+        "correct/synthetic/barrier-lock/variants/barrier-lock0.c",
+        "sc",
+    ),
 ];
 
 /// The defects of a library's misuse, as nemos names them, with GenMC's error for each.
