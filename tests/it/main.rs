@@ -24,6 +24,7 @@ mod events;
 mod examples;
 mod functions;
 mod genmc_corpus;
+mod genmc_other;
 mod herd_format;
 mod herd_library;
 mod infer;
