@@ -8,14 +8,36 @@ use crate::diagnostics::Span;
 use crate::events::{
     BoundHit, ControlId, Event, EventId, EventKind, Guard, TermId, WaitOn, WaitPoint,
 };
-use crate::program::{BinaryOp, Expr, Instr, UnaryOp};
+use crate::program::{BinaryOp, Expr, Instr, LocId, UnaryOp};
 
 /// How many iterations of one loop whose condition is known while unrolling are unrolled
 /// before the loop counts as running past its bound (a `while (1)` that keeps changing its
 /// registers would otherwise never end).
 const MAX_KNOWN_ITERATIONS: u32 = 1024;
 
+/// What an iteration of a loop may change: events, registers, guard, stops, locks held
+/// and errors. Two equal marks around an iteration mean it changed nothing.
+type IterationMark = (
+    usize,
+    Vec<TermId>,
+    Guard,
+    usize,
+    Vec<(LocId, EventId, Span)>,
+    usize,
+);
+
 impl Builder {
+    fn iteration_mark(&self, state: &ThreadState) -> IterationMark {
+        (
+            self.events.len(),
+            state.registers.clone(),
+            state.guard.clone(),
+            state.stops.len(),
+            state.held.clone(),
+            self.errors.len(),
+        )
+    }
+
     /// `if (cond) then else`, with register values merged at the join.
     pub(super) fn branch(
         &mut self,
@@ -194,24 +216,10 @@ impl Builder {
                 reached = Some(control);
                 state.guard = loop_guard(&entry, went_on, reached);
             }
-            let before = (
-                self.events.len(),
-                state.registers.clone(),
-                state.guard.clone(),
-                state.stops.len(),
-                state.held.clone(),
-                self.errors.len(),
-            );
+            let before = self.iteration_mark(state);
             self.balanced(state, span, "branch", |b, s| b.block(body, s));
             self.block(cond_prelude, state);
-            let after = (
-                self.events.len(),
-                state.registers.clone(),
-                state.guard.clone(),
-                state.stops.len(),
-                state.held.clone(),
-                self.errors.len(),
-            );
+            let after = self.iteration_mark(state);
             // An iteration that changed nothing under a constant condition repeats forever
             // (`while (1) {}`): every later one is the same, so go to the bound at once.
             if constant && before == after {
