@@ -10,6 +10,7 @@ use nemos::analysis::atomicity::AtomicityMode;
 use nemos::analysis::spec::SpecMode;
 use nemos::encode::acyclic::AcyclicStrategy;
 use nemos::report;
+use nemos::report::shard::Shard;
 use nemos::solver::Backend;
 
 pub const EXIT_CODES: &str = "Exit codes: 0 ran and found no defect; 1 a defect (a race, an atomicity violation, a failed assertion or invalid access, a deadlock, \
@@ -208,6 +209,15 @@ pub enum Command {
         /// A shipped model name (`sc`) or a path to a `.cat` file.
         name: Option<String>,
     },
+    /// Merge the JSON documents of a batch's shards (`--shard K/N ... --format json`) into
+    /// the unsharded batch's document (tests in path order, counts added; `wall_seconds` is
+    /// the longest shard's); exits as the unsharded batch would have.
+    #[command(after_help = EXIT_CODES)]
+    Merge {
+        /// The shards' documents, every shard of the split once, in any order.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
     /// Print a completion script for a shell (e.g. `nemos completions bash >
     /// ~/.local/share/bash-completion/completions/nemos`).
     Completions {
@@ -273,6 +283,15 @@ pub struct BatchArgs {
     /// cores or tests).
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]
     pub jobs: Option<usize>,
+    /// Run only shard K of N of the batch: the tests at positions K, K+N, K+2N... (from 1)
+    /// of its sorted list of files, so that N machines given the same arguments share it;
+    /// with --format json, always a document, which `nemos merge` joins.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+}
+
+fn parse_shard(s: &str) -> Result<Shard, String> {
+    s.parse()
 }
 
 fn parse_jobs(s: &str) -> Result<usize, String> {

@@ -11,6 +11,7 @@ use rayon::prelude::*;
 
 use nemos::report;
 use nemos::report::batch::{Entry, Summary, Tally};
+use nemos::report::shard::Shard;
 
 use super::args::Format;
 use super::files::collect_files;
@@ -38,6 +39,30 @@ impl Status {
             Status::Differs => 3,
             Status::BadInput => 4,
         }
+    }
+
+    /// The word a batch's JSON entry says it with (`status`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Clean => "clean",
+            Status::Defect => "defect",
+            Status::BadInput => "error",
+            Status::LimitHit => "limit",
+            Status::Differs => "differs",
+        }
+    }
+
+    /// The status [`Status::name`] says `name` for.
+    pub fn named(name: &str) -> Option<Status> {
+        [
+            Status::Clean,
+            Status::Defect,
+            Status::BadInput,
+            Status::LimitHit,
+            Status::Differs,
+        ]
+        .into_iter()
+        .find(|s| s.name() == name)
     }
 
     pub fn worst(self, other: Status) -> Status {
@@ -88,13 +113,7 @@ impl TestRun {
     }
 
     fn status_name(&self) -> &'static str {
-        match self.status {
-            Status::Clean => "clean",
-            Status::Defect => "defect",
-            Status::BadInput => "error",
-            Status::LimitHit => "limit",
-            Status::Differs => "differs",
-        }
+        self.status.name()
     }
 
     fn entry_json(&self) -> serde_json::Value {
@@ -128,6 +147,8 @@ const STACK_SIZE: usize = 64 << 20;
 pub struct BatchOptions {
     pub format: Format,
     pub jobs: Option<usize>,
+    /// Only this shard of the batch (`--shard K/N`).
+    pub shard: Option<Shard>,
     pub timeout: Option<Duration>,
 }
 
@@ -144,6 +165,9 @@ pub fn run_batch(paths: &[PathBuf], options: BatchOptions, work: Work) -> Status
     }
     items.sort();
     items.dedup();
+    if let Some(shard) = options.shard {
+        items = shard.select(items);
+    }
     // Only for a person watching: a pipe or a file (tests, CI) gets no progress lines.
     let progress = (items.len() > 1 && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(items.len() as u64);
@@ -181,7 +205,7 @@ pub fn run_batch(paths: &[PathBuf], options: BatchOptions, work: Work) -> Status
         bar.finish_and_clear();
     }
     let wall = start.elapsed();
-    print_batch(&runs, options.format, wall)
+    print_batch(&runs, options, wall)
 }
 
 /// Threads for a batch: as many as asked (all cores by default), but never more than the
@@ -240,16 +264,21 @@ fn run_test(path: &Path, work: &Work, timeout: Option<Duration>) -> TestRun {
     t
 }
 
-fn print_batch(runs: &[TestRun], format: Format, wall: Duration) -> Status {
+fn print_batch(runs: &[TestRun], options: BatchOptions, wall: Duration) -> Status {
+    let format = options.format;
     let status = runs
         .iter()
         .fold(Status::Clean, |status, t| status.worst(t.status));
     let entries: Vec<Entry> = runs.iter().map(TestRun::entry).collect();
     let summary = Summary::of(&entries, wall);
     let mut stdout = Stdout::new();
-    if format == Format::Json && runs.len() > 1 {
+    // A shard's JSON is always a document, for `nemos merge`, even of one test or none.
+    if format == Format::Json && (runs.len() > 1 || options.shard.is_some()) {
         let tests = runs.iter().map(TestRun::entry_json).collect();
-        let document = report::batch::document(tests, &summary);
+        let document = match options.shard {
+            Some(shard) => shard.document(tests, &summary),
+            None => report::batch::document(tests, &summary),
+        };
         match serde_json::to_string_pretty(&document) {
             Ok(text) => stdout.write(&format!("{text}\n")),
             Err(e) => eprint_error(&format!("cannot serialise the result: {e}")),

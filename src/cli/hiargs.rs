@@ -124,6 +124,7 @@ impl HiArgs {
             batch: BatchOptions {
                 format: common.format,
                 jobs: common.batch.jobs,
+                shard: common.batch.shard,
                 timeout: common.timeout,
             },
             shown: extras.shown,
@@ -272,6 +273,7 @@ fn split(command: Command) -> Result<(Vec<PathBuf>, AnalysisArgs, Query, Extras)
         Command::Parse { .. }
         | Command::Events { .. }
         | Command::Models { .. }
+        | Command::Merge { .. }
         | Command::Completions { .. } => {
             // `cli::run` answers these itself.
             eprint_error("internal error: this command asks no query");

@@ -8,6 +8,7 @@ mod cfiles;
 mod files;
 mod graphs;
 mod hiargs;
+mod merge;
 mod models;
 mod output;
 
@@ -60,7 +61,7 @@ fn run(command: Command) -> Status {
             if check_format(Printed::Parse, format).is_err() {
                 return Status::BadInput;
             }
-            untimed(&paths, format, batch.jobs, move |t, path| {
+            untimed(&paths, format, batch, move |t, path| {
                 parse_one(t, path, format)
             })
         }
@@ -74,10 +75,11 @@ fn run(command: Command) -> Status {
             if check_format(Printed::Events, format).is_err() {
                 return Status::BadInput;
             }
-            untimed(&paths, format, batch.jobs, move |t, path| {
+            untimed(&paths, format, batch, move |t, path| {
                 events_one(t, path, unroll, &c, format)
             })
         }
+        Command::Merge { files } => merge::merge_command(&files),
         Command::Models { name } => models::models_command(name.as_deref()),
         Command::Completions { shell } => {
             let mut script = Vec::new();
@@ -103,12 +105,13 @@ fn run(command: Command) -> Status {
 fn untimed(
     paths: &[PathBuf],
     format: Format,
-    jobs: Option<usize>,
+    batch: args::BatchArgs,
     work: impl Fn(&mut TestRun, &Path) -> Status + Send + Sync + 'static,
 ) -> Status {
     let options = BatchOptions {
         format,
-        jobs,
+        jobs: batch.jobs,
+        shard: batch.shard,
         timeout: None,
     };
     run_batch(paths, options, Arc::new(work))

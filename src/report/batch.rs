@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::Palette;
 pub use crate::analysis::query::Tally;
@@ -45,7 +45,7 @@ pub fn document(tests: Vec<serde_json::Value>, summary: &Summary) -> serde_json:
 }
 
 /// The counts of a batch, under its results.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Summary {
     pub tests: usize,
     /// Tests whose condition some execution satisfies.

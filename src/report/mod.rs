@@ -17,6 +17,7 @@ pub mod infer;
 pub mod localize;
 pub mod namer;
 pub mod races;
+pub mod shard;
 pub mod spec;
 pub mod witness;
 

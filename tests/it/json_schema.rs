@@ -123,6 +123,30 @@ fn every_json_document_matches_the_schema() {
 }
 
 #[test]
+fn a_shards_document_and_the_merged_one_match_the_schema() {
+    let validator = validator();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut files = Vec::new();
+    for shard in ["1/2", "2/2"] {
+        let documents = json_of(&["check", "--shard", shard, "litmus"]);
+        assert_eq!(documents.len(), 1, "shard {shard}: one batch document");
+        assert_valid(&validator, &format!("shard {shard}"), &documents[0]);
+        assert!(documents[0]["shard"].is_object());
+        let file = dir.path().join(format!("{}.json", files.len()));
+        std::fs::write(&file, documents[0].to_string()).expect("write");
+        files.push(file);
+    }
+    let output = Command::new(env!("CARGO_BIN_EXE_nemos"))
+        .arg("merge")
+        .args(&files)
+        .output()
+        .expect("nemos runs");
+    let merged: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_valid(&validator, "nemos merge", &merged);
+    assert!(merged.get("shard").is_none());
+}
+
+#[test]
 fn spec_documents_match_the_schema() {
     let validator = validator();
     let batch = json_of(&["spec", "specs"]);

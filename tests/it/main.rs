@@ -44,6 +44,7 @@ mod parse_errors;
 mod parse_robustness;
 mod readme;
 mod semantic_errors;
+mod shard;
 mod slice;
 mod spec;
 mod spin_locks;
