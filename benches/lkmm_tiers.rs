@@ -19,23 +19,23 @@ use nemos::diagnostics::SourceFile;
 const TESTS: &[(&str, &str, bool)] = &[
     (
         "core",
-        "luc/RelAcq/C-WRW+2W+ctrlonceonce+pooncerelease+Release.litmus",
+        "luc/RelAcq/C-MP+poreleaserelease+poonceacquire.litmus",
         true,
     ),
-    (
-        "rmw",
-        "manual/kernel/C-PaulEMcKenney-MP+o-r+ai-mb-o.litmus",
-        false,
-    ),
+    ("rmw", "manual/atomic/C-AlanStern-Atomic1.litmus", false),
     (
         "lock",
-        "manual/locked/WW+RR+WW+RW+onces+locked.litmus",
+        "manual/locked/WW+WW+WW+WR+po+po+po+rfi-po+onces+locked.litmus",
         false,
     ),
-    ("ptr", "auto/C-LB-Lww+R-A+R-Od+R-Od.litmus", false),
-    ("rcu", "auto/C-LB-GWR+R-Dd+OB-O+OB-O+R-A.litmus", false),
-    ("srcu", "manual/srcu/C-SRCU-LB-42-A.litmus", false),
-    ("plain", "auto/C-LB-Lww+R-Oc+R-Oc.litmus", true),
+    ("ptr", "auto/C-LB-Lrw+R-Od+R-Od.litmus", false),
+    (
+        "rcu",
+        "auto/C-WW-G+WW-G+WW-G+WW-G+WW-B+WW-R+WW-R.litmus",
+        false,
+    ),
+    ("srcu", "manual/srcu/C-SRCU-63.litmus", true),
+    ("plain", "auto/C-LB-Lwr+R-A+R-Oc+R-Oc.litmus", true),
 ];
 
 fn corpus() -> PathBuf {

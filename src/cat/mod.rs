@@ -106,9 +106,16 @@ fn parse_text(text: &str) -> Result<ast::ModelAst, Diagnostic> {
         .with_label("this `(*` is never closed")
         .with_help("close the comment with `*)`"));
     }
-    grammar::ModelParser::new()
+    model_parser()
         .parse(text)
         .map_err(|e| syntax_error(e, text))
+}
+
+/// The parser of cat files, built once per process: building one compiles its lexer's
+/// regular expressions, which cost more than parsing a model's files.
+fn model_parser() -> &'static grammar::ModelParser {
+    static PARSER: std::sync::OnceLock<grammar::ModelParser> = std::sync::OnceLock::new();
+    PARSER.get_or_init(grammar::ModelParser::new)
 }
 
 /// The offset of a `(*` with no `*)` after it (outside strings and line comments).
@@ -249,7 +256,7 @@ fn local_definition(text: &str, l: usize) -> Option<Diagnostic> {
     let Err(ParseError::UnrecognizedToken {
         token: (tl, _, tr),
         expected,
-    }) = grammar::ModelParser::new().parse(rest)
+    }) = model_parser().parse(rest)
     else {
         return None;
     };

@@ -2,7 +2,8 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use super::eval::{closure, sequence, union};
+use super::closure::closure;
+use super::eval::{sequence, union};
 use super::{holds_base, Chains, Compiler, Mask, Val};
 use crate::cat::ast::{BinOp, CheckKind, UnOp};
 use crate::cat::{Base, TExpr};
@@ -226,12 +227,7 @@ impl Compiler<'_, '_> {
             };
         }
         let r = self.rel(sink, inner, Some(&needed));
-        let c = closure(sink, &r);
-        let mut out = Relation::new();
-        for (a, b, l) in c.iter().filter(|&(a, b, _)| wanted.get(a, b)) {
-            out.set(a, b, l);
-        }
-        out
+        closure(sink, &r, Some(wanted))
     }
 
     /// For a closure of `inner` that contains `po`: `inner` without it (`None` when nothing
@@ -286,7 +282,7 @@ impl Compiler<'_, '_> {
             step.set(s, next, v);
         }
         // From a source, through any number of steps, and one last `B` edge.
-        let steps = closure(sink, &step);
+        let steps = closure(sink, &step, None);
         let further = sequence(sink, &steps, &b, None);
         let reach = union(sink, &b, &further);
         // `leave(a, t)`: a path from `a` to `t` that starts in `a`'s thread with

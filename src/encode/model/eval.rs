@@ -1,7 +1,7 @@
 //! Building a relation or set expression's literals, operator by operator, from the
 //! base relations up.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::{tagged, Compiler, Mask, Tagged, Ub, Val};
@@ -544,22 +544,4 @@ pub(super) fn sequence<S: ClauseSink>(
         out.set(a, c, v);
     }
     out
-}
-
-/// `r+`, exactly: squaring `c := c | c;c` doubles the path length covered, so
-/// `ceil(log2(nodes))` rounds reach every simple path and every cycle.
-pub(super) fn closure<S: ClauseSink>(sink: &mut S, r: &Relation) -> Relation {
-    let mut nodes = HashSet::new();
-    for (a, b, _) in r.iter() {
-        nodes.insert(a);
-        nodes.insert(b);
-    }
-    let mut c = r.clone();
-    let mut covered = 1usize;
-    while covered < nodes.len() {
-        let step = sequence(sink, &c, &c, None);
-        c = union(sink, &c, &step);
-        covered *= 2;
-    }
-    c
 }

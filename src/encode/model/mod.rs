@@ -25,6 +25,7 @@
 //! off (`--skip`) or name it in an unsatisfiable core (`explain`) without re-encoding.
 
 mod checks;
+mod closure;
 mod eval;
 mod fixpoint;
 mod plan;

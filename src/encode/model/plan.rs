@@ -288,7 +288,8 @@ impl<'e> Compiler<'e, '_> {
     /// The static upper bound of `e`: what its value may hold in some execution.
     pub(super) fn ub<S: ClauseSink>(&mut self, sink: &mut S, e: &TExpr) -> Rc<Ub> {
         let n = self.enc.events.len();
-        let executable: Vec<bool> = self.enc.feasible.iter().map(|b| !b.is_false()).collect();
+        let enc = self.enc;
+        let executable = || -> Vec<bool> { enc.feasible.iter().map(|b| !b.is_false()).collect() };
         let value = match e {
             TExpr::Base(b) => return self.base_ub(sink, *b),
             TExpr::Def(id) => {
@@ -317,12 +318,15 @@ impl<'e> Compiler<'e, '_> {
             TExpr::Unary(op, inner) => match op {
                 UnOp::Identity => Ub::Rel(Bits::identity(&self.ub_set(sink, inner))),
                 UnOp::Inverse => Ub::Rel(self.ub_rel(sink, inner).transpose()),
-                UnOp::Opt => Ub::Rel(self.ub_rel(sink, inner).union(&Bits::identity(&executable))),
+                UnOp::Opt => Ub::Rel(
+                    self.ub_rel(sink, inner)
+                        .union(&Bits::identity(&executable())),
+                ),
                 UnOp::Plus => Ub::Rel(self.ub_rel(sink, inner).closure()),
                 UnOp::Star => Ub::Rel(
                     self.ub_rel(sink, inner)
                         .closure()
-                        .union(&Bits::identity(&executable)),
+                        .union(&Bits::identity(&executable())),
                 ),
             },
             TExpr::Binary(op, a, b) => {
