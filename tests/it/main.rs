@@ -10,6 +10,7 @@ mod reference;
 mod backends;
 mod batch;
 mod c11;
+mod c_examples;
 mod c_programs;
 mod certify;
 mod cli;
