@@ -12,6 +12,7 @@ mod batch;
 mod c11;
 mod c_examples;
 mod c_programs;
+mod c_random;
 mod certify;
 mod cli;
 mod corpus_cli_herd;
