@@ -45,6 +45,7 @@ mod extras;
 
 use extras::{clang_failure_order, is_struct_object};
 mod heap;
+mod members;
 mod sync;
 
 type Errors = Vec<Diagnostic>;
@@ -191,6 +192,8 @@ struct Translator<'a> {
     /// The values of barrier calls written before the expression that makes them, by the
     /// call's offset.
     hoisted: HashMap<usize, ast::Expr>,
+    /// Each struct's fields, by struct and field name: type and array length (`members.rs`).
+    field_types: HashMap<(String, String), (TypeInfo, Option<u32>)>,
 }
 
 /// How many loop bodies unrolling constant loops may copy in one program.
@@ -223,6 +226,7 @@ pub fn translate<'a>(
         barriers: HashSet::new(),
         sync_calls: 0,
         hoisted: HashMap::new(),
+        field_types: HashMap::new(),
     };
     // Every function the program defines, before any body is read: a call may come
     // before the definition (after a prototype).
@@ -678,6 +682,7 @@ impl Translator<'_> {
                 };
                 let (info, array_len) = self.declared(&base, &d.node, d.span);
                 self.refuse_field_dims(&d.node, d.span);
+                self.field_declared(&name, &field_name.node.name, &info, array_len);
                 fields.push(ast::FieldDecl {
                     ty: Self::litmus_type(&info, self.span(d.span)),
                     name: self.ident(field_name),
@@ -1831,18 +1836,9 @@ impl Translator<'_> {
                 self.refuse("a string literal", e.span);
                 None
             }
-            c::Expression::Member(m) => {
-                let arrow = matches!(m.node.operator.node, c::MemberOperator::Indirect);
-                let base = self.expression(&m.node.expression, scope)?;
-                // `g.f` on a global struct `g`: `g` is its address in the litmus AST.
-                let (base, arrow) = match (base.kind, arrow) {
-                    (ExprKind::Unary(UnaryOp::Deref, inner), false) => (*inner, true),
-                    (kind, arrow) => (expr(kind, base.span), arrow),
-                };
-                Some(expr(
-                    ExprKind::Member(Box::new(base), self.ident(&m.node.identifier), arrow),
-                    span,
-                ))
+            c::Expression::Member(_) => {
+                let (place, atomic) = self.place(e, scope)?;
+                Some(self.read(place, atomic, span))
             }
             c::Expression::Call(call_node) => self.call(call_node, scope, span),
             c::Expression::UnaryOperator(u) => {
@@ -2022,6 +2018,7 @@ impl Translator<'_> {
                     atomic,
                 ))
             }
+            c::Expression::Member(m) => self.member_place(m, scope, span),
             _ => Some((self.expression(e, scope)?, false)),
         }
     }
@@ -2050,6 +2047,7 @@ impl Translator<'_> {
                 self.points_to_atomic(&b.node.lhs, scope)
             }
             c::Expression::Cast(cast) => self.points_to_atomic(&cast.node.expression, scope),
+            c::Expression::Member(m) => self.member_points_to_atomic(m, scope),
             c::Expression::UnaryOperator(u)
                 if matches!(u.node.operator.node, c::UnaryOperator::Address) =>
             {

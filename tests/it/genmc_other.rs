@@ -95,11 +95,7 @@ const KNOWN_COUNT_DIFFERENCES: &[(&str, &str, &str)] = &[
 
 /// Rows whose verdict differs from GenMC's, and why: front-end defects, reported, to be
 /// taken off when fixed.
-const KNOWN_DISAGREEMENTS: &[(&str, &str, &str)] = &[(
-    "correct/infr/struct-temps/variants/struct-temps-live0.c",
-    "rc11",
-    "front-end defect: `node.next = 0xdeadbeef` assigns an _Atomic struct field, a seq_cst atomic store in C; nemos lowers it as a plain write and reports a race with the atomic loads",
-)];
+const KNOWN_DISAGREEMENTS: &[(&str, &str, &str)] = &[];
 
 /// The first line of a file, or `None` when there is no such file.
 fn first_line(path: &Path) -> Option<String> {
