@@ -31,7 +31,7 @@ use crate::encode::sc;
 use crate::encode::symmetry::break_symmetry;
 use crate::encode::value::{self, Value};
 use crate::encode::{Encoding, EncodingOptions};
-use crate::events::{EventId, EventKind, Events};
+use crate::events::{EventId, EventKind, Events, WaitOn};
 use crate::program::symmetry::interchangeable_threads;
 use crate::program::Quantifier;
 use crate::program::{LocId, Observable, Program, StateProp};
@@ -899,6 +899,16 @@ impl<'a> Session<'a> {
                     .map(|(_, _, l)| l)
                     .filter(|l| !matches!(l, Bool::Const(_))),
             );
+        }
+        // GenMC's spin-assume blocks an execution that takes a spin loop's back edge: only
+        // the executions whose reduced spin loops exit at their first test are complete
+        // (docs/unrolling.md, "Spin loops"); the others are the same executions with failed
+        // iterations kept, or blocked ones.
+        for wait in &events.waits {
+            if let WaitOn::Spin { went_on, .. } = &wait.on {
+                let g = self.encoding.guard(&mut self.solver, went_on);
+                self.solver.clause(&[!counting, !g]);
+            }
         }
         let (mut positive, mut negative) = (0u64, 0u64);
         let mut assumptions = vec![premise, counting];

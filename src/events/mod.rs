@@ -72,6 +72,11 @@ pub enum WaitOn {
         reads: Vec<EventId>,
         /// The `while` statement.
         loop_span: Span,
+        /// Where the loop's first real test holds (the loop goes on): the guard of the
+        /// events after it. GenMC's spin-assume blocks every execution that takes the loop's
+        /// back edge, so `--count` counts only the executions where this guard is false
+        /// (docs/unrolling.md, "Spin loops").
+        went_on: Guard,
     },
     /// `lock(loc)`: the Wait event's value is a free choice (0 or 1) that may be 1 only when
     /// the mutex ends held (by another thread, or by this one: a self-deadlock). The

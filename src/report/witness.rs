@@ -429,7 +429,9 @@ pub fn blocked_threads(program: &Program, events: &Events, execution: &Execution
             let thread = program.thread_name(wait.thread);
             let at = line(wait.event);
             let waits = match &wait.on {
-                WaitOn::Spin { reads, loop_span } => {
+                WaitOn::Spin {
+                    reads, loop_span, ..
+                } => {
                     let text = source.snippet(*loop_span);
                     let text = text.lines().next().unwrap_or("").trim();
                     let mut stays: Vec<String> = Vec::new();

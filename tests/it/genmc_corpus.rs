@@ -80,21 +80,6 @@ const KNOWN_COUNT_DIFFERENCES: &[(&str, &str)] = &[
     ("correct/litmus/WWmerge1/variants/WWmerge10.c", "rc11"),
     ("correct/litmus/Z6.U/variants/Z6.U0.c", "rc11"),
     ("correct/litmus/relseq/variants/relseq0.c", "rc11"),
-    // Two threads take a compare-exchange spin lock beside the barrier's: nemos counts 4
-    // executions, GenMC 2, and the same without the barrier (a failed iteration of the
-    // spin loop is counted by nemos, not by GenMC's spin-assume).
-    ("correct/synthetic/barrier3/variants/barrier30.c", "rc11"),
-    ("correct/synthetic/barrier3/variants/barrier30.c", "sc"),
-    // The same compare-exchange spin lock, taken by two threads in each of two rounds:
-    // nemos 16 (2 x 2 per round), GenMC 4 (2 per round).
-    (
-        "correct/synthetic/barrier-lock/variants/barrier-lock0.c",
-        "rc11",
-    ),
-    (
-        "correct/synthetic/barrier-lock/variants/barrier-lock0.c",
-        "sc",
-    ),
 ];
 
 /// The defects of a library's misuse, as nemos names them, with GenMC's error for each.

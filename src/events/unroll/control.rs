@@ -266,11 +266,13 @@ impl Builder {
         } else {
             2
         };
-        self.spin_test(state, cond_prelude, cond, body, span, iterations);
+        self.spin_test(state, cond_prelude, cond, body, span, iterations, None);
     }
 
     /// A test of a reduced spin loop and, when it holds, `iterations` more iterations, the
-    /// last followed by the wait.
+    /// last followed by the wait. `went_on`: the guard under which an earlier test of this
+    /// loop held, when one could fail (a `do` loop's first test cannot).
+    #[allow(clippy::too_many_arguments)]
     fn spin_test(
         &mut self,
         state: &mut ThreadState,
@@ -279,16 +281,19 @@ impl Builder {
         body: &[Instr],
         span: Span,
         iterations: u32,
+        went_on: Option<Guard>,
     ) {
         let outer = self.enter_condition(state, cond);
         let value = self.term(cond, state);
         let zero = self.terms.constant(0);
         let entered = self.terms.binary(BinaryOp::Ne, value, zero);
+        let can_fail = self.terms.constant_value(entered).is_none();
         self.branch(
             state,
             entered,
             span,
             |b, s| {
+                let went_on = went_on.or_else(|| can_fail.then(|| s.guard.clone()));
                 let first = b.events.len();
                 b.block(body, s);
                 b.block(cond_prelude, s);
@@ -296,7 +301,7 @@ impl Builder {
                     return;
                 }
                 if iterations > 1 {
-                    return b.spin_test(s, cond_prelude, cond, body, span, iterations - 1);
+                    return b.spin_test(s, cond_prelude, cond, body, span, iterations - 1, went_on);
                 }
                 let reads = b.events[first..]
                     .iter()
@@ -309,6 +314,7 @@ impl Builder {
                 let on = WaitOn::Spin {
                     reads,
                     loop_span: span,
+                    went_on: went_on.unwrap_or_else(|| s.guard.clone()),
                 };
                 b.wait(s, Some(spinning), on, span);
             },
