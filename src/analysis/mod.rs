@@ -7,6 +7,7 @@
 //! checkers report a failed unwinding assertion.
 
 pub mod atomicity;
+pub mod deepen;
 pub mod explain;
 pub mod graph;
 pub mod infer;

@@ -115,7 +115,8 @@ impl HiArgs {
             query,
             options,
             load: LoadOptions {
-                unroll: common.unroll.unroll,
+                unroll: common.unroll.bound(),
+                unroll_as_needed: common.unroll.unroll.is_none(),
                 max_events: Some(common.max_events),
                 macros: loaded.macros,
                 ..common.c.load_options()

@@ -20,8 +20,9 @@ use std::sync::Arc;
 
 use clap::{CommandFactory, FromArgMatches};
 
+use nemos::analysis::deepen::ask_unrolled_as_needed;
 use nemos::analysis::infer::{patched, Inference};
-use nemos::analysis::query::{ask, Finding, Severity};
+use nemos::analysis::query::{Finding, Severity};
 use nemos::diagnostics::{InputError, SourceFile};
 use nemos::report::herd_log::{self, Comparison};
 use nemos::report::{self, Palette, Printed, Rendered, Report};
@@ -261,7 +262,7 @@ fn events_one(
     format: Format,
 ) -> Status {
     let options = LoadOptions {
-        unroll: unroll.unroll,
+        unroll: unroll.bound(),
         ..c.load_options()
     };
     let test = match load(t, path, &options) {
@@ -281,13 +282,26 @@ fn analyse_one(t: &mut TestRun, path: &Path, hi: &HiArgs) -> Status {
         Ok(test) => test,
         Err(status) => return status,
     };
-    let answer = match ask(&test, hi.query, &hi.options) {
-        Ok(answer) => answer,
+    let (test, answer) = match ask_unrolled_as_needed(test, hi.query, &hi.options, &hi.load) {
+        Ok(answered) => answered,
         Err(e) => {
             ewriteln!(t, "error: {}: {e}", path.display());
             return Status::BadInput;
         }
     };
+    if test.events.unroll > hi.load.unroll {
+        let reach = if answer.tally().bound_hit {
+            "the most tried without --unroll; some executions need more"
+        } else {
+            "as far as its executions need"
+        };
+        ewriteln!(
+            t,
+            "note: {}: loops unrolled {} times, {reach}",
+            path.display(),
+            test.events.unroll
+        );
+    }
     if let Finding::Limit(limit) = &answer.finding {
         t.limit = Some(limit.clone());
         return Status::LimitHit;

@@ -41,6 +41,10 @@ pub struct LoadOptions {
     /// Leave out the executions that need more loop iterations than `unroll`, as GenMC's
     /// `-unroll=N` does, instead of reporting them as cut.
     pub block_at_bound: bool,
+    /// The caller left the bound to nemos: a C file's check, outcomes and races raise it
+    /// from `unroll` as far as the executions need ([`crate::analysis::deepen`]), as GenMC
+    /// needs no bound for loops that end.
+    pub unroll_as_needed: bool,
 }
 
 /// Runs the C preprocessor on a C file: its output, or the preprocessor's own message.
@@ -64,6 +68,7 @@ impl Default for LoadOptions {
             macros: None,
             preprocessor: None,
             block_at_bound: false,
+            unroll_as_needed: false,
         }
     }
 }

@@ -42,6 +42,14 @@ struct Known {
 
 const KNOWN: &[Known] = &[
     Known {
+        file: "walk_to_zero.c",
+        // The reader stops at cell 3, 2, 1 or 0: one execution each (no --unroll given,
+        // so the bound is raised until none is cut).
+        rc11: (false, 4),
+        sc: (false, 4),
+        litmus: None,
+    },
+    Known {
         file: "mp_release_acquire.c",
         // The reader reads the flag as 0 or 1; having read 1 it reads the data as 1.
         rc11: (false, 2),
@@ -428,6 +436,36 @@ fn infer_keeps_the_synchronisation_of_thread_creation() {
     assert!(
         stdout.contains("(the written orders weakened): release, release, release, acquire"),
         "{stdout}"
+    );
+}
+
+#[test]
+fn without_unroll_a_c_file_is_unrolled_as_far_as_its_executions_need() {
+    let run = |args: &[&str]| {
+        let output = nemos().args(args).output().expect("nemos runs");
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    // The reader tests four cells at most: a bound of 2 cuts it, no bound given does not.
+    assert_eq!(
+        run(&["check", "--unroll", "2", "walk_to_zero.c"]).0,
+        Some(3)
+    );
+    let (exit, stderr) = run(&["check", "walk_to_zero.c"]);
+    assert_eq!(exit, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("walk_to_zero.c: loops unrolled 4 times, as far as its executions need"),
+        "{stderr}"
+    );
+    // A loop that may count forever keeps executions cut at every bound: the doubling
+    // stops at 64, and the assertion that fails at the third iteration is still found.
+    let (exit, stderr) = run(&["check", "bounded_loop.c"]);
+    assert_eq!(exit, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("loops unrolled 64 times, the most tried without --unroll"),
+        "{stderr}"
     );
 }
 
