@@ -281,6 +281,19 @@ impl<'a> Encoding<'a> {
         self.order_options[event] = options;
     }
 
+    /// The option the solver chose for `event` under `truth`, when its order is chosen
+    /// ([`Encoding::choose_order`]).
+    pub fn chosen_order(
+        &self,
+        event: EventId,
+        truth: &dyn Fn(Bool) -> bool,
+    ) -> Option<OrderOption> {
+        self.order_options[event]
+            .iter()
+            .find(|o| truth(o.selector))
+            .copied()
+    }
+
     /// Name the literals of feasibility, controls and relation pairs, with the 1-based event
     /// numbers of the event table, so that an exported instance can be read by hand.
     fn name_literals<S: ClauseSink>(&self, sink: &mut S) {

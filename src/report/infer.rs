@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::check::WitnessJson;
-use super::witness::witness_text;
+use super::witness::{witness_prefix, witness_text};
 use super::{bound_line, one_line, Palette, Report};
 use crate::analysis::infer::{choice_name, Choice, Failure, Inference, Search, Site, Violation};
 use crate::program::Program;
@@ -56,7 +56,17 @@ impl InferReport<'_> {
         )
     }
 
-    fn failure_lines(&self, failure: &Failure, indent: &str, out: &mut String) {
+    /// The failure's witness, or, when an earlier one showed the same execution breaking
+    /// the property the same way, a line naming it (`shown`: what was printed so far, with
+    /// its label).
+    fn failure_lines(
+        &self,
+        failure: &Failure,
+        label: String,
+        shown: &mut Vec<(String, String)>,
+        indent: &str,
+        out: &mut String,
+    ) {
         let invalid_access = failure.violation == Violation::Assertion
             && !failure.execution.failed_assertions.is_empty()
             && failure
@@ -69,10 +79,49 @@ impl InferReport<'_> {
         } else {
             violation_text(&failure.violation)
         };
-        let _ = writeln!(out, "{indent}{violation}:");
-        for line in witness_text(&failure.program, &failure.events, &failure.execution).lines() {
+        let text = if failure.racing.is_empty() {
+            witness_text(&failure.program, &failure.events, &failure.execution)
+        } else {
+            witness_prefix(
+                &failure.program,
+                &failure.events,
+                &failure.execution,
+                &failure.racing,
+            )
+        };
+        // A race is named by its two accesses: the same pair racing again is not shown
+        // again, whatever else its execution does.
+        let key = match failure.racing.as_slice() {
+            [a, b] => format!("{violation}\nrace {a} {b}"),
+            _ => format!("{violation}\n{text}"),
+        };
+        if let Some((_, earlier)) = shown.iter().find(|(k, _)| *k == key) {
+            match failure.racing.as_slice() {
+                [a, b] => {
+                    let _ = writeln!(
+                        out,
+                        "{indent}{} on the same accesses (events {} and {}) as in the execution shown {earlier}",
+                        violation.trim_end_matches(" in"),
+                        a + 1,
+                        b + 1
+                    );
+                }
+                _ => {
+                    let _ = writeln!(out, "{indent}{violation} the execution shown {earlier}");
+                }
+            }
+            return;
+        }
+        let racing = if failure.racing.is_empty() {
+            ""
+        } else {
+            " (the racing accesses marked <==)"
+        };
+        let _ = writeln!(out, "{indent}{violation}{racing}:");
+        for line in text.lines() {
             let _ = writeln!(out, "{indent}  {line}");
         }
+        shown.push((key, label));
     }
 }
 
@@ -136,9 +185,11 @@ impl Report for InferReport<'_> {
                 choice_name(site.written)
             );
         }
+        let mut shown = Vec::new();
         if let Some(failure) = &inf.written_failure {
             let _ = writeln!(out, "As written,");
-            self.failure_lines(failure, "  ", &mut out);
+            let label = "for the written orders".to_string();
+            self.failure_lines(failure, label, &mut shown, "  ", &mut out);
         }
         let written = inf.written();
         for (n, minimal) in inf.minimal.iter().enumerate() {
@@ -190,7 +241,8 @@ impl Report for InferReport<'_> {
                     choice_name(reason.weaker),
                     choice_name(reason.weaker)
                 );
-                self.failure_lines(&reason.failure, "    ", &mut out);
+                let label = format!("for site {} of minimal orders {}", reason.site + 1, n + 1);
+                self.failure_lines(&reason.failure, label, &mut shown, "    ", &mut out);
             }
         }
         if inf.bound_hit {
@@ -210,6 +262,7 @@ impl Report for InferReport<'_> {
                 "violation": f.violation,
                 "orders": f.assignment.iter().map(|&c| choice_name(c)).collect::<Vec<_>>(),
                 "witness": WitnessJson::of(&f.program, &f.events, "counterexample", &f.execution),
+                "racing_events": f.racing.iter().map(|e| e + 1).collect::<Vec<_>>(),
             })
         };
         let sites: Vec<serde_json::Value> = inf

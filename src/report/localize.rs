@@ -236,6 +236,14 @@ impl Report for LocalizeReport<'_> {
                 let _ = writeln!(out, "  {}. {first}", k + 1);
                 let _ = writeln!(out, "     before {second}   (on {location})");
             }
+            for (k, l) in set.both_orders() {
+                let _ = writeln!(
+                    out,
+                    "  orderings {} and {} are the two orders of one pair of statements: this set means \"do not run both\", not a critical race between them",
+                    k + 1,
+                    l + 1
+                );
+            }
             let marked: Vec<usize> = set
                 .marked
                 .iter()
@@ -312,6 +320,7 @@ impl Report for LocalizeReport<'_> {
                     .collect();
                 serde_json::json!({
                     "orderings": orderings,
+                    "do_not_run_both": set.both_orders().iter().map(|&(k, l)| [k + 1, l + 1]).collect::<Vec<_>>(),
                     "witness": labels(&set.witness),
                     "witness_is_sc_interleaving": !set.witness.cyclic,
                     "final_state": state_line(self.program, &set.witness.final_state),

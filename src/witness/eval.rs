@@ -182,7 +182,13 @@ pub struct Explicit<'a> {
     lko: BitRel,
     /// Per event, its value, when known (for `different-values`).
     values: Vec<Option<i32>>,
+    /// Per event, the memory order (and a compare-exchange's failure order) it has in
+    /// place of its own, where a solver chose it (`infer`); empty: every event's own.
+    orders: Vec<Option<ChosenOrder>>,
 }
+
+/// An access's order, and a compare-exchange's failure order, in place of the event's own.
+pub type ChosenOrder = (MemOrder, Option<MemOrder>);
 
 impl<'a> Explicit<'a> {
     /// From explicit pairs; pairs involving an event that did not run are dropped, as every
@@ -221,7 +227,15 @@ impl<'a> Explicit<'a> {
             co,
             lko,
             values: Vec::new(),
+            orders: Vec::new(),
         }
+    }
+
+    /// The same execution with the events' memory orders replaced where `orders` gives
+    /// one (indexed by event).
+    pub fn with_orders(mut self, orders: Vec<Option<ChosenOrder>>) -> Explicit<'a> {
+        self.orders = orders;
+        self
     }
 
     /// From a decoded execution. `mutexes` says which locations are mutexes: their
@@ -367,13 +381,17 @@ impl<'a> Explicit<'a> {
             if !(event.is_memory() || event.kind == EventKind::Fence) {
                 return false;
             }
-            let order = match (event.failure_order, event.rmw) {
+            let (own, failure) = match self.orders.get(e).copied().flatten() {
+                Some(chosen) => chosen,
+                None => (event.order, event.failure_order),
+            };
+            let order = match (failure, event.rmw) {
                 (Some(failure), Some(write))
                     if self.index.get(write).is_none_or(Option::is_none) =>
                 {
                     failure
                 }
-                _ => event.order,
+                _ => own,
             };
             pred(order)
         })

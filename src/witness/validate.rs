@@ -318,7 +318,11 @@ fn check_control_flow(
         }
     }
     for e in &events.events {
-        let should_run = guard_holds(&e.guard);
+        // A fence the solver chose to leave out (`infer`) does not run.
+        let removed = enc
+            .chosen_order(e.id, truth)
+            .is_some_and(|o| o.order.is_none());
+        let should_run = guard_holds(&e.guard) && !removed;
         if should_run != executed(e.id) {
             return Err(format!(
                 "control flow: event {} {} but its guard evaluates to {}",
@@ -410,7 +414,13 @@ pub fn validate_model(
     compiled: &CompiledModel,
     selectors: &[Bool],
 ) -> Result<(), String> {
-    let explicit = Explicit::of_execution(enc.events, &enc.mutexes, execution);
+    let chosen = (0..enc.events.len())
+        .map(|e| {
+            enc.chosen_order(e, truth)
+                .and_then(|o| o.order.map(|order| (order, o.failure)))
+        })
+        .collect();
+    let explicit = Explicit::of_execution(enc.events, &enc.mutexes, execution).with_orders(chosen);
     let mut evaluator = explicit.evaluator(model);
     let in_force = |check: &Check| match &check.name {
         None => true,

@@ -434,3 +434,56 @@ P1 (int **p, atomic_int *flag) {\n  int r = atomic_load_explicit(flag, memory_or
     }
     assert!(answer.written_failure.is_none(), "{}", test.program.name);
 }
+
+/// Dekker's entry with a plain counter in the critical section: under RC11 every flag
+/// access must be seq_cst, and each weakening lets the two increments race.
+const DEKKER: &str = "C dekker\n{ f0 = 0; f1 = 0; x = 0; }\n\
+P0 (atomic_int* f0, atomic_int* f1, int* x) {\n  atomic_store_explicit(f0, 1, memory_order_seq_cst);\n  int r0 = atomic_load_explicit(f1, memory_order_seq_cst);\n  if (r0 == 0) { *x = 1; }\n}\n\
+P1 (atomic_int* f0, atomic_int* f1, int* x) {\n  atomic_store_explicit(f1, 1, memory_order_seq_cst);\n  int r1 = atomic_load_explicit(f0, memory_order_seq_cst);\n  if (r1 == 0) { *x = 2; }\n}\n\
+exists (x = 3)\n";
+
+/// Issue 38, item 9: infer's witness for a race marks the racing pair as `races` does
+/// (`<==` on both accesses), and one execution breaking the property one way is printed
+/// once, however many sites' reasons it is (Dekker's printed it once per site).
+#[test]
+fn infer_marks_the_race_and_shows_one_execution_once() {
+    let test = common::load("dekker", DEKKER);
+    let answer = infer(
+        &test.program,
+        UNROLL,
+        &common::under("rc11"),
+        Property::default(),
+        &[],
+        Search::Incremental,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(minimal(&answer), vec![orders(&[SeqCst; 4])]);
+    let reasons = &answer.minimal[0].reasons;
+    assert_eq!(reasons.len(), 4);
+    for reason in reasons {
+        assert!(matches!(reason.failure.violation, Violation::Flag(_)));
+        let events = &reason.failure.events.events;
+        let [a, b] = reason.failure.racing[..] else {
+            panic!("no racing pair: {:?}", reason.failure.racing)
+        };
+        assert_eq!(events[a].location, events[b].location);
+        assert_ne!(events[a].thread, events[b].thread);
+        assert!(events[a].is_write() || events[b].is_write());
+    }
+    let report = nemos::report::infer::InferReport {
+        model: "rc11",
+        program: &test.program,
+        inference: &answer,
+        unroll: UNROLL,
+    };
+    let text = nemos::report::Report::text(&report, nemos::report::Palette::PLAIN);
+    let marked = text
+        .lines()
+        .filter(|l| l.contains("<==") && !l.contains("marked <=="))
+        .count();
+    assert_eq!(
+        marked, 2,
+        "one witness, its two racing accesses marked:\n{text}"
+    );
+    assert_eq!(text.matches("on the same accesses").count(), 3, "{text}");
+}

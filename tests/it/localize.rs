@@ -583,3 +583,49 @@ fn accesses_in_functions_are_fixed_and_named_by_their_call() {
         "{stdout}"
     );
 }
+
+/// Either thread writes x only when it read 0 from the flag the other raises afterwards:
+/// the outcome needs both writes to run.
+const RUN_BOTH: &str = "C run-both\n{ g = 0; h = 0; x = 0; }\n\
+P0 (int* g, int* h, int* x) {\n  int r0 = *g;\n  if (r0 == 0) { *x = 1; }\n  *h = 1;\n}\n\
+P1 (int* g, int* h, int* x) {\n  int r1 = *h;\n  if (r1 == 0) { *x = 2; }\n  *g = 1;\n}\n\
+exists (0:r0=0 /\\ 1:r1=0)\n";
+
+/// Issue 38, item 10: a set forbidding both `A before B` and `B before A` means "do not
+/// run both"; the answer says so for that set (and only for it), in text and JSON.
+#[test]
+fn a_set_with_both_orders_of_a_pair_is_labelled_do_not_run_both() {
+    let test = common::load("run-both", RUN_BOTH);
+    let options = QueryOptions::new(common::under("sc").model, "sc");
+    let answer = ask(&test, Query::Localize, &options).expect("answers");
+    let Finding::Localize(localization) = &answer.finding else {
+        panic!("not a localization");
+    };
+    let labelled: Vec<usize> = (0..localization.sets.len())
+        .filter(|&i| !localization.sets[i].both_orders().is_empty())
+        .collect();
+    assert_eq!(localization.sets.len(), 3);
+    assert_eq!(labelled.len(), 1, "{:?}", localization.sets);
+    let set = &localization.sets[labelled[0]];
+    assert_eq!(set.orderings.len(), 2);
+    assert_eq!(set.both_orders(), vec![(0, 1)]);
+    assert_eq!(set.orderings[0].first, set.orderings[1].second);
+    let report = nemos::report::localize::LocalizeReport {
+        file: &test.program.source,
+        model: "sc",
+        program: &test.program,
+        events: &test.events,
+        localization,
+        picture: None,
+    };
+    let text = nemos::report::Report::text(&report, nemos::report::Palette::PLAIN);
+    assert_eq!(text.matches("\"do not run both\"").count(), 1, "{text}");
+    let json = nemos::report::Report::json(&report);
+    let flagged: Vec<&serde_json::Value> = json["sets"]
+        .as_array()
+        .expect("sets")
+        .iter()
+        .filter(|s| !s["do_not_run_both"].as_array().expect("a list").is_empty())
+        .collect();
+    assert_eq!(flagged.len(), 1);
+}

@@ -35,12 +35,12 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 pub use patch::{patched, PatchError};
-use search::{covers, exhaustive, incremental, Direction};
+use search::{covers, exhaustive, incremental, Direction, Oracle};
 
 use super::{AnalysisError, AnalysisOptions, Session};
 use crate::diagnostics::Span;
 use crate::encode::cnf::{Bool, Gates};
-use crate::events::{self, Events, UnrollOptions};
+use crate::events::{self, EventId, Events, UnrollOptions};
 use crate::load::LoadError;
 use crate::program::{Address, Instr, MemOrder, Program, Quantifier};
 
@@ -332,6 +332,21 @@ pub struct Failure {
     pub program: Program,
     pub events: Events,
     pub execution: Execution,
+    /// For a flag the model's `race` raises: the two racing accesses (as `races` marks
+    /// them).
+    pub racing: Vec<EventId>,
+}
+
+/// The accesses the model's `race` relates in the session's last model, when `violation`
+/// is a flag: the first pair.
+fn racing_pair(session: &Session, violation: &Violation) -> Vec<EventId> {
+    let (Violation::Flag(_), Some(race)) = (violation, &session.compiled.race) else {
+        return Vec::new();
+    };
+    race.iter()
+        .find(|&(a, b, lit)| a != b && session.solver.value_of(lit))
+        .map(|(a, b, _)| vec![a.min(b), a.max(b)])
+        .unwrap_or_default()
 }
 
 /// Why a site of a minimal assignment cannot be weaker.
@@ -439,53 +454,27 @@ pub fn infer(
         options,
         property,
     };
-    let found = match search {
-        Search::Exhaustive => exhaustive(&checker, assignments)?,
-        Search::Incremental => incremental(&checker)?,
-    };
-    let mut minimal = Vec::new();
-    for assignment in found.minimal {
-        if search == Search::Incremental && !checker.passes(&assignment)?.0 {
-            return Err(AnalysisError::Evaluation(format!(
-                "the incremental search found the orders {} correct, but they fail when checked \
-                 alone: the model allows more executions under stronger orders somewhere; \
-                 run infer with --search exhaustive",
-                assignment
-                    .iter()
-                    .map(|&c| choice_name(c))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
-            .into());
-        }
-        let mut reasons = Vec::new();
-        for (i, site) in sites.iter().enumerate() {
-            let Some(weaker) = one_step_weaker(&site.choices, assignment[i]) else {
-                continue;
-            };
-            let mut tried = assignment.clone();
-            tried[i] = weaker;
-            // Minimality makes every weaker assignment fail; the failure is found again to
-            // show it.
-            let failure = checker.failure(&tried)?.ok_or_else(|| {
-                AnalysisError::Evaluation(format!(
-                    "a minimal assignment of memory orders has a passing weakening at site {}",
-                    i + 1
-                ))
-            })?;
-            reasons.push(Reason {
-                site: i,
-                weaker,
-                failure,
-            });
-        }
-        minimal.push(Minimal {
-            assignment,
-            reasons,
-        });
-    }
     let written: Vec<Choice> = sites.iter().map(|s| s.written).collect();
-    let written_failure = checker.failure(&written)?;
+    let (found, minimal, written_failure) = match search {
+        Search::Exhaustive => {
+            let found = exhaustive(&checker, assignments)?;
+            let mut failure = |a: &[Choice]| checker.failure(a);
+            let minimal = explained(&sites, &found.minimal, &mut failure)?;
+            let written_failure = failure(&written)?;
+            (found, minimal, written_failure)
+        }
+        Search::Incremental => {
+            // Every verdict, and every witness shown, comes from the one instance; each
+            // witness is checked under the orders it is shown with (`Session::find`).
+            let (program, events) = checker.load(&written)?;
+            let mut oracle = Oracle::new(&checker, &program, &events)?;
+            let found = incremental(&mut oracle)?;
+            let mut failure = |a: &[Choice]| oracle.failure(a);
+            let minimal = explained(&sites, &found.minimal, &mut failure)?;
+            let written_failure = failure(&written)?;
+            (found, minimal, written_failure)
+        }
+    };
     let nearest = minimal
         .iter()
         .enumerate()
@@ -507,6 +496,47 @@ pub fn infer(
         nearest,
         bound_hit: found.bound_hit,
     })
+}
+
+/// What finds an execution breaking the property under an assignment.
+type FindFailure<'f> = dyn FnMut(&[Choice]) -> Result<Option<Failure>, InferError> + 'f;
+
+/// Each minimal assignment with its reasons: per site that is not at its weakest, the
+/// execution that breaks the property when that site alone is one step weaker.
+fn explained(
+    sites: &[Site],
+    found: &[Vec<Choice>],
+    failure: &mut FindFailure,
+) -> Result<Vec<Minimal>, InferError> {
+    let mut minimal = Vec::new();
+    for assignment in found {
+        let mut reasons = Vec::new();
+        for (i, site) in sites.iter().enumerate() {
+            let Some(weaker) = one_step_weaker(&site.choices, assignment[i]) else {
+                continue;
+            };
+            let mut tried = assignment.clone();
+            tried[i] = weaker;
+            // Minimality makes every weaker assignment fail; the failure is found again to
+            // show it.
+            let failure = failure(&tried)?.ok_or_else(|| {
+                AnalysisError::Evaluation(format!(
+                    "a minimal assignment of memory orders has a passing weakening at site {}",
+                    i + 1
+                ))
+            })?;
+            reasons.push(Reason {
+                site: i,
+                weaker,
+                failure,
+            });
+        }
+        minimal.push(Minimal {
+            assignment: assignment.clone(),
+            reasons,
+        });
+    }
+    Ok(minimal)
 }
 
 /// Every site of `a` is at most as strong as in `b`.
@@ -556,14 +586,18 @@ impl Checker<'_> {
         let (program, events) = self.load(assignment)?;
         let found = {
             let mut session = Session::new(&program, &events, self.options)?;
-            self.violation(&mut session)?
+            self.violation(&mut session)?.map(|(violation, execution)| {
+                let racing = racing_pair(&session, &violation);
+                (violation, execution, racing)
+            })
         };
-        Ok(found.map(|(violation, execution)| Failure {
+        Ok(found.map(|(violation, execution, racing)| Failure {
             assignment: assignment.to_vec(),
             violation,
             program,
             events,
             execution,
+            racing,
         }))
     }
 
@@ -610,12 +644,6 @@ impl Checker<'_> {
             parts.push((Violation::Deadlock, blocked));
         }
         parts
-    }
-
-    /// The literal "the property is broken" (within the bound).
-    fn violated(&self, session: &mut Session) -> Bool {
-        let parts: Vec<Bool> = self.violations(session).into_iter().map(|p| p.1).collect();
-        session.solver.or(&parts)
     }
 
     fn violation(

@@ -2,14 +2,20 @@
 
 use std::collections::HashMap;
 
-use super::{at_most, below, failure_order, Checker, Choice, InferError, Site, MAX_ASSIGNMENTS};
+use super::{
+    at_most, below, failure_order, racing_pair, with_orders, Checker, Choice, Failure, InferError,
+    Site, Violation, MAX_ASSIGNMENTS,
+};
 use crate::analysis::{AnalysisError, Session, SolveOutcome};
+use crate::cat::Check;
 use crate::diagnostics::Span;
 use crate::encode::cnf::{Bool, ClauseSink, Gates};
 use crate::encode::OrderOption;
-use crate::events::EventKind;
-use crate::program::MemOrder;
+use crate::events::{EventKind, Events};
+use crate::program::{MemOrder, Program};
 use crate::solver::{Solver, VarisatSolver};
+use crate::witness::eval::Explicit;
+use crate::witness::Execution;
 
 /// What a search finds: the minimal passing assignments, in the order of [`nth`] (weakest
 /// first, the first site varying slowest), whatever order the search met them in.
@@ -52,57 +58,9 @@ pub(super) fn exhaustive(checker: &Checker, count: usize) -> Result<Found, Infer
     })
 }
 
-/// The search in one instance (see the module's documentation).
-pub(super) fn incremental(checker: &Checker) -> Result<Found, InferError> {
-    let sites = checker.sites;
-    let (program, events) = checker.load(&sites.iter().map(|s| s.written).collect::<Vec<_>>())?;
-    let site_of: HashMap<Span, usize> =
-        sites.iter().enumerate().map(|(i, s)| (s.span, i)).collect();
-    let mut selectors: Vec<Vec<Bool>> = Vec::new();
-    let mut session = Session::prepared(&program, &events, checker.options, |solver, encoding| {
-        for site in sites {
-            let lits: Vec<Bool> = site
-                .choices
-                .iter()
-                .map(|_| Bool::Lit(solver.new_lit()))
-                .collect();
-            solver.exactly_one(&lits);
-            selectors.push(lits);
-        }
-        for event in &events.events {
-            let ordered = event.is_memory() || event.kind == EventKind::Fence;
-            if !ordered || event.order == MemOrder::NonAtomic {
-                continue;
-            }
-            let Some(&site) = site_of.get(&event.span) else {
-                continue;
-            };
-            let options = sites[site]
-                .choices
-                .iter()
-                .zip(&selectors[site])
-                .map(|(&order, &selector)| OrderOption {
-                    selector,
-                    order,
-                    failure: event.failure_order.and(order.map(failure_order)),
-                })
-                .collect();
-            encoding.choose_order(solver, event.id, options);
-        }
-    })?;
-    let broken = checker.violated(&mut session);
-    let mut base = vec![broken];
-    base.extend_from_slice(&session.enabled);
-    let mut oracle = Oracle {
-        sites,
-        session,
-        selectors,
-        base,
-        verdicts: HashMap::new(),
-        solves: 0,
-        minimal: Vec::new(),
-        failing: Vec::new(),
-    };
+/// The search in one instance (see the module's documentation), on the oracle's session.
+pub(super) fn incremental(oracle: &mut Oracle) -> Result<Found, InferError> {
+    let sites = oracle.sites;
     let mut seeds = Seeds::new(sites);
     while let Some(seed) = seeds.next(sites)? {
         if oracle.passes(&seed)? {
@@ -122,7 +80,7 @@ pub(super) fn incremental(checker: &Checker) -> Result<Found, InferError> {
             .map(|(&c, site)| choice_index(site, c))
             .collect()
     };
-    let mut minimal = oracle.minimal;
+    let mut minimal = std::mem::take(&mut oracle.minimal);
     minimal.sort_by_key(position);
     Ok(Found {
         minimal,
@@ -132,25 +90,128 @@ pub(super) fn incremental(checker: &Checker) -> Result<Found, InferError> {
     })
 }
 
-/// The incremental search's verdicts: one solve of the one instance per assignment, under
-/// its sites' selectors.
-struct Oracle<'a> {
+/// At most this many executions that broke the property are kept to try on later
+/// assignments before solving.
+const KEPT_COUNTEREXAMPLES: usize = 32;
+
+/// An execution that broke the property under some assignment, kept to decide others.
+struct Counterexample {
+    execution: Execution,
+    /// Per event: its guard held (whether a fence left out would have run).
+    guard_held: Vec<bool>,
+    /// A part of the property that no order changes broke: the condition, an assertion,
+    /// a deadlock (only the model's flags depend on the orders).
+    fixed: bool,
+    /// The literals of its `rf`, `co` and executed accesses, with their values: assumed
+    /// to find it again under another assignment.
+    hints: Vec<Bool>,
+}
+
+/// The incremental search's verdicts: one instance, the written program encoded once with
+/// every site's order chosen by selector literals, each verdict one solve under
+/// assumptions, or none when an execution already found breaks the property under the
+/// assignment asked about (evaluated on the model, `witness::eval`).
+pub(super) struct Oracle<'a> {
+    checker: &'a Checker<'a>,
     sites: &'a [Site],
     session: Session<'a>,
     /// Per site, per choice: the literal choosing it.
     selectors: Vec<Vec<Bool>>,
+    /// Per event: the site whose order it has.
+    site_of: Vec<Option<usize>>,
+    /// The parts of the property, each with its literal "broken" (`Checker::violations`).
+    parts: Vec<(Violation, Bool)>,
     /// Within the bound, the property broken, the model's checks in force.
     base: Vec<Bool>,
     verdicts: HashMap<Vec<Choice>, bool>,
+    /// Per passing assignment solved: the weaker one its failed core shows passing too.
+    jumps: HashMap<Vec<Choice>, Vec<Choice>>,
+    counterexamples: Vec<Counterexample>,
     solves: usize,
     /// Minimal passing and maximal failing assignments found so far.
     minimal: Vec<Vec<Choice>>,
     failing: Vec<Vec<Choice>>,
 }
 
-impl Oracle<'_> {
+impl<'a> Oracle<'a> {
+    /// The written program `program` (with its `events`) encoded once, the solver choosing
+    /// each site's order.
+    pub(super) fn new(
+        checker: &'a Checker<'a>,
+        program: &'a Program,
+        events: &'a Events,
+    ) -> Result<Oracle<'a>, InferError> {
+        let sites = checker.sites;
+        let site_index: HashMap<Span, usize> =
+            sites.iter().enumerate().map(|(i, s)| (s.span, i)).collect();
+        let mut site_of = vec![None; events.len()];
+        let mut selectors: Vec<Vec<Bool>> = Vec::new();
+        let session = Session::prepared(program, events, checker.options, |solver, encoding| {
+            for site in sites {
+                let lits: Vec<Bool> = site
+                    .choices
+                    .iter()
+                    .map(|_| Bool::Lit(solver.new_lit()))
+                    .collect();
+                solver.exactly_one(&lits);
+                selectors.push(lits);
+            }
+            for event in &events.events {
+                let ordered = event.is_memory() || event.kind == EventKind::Fence;
+                if !ordered || event.order == MemOrder::NonAtomic {
+                    continue;
+                }
+                let Some(&site) = site_index.get(&event.span) else {
+                    continue;
+                };
+                site_of[event.id] = Some(site);
+                let options = sites[site]
+                    .choices
+                    .iter()
+                    .zip(&selectors[site])
+                    .map(|(&order, &selector)| OrderOption {
+                        selector,
+                        order,
+                        failure: event.failure_order.and(order.map(failure_order)),
+                    })
+                    .collect();
+                encoding.choose_order(solver, event.id, options);
+            }
+        })?;
+        let mut oracle = Oracle {
+            checker,
+            sites,
+            session,
+            selectors,
+            site_of,
+            parts: Vec::new(),
+            base: Vec::new(),
+            verdicts: HashMap::new(),
+            jumps: HashMap::new(),
+            counterexamples: Vec::new(),
+            solves: 0,
+            minimal: Vec::new(),
+            failing: Vec::new(),
+        };
+        oracle.parts = checker.violations(&mut oracle.session);
+        let any: Vec<Bool> = oracle.parts.iter().map(|p| p.1).collect();
+        let broken = oracle.session.solver.or(&any);
+        oracle.base = vec![broken];
+        oracle.base.extend_from_slice(&oracle.session.enabled);
+        Ok(oracle)
+    }
+
+    /// The selector literals of assignment `a`.
+    fn choosing(&self, a: &[Choice]) -> Vec<Bool> {
+        a.iter()
+            .enumerate()
+            .map(|(i, choice)| self.selectors[i][choice_index(&self.sites[i], *choice)])
+            .collect()
+    }
+
     /// Whether the property holds under `a`: known when `a` is above a minimal passing
-    /// assignment or below a maximal failing one (monotonicity), solved otherwise.
+    /// assignment or below a maximal failing one (monotonicity), or when a kept execution
+    /// breaks it under `a`; solved otherwise.
     fn passes(&mut self, a: &[Choice]) -> Result<bool, AnalysisError> {
         if self.minimal.iter().any(|m| below(m, a)) {
             return Ok(true);
@@ -161,24 +222,150 @@ impl Oracle<'_> {
         if let Some(&known) = self.verdicts.get(a) {
             return Ok(known);
         }
-        let mut assumptions = self.base.clone();
-        for (i, choice) in a.iter().enumerate() {
-            let k = choice_index(&self.sites[i], *choice);
-            assumptions.push(self.selectors[i][k]);
+        if let Some(k) = self.breaking(a) {
+            let kept = self.counterexamples.remove(k);
+            self.counterexamples.insert(0, kept);
+            self.verdicts.insert(a.to_vec(), false);
+            return Ok(false);
         }
+        let mut assumptions = self.base.clone();
+        let chosen = self.choosing(a);
+        assumptions.extend_from_slice(&chosen);
         self.solves += 1;
         let passes = self.session.solve(&assumptions)? == SolveOutcome::Unsat;
+        if passes {
+            // The failed core names the sites that mattered: the others may take their
+            // weakest order and the property still holds.
+            let core = self.session.solver.failed_core();
+            let weakened: Vec<Choice> = a
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| {
+                    let in_core = matches!(chosen[i], Bool::Lit(l) if core.contains(&l));
+                    let weakest = weakest(&self.sites[i].choices);
+                    match weakest {
+                        Some(w) if !in_core => w,
+                        _ => c,
+                    }
+                })
+                .collect();
+            if weakened != a {
+                self.verdicts.insert(weakened.clone(), true);
+                self.jumps.insert(a.to_vec(), weakened);
+            }
+        } else {
+            let kept = self.counterexample();
+            self.counterexamples.insert(0, kept);
+            self.counterexamples.truncate(KEPT_COUNTEREXAMPLES);
+        }
         self.verdicts.insert(a.to_vec(), passes);
         Ok(passes)
+    }
+
+    /// The execution of the solver's last model, kept as a counterexample.
+    fn counterexample(&self) -> Counterexample {
+        let session = &self.session;
+        let solver = &session.solver;
+        let enc = &session.encoding;
+        let truth = |b: Bool| solver.value_of(b);
+        let execution = Execution::decode(enc, &|l| solver.value(l), &[]);
+        let guard_held = enc
+            .events
+            .events
+            .iter()
+            .map(|e| e.guard.0.iter().all(|&(c, p)| truth(enc.controls[c]) == p))
+            .collect();
+        let fixed = self
+            .parts
+            .iter()
+            .any(|(v, lit)| !matches!(v, Violation::Flag(_)) && truth(*lit));
+        let polar = |b: Bool| if truth(b) { b } else { !b };
+        let mut hints: Vec<Bool> = Vec::new();
+        for (_, _, lit) in enc.rf.iter().chain(enc.co.iter()) {
+            if !lit.is_false() && lit != Bool::TRUE {
+                hints.push(polar(lit));
+            }
+        }
+        for (e, &fb) in enc.feasible.iter().enumerate() {
+            let fence = enc.events.events[e].kind == EventKind::Fence;
+            if !fence && !fb.is_false() && fb != Bool::TRUE {
+                hints.push(polar(fb));
+            }
+        }
+        Counterexample {
+            execution,
+            guard_held,
+            fixed,
+            hints,
+        }
+    }
+
+    /// A kept execution that breaks the property under `a`, if any: its index.
+    fn breaking(&self, a: &[Choice]) -> Option<usize> {
+        (0..self.counterexamples.len()).find(|&k| self.breaks(&self.counterexamples[k], a))
+    }
+
+    /// The kept execution, its fences run or left out as `a` says, is allowed by the
+    /// model under `a`'s orders and breaks the property there.
+    fn breaks(&self, cx: &Counterexample, a: &[Choice]) -> bool {
+        let session = &self.session;
+        let events = session.encoding.events;
+        let mut execution = cx.execution.clone();
+        let mut orders = vec![None; events.len()];
+        for (e, site) in self.site_of.iter().enumerate() {
+            let Some(site) = *site else { continue };
+            let event = &events.events[e];
+            match a[site] {
+                None => execution.feasible[e] = false,
+                Some(order) => {
+                    if event.kind == EventKind::Fence {
+                        execution.feasible[e] = cx.guard_held[e];
+                    }
+                    let failure = event.failure_order.map(|_| failure_order(order));
+                    orders[e] = Some((order, failure));
+                }
+            }
+        }
+        let explicit = Explicit::of_execution(events, &session.encoding.mutexes, &execution)
+            .with_orders(orders);
+        let model = &session.model;
+        let mut evaluator = explicit.evaluator(model);
+        let in_force = |check: &Check| match &check.name {
+            None => true,
+            Some(name) => session
+                .compiled
+                .selector(name)
+                .is_some_and(|s| session.enabled.contains(&s)),
+        };
+        for check in model.checks.iter().filter(|c| !c.flag && in_force(c)) {
+            if evaluator.holds(check) != Ok(true) {
+                return false;
+            }
+        }
+        if cx.fixed {
+            return true;
+        }
+        self.checker.property.flags
+            && model
+                .checks
+                .iter()
+                .filter(|c| c.flag)
+                .any(|check| evaluator.holds(check) == Ok(true))
     }
 
     /// From a passing `a`, step down while some one-step weakening passes: the result is
     /// a minimal passing assignment (every weaker one lies below a failing cover).
     fn shrink(&mut self, mut a: Vec<Choice>) -> Result<Vec<Choice>, AnalysisError> {
-        while let Some(b) = self.step(&a, Direction::Down, true)? {
-            a = b;
+        loop {
+            if let Some(weaker) = self.jumps.get(&a) {
+                a = weaker.clone();
+                continue;
+            }
+            match self.step(&a, Direction::Down, true)? {
+                Some(b) => a = b,
+                None => return Ok(a),
+            }
         }
-        Ok(a)
     }
 
     /// From a failing `a`, step up while some one-step strengthening fails.
@@ -216,6 +403,72 @@ impl Oracle<'_> {
         assumptions.extend_from_slice(&self.session.enabled);
         Ok(self.session.solve(&assumptions)? == SolveOutcome::Sat)
     }
+
+    /// An execution breaking the property under `a`, found in the one instance and
+    /// checked (`Session::find`) under `a`'s orders; the first part of the property broken
+    /// is the one shown. A kept execution that breaks it guides the solver there first.
+    pub(super) fn failure(&mut self, a: &[Choice]) -> Result<Option<Failure>, InferError> {
+        let chosen = self.choosing(a);
+        let hint = self
+            .breaking(a)
+            .map(|k| self.counterexamples[k].hints.clone());
+        let parts = self.parts.clone();
+        let mut found = None;
+        if let Some(hint) = hint {
+            // The kept execution, found again: the part shown is the first it breaks.
+            let mut all = vec![self.base[0]];
+            all.extend_from_slice(&chosen);
+            all.extend_from_slice(&hint);
+            if let Some(execution) = self.session.find(&all)? {
+                let solver = &self.session.solver;
+                let part = parts.iter().find(|(_, lit)| solver.value_of(*lit));
+                found = part.map(|(violation, _)| (violation.clone(), execution));
+            }
+        }
+        for (violation, broken) in parts {
+            if found.is_some() {
+                break;
+            }
+            if broken.is_false() {
+                continue;
+            }
+            let mut all = vec![broken];
+            all.extend_from_slice(&chosen);
+            if let Some(execution) = self.session.find(&all)? {
+                found = Some((violation, execution));
+            }
+        }
+        let Some((violation, execution)) = found else {
+            return Ok(None);
+        };
+        let racing = racing_pair(&self.session, &violation);
+        let program = with_orders(self.checker.program, self.sites, a);
+        let mut events = self.session.encoding.events.clone();
+        for (e, site) in self.site_of.iter().enumerate() {
+            let Some(site) = *site else { continue };
+            if let Some(order) = a[site] {
+                let event = &mut events.events[e];
+                event.order = order;
+                event.failure_order = event.failure_order.map(|_| failure_order(order));
+            }
+        }
+        Ok(Some(Failure {
+            assignment: a.to_vec(),
+            violation,
+            program,
+            events,
+            execution,
+            racing,
+        }))
+    }
+}
+
+/// The choice at most as strong as every other of the site's, if there is one.
+fn weakest(choices: &[Choice]) -> Option<Choice> {
+    choices
+        .iter()
+        .copied()
+        .find(|&c| choices.iter().all(|&d| at_most(c, d)))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -119,6 +119,19 @@ pub struct CriticalSet {
     pub repairs: Vec<repair::Repair>,
 }
 
+impl CriticalSet {
+    /// The pairs of the set's orderings (indices) that are the two orders of one pair of
+    /// statements: forbidding both removes every execution in which both run, so such a
+    /// set says "do not run both", not which of two racing orders is bad.
+    pub fn both_orders(&self) -> Vec<(usize, usize)> {
+        let o = &self.orderings;
+        (0..o.len())
+            .flat_map(|i| (i + 1..o.len()).map(move |j| (i, j)))
+            .filter(|&(i, j)| o[i].first == o[j].second && o[i].second == o[j].first)
+            .collect()
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Localization {
     pub target: Target,
