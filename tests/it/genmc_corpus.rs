@@ -40,7 +40,7 @@ use nemos::analysis::query::Defects;
 use crate::common::manifest_dir;
 
 /// Rows decided when this test was last tuned: fewer means the front end lost ground.
-const MIN_DECIDED: usize = 516;
+const MIN_DECIDED: usize = 524;
 
 /// Seconds a row may take (GenMC needs up to 62 s on its largest rows).
 const ROW_LIMIT: Duration = Duration::from_secs(30);
@@ -530,11 +530,20 @@ fn genmc_suite_through_the_c_front_end() {
         unexpected.is_empty(),
         "counts differ from GenMC's: {unexpected:?}"
     );
+    // Only a decided row with GenMC's count makes an entry stale (one not decided this
+    // time, at a time limit on a loaded machine, says nothing about its count).
+    let decided: Vec<(&str, &str)> = rows
+        .iter()
+        .zip(&outcomes)
+        .filter(|(_, outcome)| matches!(outcome, Outcome::Decided(..)))
+        .map(|(row, _)| (row.variant.as_str(), row.model.as_str()))
+        .collect();
     for known in KNOWN_COUNT_DIFFERENCES {
         assert!(
-            count_differences
-                .iter()
-                .any(|(v, m, _, _)| (v.as_str(), m.as_str()) == *known),
+            !decided.contains(known)
+                || count_differences
+                    .iter()
+                    .any(|(v, m, _, _)| (v.as_str(), m.as_str()) == *known),
             "{known:?} now has GenMC's count: take it off KNOWN_COUNT_DIFFERENCES"
         );
     }
