@@ -45,6 +45,7 @@ mod extras;
 
 use extras::{clang_failure_order, is_struct_object};
 mod heap;
+mod known;
 mod sync;
 
 type Errors = Vec<Diagnostic>;
@@ -158,6 +159,10 @@ struct Scope {
     start: bool,
     /// The thread handles declared here (`pthread_t t;`), followed while translating.
     local_handles: HashSet<String>,
+    /// The function's locals whose value is followed while known (`known.rs`).
+    followed: HashSet<String>,
+    /// Globals `main` wrote its constant to, the program's one write of them (`known.rs`).
+    known_globals: HashMap<String, i64>,
 }
 
 struct Translator<'a> {
@@ -191,6 +196,9 @@ struct Translator<'a> {
     /// The values of barrier calls written before the expression that makes them, by the
     /// call's offset.
     hoisted: HashMap<usize, ast::Expr>,
+    /// What the program writes where, and the globals nothing writes (`known.rs`).
+    global_writes: known::GlobalWrites,
+    frozen: HashMap<String, i64>,
 }
 
 /// How many loop bodies unrolling constant loops may copy in one program.
@@ -223,6 +231,8 @@ pub fn translate<'a>(
         barriers: HashSet::new(),
         sync_calls: 0,
         hoisted: HashMap::new(),
+        global_writes: known::GlobalWrites::of(unit),
+        frozen: HashMap::new(),
     };
     // Every function the program defines, before any body is read: a call may come
     // before the definition (after a prototype).
@@ -866,6 +876,7 @@ impl Translator<'_> {
         let kind = if array_len.is_some() {
             Global::Array
         } else {
+            self.note_global(&name.node.name, info, value.as_ref());
             Global::Object
         };
         self.globals
@@ -938,7 +949,8 @@ impl Translator<'_> {
                 .constants
                 .get(&id.node.name)
                 .or_else(|| self.enum_constants.get(&id.node.name))
-                .copied(),
+                .copied()
+                .or_else(|| self.known_global(&id.node.name, scope)),
             c::Expression::Cast(cast) => self.try_constant(&cast.node.expression, scope),
             c::Expression::UnaryOperator(u) => {
                 let v = self.try_constant(&u.node.operand, scope)?;
@@ -1054,6 +1066,7 @@ impl Translator<'_> {
 
     fn body(&mut self, statement: &Node<c::Statement>, mut scope: Scope) -> Vec<ast::Stmt> {
         let mut out = Vec::new();
+        scope.followed = known::followed_locals(statement);
         self.statement(statement, &mut scope, &mut out);
         match out.pop() {
             Some(ast::Stmt {
@@ -1150,6 +1163,11 @@ impl Translator<'_> {
             }
             scope.locals.insert(name.node.name.clone(), info.clone());
             scope.constants.remove(&name.node.name);
+            self.note_local(
+                &name.node.name,
+                init_declarator.node.initializer.as_ref(),
+                scope,
+            );
             out.push(stmt(
                 StmtKind::Decl {
                     ty: Self::litmus_type(&info, self.span(declarator.span)),
@@ -1176,7 +1194,10 @@ impl Translator<'_> {
                 out.push(stmt(StmtKind::Block(body), span));
             }
             c::Statement::Expression(None) => {}
-            c::Statement::Expression(Some(e)) => self.expression_statement(e, scope, out),
+            c::Statement::Expression(Some(e)) => {
+                self.expression_statement(e, scope, out);
+                self.note_main_write(e, scope);
+            }
             c::Statement::If(i) => self.if_statement(i, span, scope, out),
             c::Statement::While(w) => {
                 let mut inner = scope.clone();
@@ -1275,18 +1296,25 @@ impl Translator<'_> {
     ) {
         let trip = self
             .constant_trip(f, scope)
-            .filter(|(_, values, _)| self.unrolled_copies + values.len() <= MAX_UNROLLED_COPIES);
-        if let Some((variable, values, after)) = trip {
+            .filter(|(_, values, _)| self.unrolled_copies + values.len() <= MAX_UNROLLED_COPIES)
+            .and_then(|(variable, values, after)| {
+                let companions = self.companion_steps(f, &variable, scope)?;
+                Some((variable, values, after, companions))
+            });
+        if let Some((variable, values, after, companions)) = trip {
             self.unrolled_copies += values.len();
             // Unrolled here: each copy of the body has the variable as a constant, so that
             // `pthread_create(&t[i], ..., (void *)(long)i)` starts a thread per iteration.
             let declared_outside =
                 matches!(f.node.initializer.node, c::ForInitializer::Expression(_));
             let mut copies = Vec::new();
-            for value in &values {
+            for (k, value) in values.iter().enumerate() {
                 let mut inner = scope.clone();
                 inner.constants.insert(variable.clone(), *value);
                 inner.locals.remove(&variable);
+                for (name, start, by) in &companions {
+                    inner.constants.insert(name.clone(), start + k as i64 * by);
+                }
                 let body = self.nested(&f.node.statement, &inner);
                 copies.push(stmt(StmtKind::Block(body), span));
             }
@@ -1299,10 +1327,25 @@ impl Translator<'_> {
                     },
                     span,
                 ));
+                if scope.followed.contains(&variable) {
+                    scope.constants.insert(variable.clone(), after);
+                }
+            }
+            for (name, start, by) in &companions {
+                let end = start + values.len() as i64 * by;
+                copies.push(stmt(
+                    StmtKind::Assign {
+                        lhs: name_expr(name, span),
+                        rhs: expr(ExprKind::Int(end), span),
+                    },
+                    span,
+                ));
+                scope.constants.insert(name.clone(), end);
             }
             out.push(stmt(StmtKind::Block(copies), span));
             return;
         }
+        self.forget_loop_writes(f, scope);
         let mut inner = scope.clone();
         let mut init_out = Vec::new();
         match &f.node.initializer.node {
@@ -1416,7 +1459,12 @@ impl Translator<'_> {
             if values.len() > 64 {
                 return None;
             }
-            value = self.try_step(f, value)?;
+            value = match f.node.step.as_ref().map(|s| &s.node) {
+                Some(c::Expression::Comma(_)) => {
+                    value.checked_add(Self::own_step(f, &variable)?)?
+                }
+                _ => self.try_step(f, value)?,
+            };
         }
         Some((variable, values, value))
     }
