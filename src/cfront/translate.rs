@@ -44,6 +44,7 @@ mod effects;
 mod extras;
 
 use extras::{clang_failure_order, is_struct_object};
+mod control;
 mod heap;
 mod known;
 mod sync;
@@ -163,6 +164,9 @@ struct Scope {
     followed: HashSet<String>,
     /// Globals `main` wrote its constant to, the program's one write of them (`known.rs`).
     known_globals: HashMap<String, i64>,
+    /// Inside a retry loop made of a backward `goto`'s statements: its label, whose
+    /// `goto` is `continue` here (`control.rs`).
+    retry_label: Option<String>,
 }
 
 struct Translator<'a> {
@@ -696,6 +700,11 @@ impl Translator<'_> {
                 });
             }
         }
+        if declarations.is_empty() {
+            // GNU C's empty struct (`struct lock_class_key {};`): it holds nothing, so it
+            // is no struct of the litmus AST (which has none without fields).
+            return name;
+        }
         self.structs.push(ast::StructDef {
             name: ident(&name, span),
             fields,
@@ -1086,7 +1095,16 @@ impl Translator<'_> {
     fn block(&mut self, items: &[Node<c::BlockItem>], scope: &Scope) -> Vec<ast::Stmt> {
         let mut inner = scope.clone();
         let mut out = Vec::new();
-        for item in items {
+        let mut at = 0;
+        while let Some(item) = items.get(at) {
+            if let Some((label, end)) = self.retry_loop(items, at) {
+                let span = self.span(item.span);
+                let looped = self.retry_loop_body(&items[at..=end], label, &mut inner, span);
+                out.push(looped);
+                at = end + 1;
+                continue;
+            }
+            at += 1;
             match &item.node {
                 c::BlockItem::Declaration(d) => self.local_declaration(d, &mut inner, &mut out),
                 c::BlockItem::StaticAssert(s) => self.refuse("`_Static_assert`", s.span),
@@ -1237,6 +1255,9 @@ impl Translator<'_> {
                 _ => self.refuse("`switch`", s.span),
             },
             c::Statement::Switch(_) => self.refuse("`switch`", s.span),
+            c::Statement::Goto(l) if scope.retry_label.as_ref() == Some(&l.node.name) => {
+                out.push(stmt(StmtKind::Continue, span))
+            }
             c::Statement::Goto(_) => self.refuse("`goto`", s.span),
             c::Statement::Asm(_) => self.refuse("inline assembly", s.span),
         }
@@ -1251,6 +1272,16 @@ impl Translator<'_> {
     ) {
         // `if (pthread_create(...)) abort();`: the call succeeds in nemos, so only the
         // else branch can run.
+        let succeeds = self.succeeding_call(&i.node.condition);
+        if let Some(call) = succeeds {
+            // `if (pthread_mutex_lock(&m)) exit(-1);` (`control.rs`).
+            self.expression_statement(call, scope, out);
+            if let Some(otherwise) = &i.node.else_statement {
+                let body = self.nested(otherwise, scope);
+                out.push(stmt(StmtKind::Block(body), span));
+            }
+            return;
+        }
         if thread_call(&i.node.condition).is_some() {
             self.thread_operation(&i.node.condition, scope, out);
             if let Some(otherwise) = &i.node.else_statement {
@@ -1879,18 +1910,10 @@ impl Translator<'_> {
                 self.refuse("a string literal", e.span);
                 None
             }
-            c::Expression::Member(m) => {
-                let arrow = matches!(m.node.operator.node, c::MemberOperator::Indirect);
-                let base = self.expression(&m.node.expression, scope)?;
-                // `g.f` on a global struct `g`: `g` is its address in the litmus AST.
-                let (base, arrow) = match (base.kind, arrow) {
-                    (ExprKind::Unary(UnaryOp::Deref, inner), false) => (*inner, true),
-                    (kind, arrow) => (expr(kind, base.span), arrow),
-                };
-                Some(expr(
-                    ExprKind::Member(Box::new(base), self.ident(&m.node.identifier), arrow),
-                    span,
-                ))
+            c::Expression::Member(_) => {
+                // A plain read of an `_Atomic` field is a seq_cst load (`known.rs`).
+                let (place, atomic) = self.place(e, scope)?;
+                Some(self.read(place, atomic, span))
             }
             c::Expression::Call(call_node) => self.call(call_node, scope, span),
             c::Expression::UnaryOperator(u) => {
@@ -2067,6 +2090,23 @@ impl Translator<'_> {
                 let index = self.expression(&b.node.rhs, scope)?;
                 Some((
                     expr(ExprKind::Index(Box::new(base), Box::new(index)), span),
+                    atomic,
+                ))
+            }
+            c::Expression::Member(m) => {
+                let arrow = matches!(m.node.operator.node, c::MemberOperator::Indirect);
+                let base = self.expression(&m.node.expression, scope)?;
+                // `g.f` on a global struct `g`: `g` is its address in the litmus AST.
+                let (base, arrow) = match (base.kind, arrow) {
+                    (ExprKind::Unary(UnaryOp::Deref, inner), false) => (*inner, true),
+                    (kind, arrow) => (expr(kind, base.span), arrow),
+                };
+                let atomic = self.field_atomic(&m.node.identifier.node.name);
+                Some((
+                    expr(
+                        ExprKind::Member(Box::new(base), self.ident(&m.node.identifier), arrow),
+                        span,
+                    ),
                     atomic,
                 ))
             }

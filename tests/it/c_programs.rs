@@ -829,3 +829,53 @@ fn loops_counted_by_values_the_program_changes_are_not_unrolled() {
         );
     }
 }
+
+/// A backward `goto` as a retry loop, `if (pthread_mutex_lock(..)) exit(-1);`, plain
+/// accesses to an `_Atomic` struct member (seq_cst atomics: no race), a nested initializer
+/// of zeros and an empty struct: read, and the sequence lock's assertion holds. With the
+/// member not atomic, the same program races.
+#[test]
+fn a_retry_goto_and_atomic_members_read_as_c_says() {
+    // The retry loop reads the count again while it is odd: the executions that need more
+    // than two reads are left out (`--block-at-bound`), the verdict is over the others.
+    let check = |file: &str, model: &str| {
+        let output = nemos()
+            .args([
+                "check",
+                "--format",
+                "json",
+                "--block-at-bound",
+                "--model",
+                model,
+                file,
+            ])
+            .output()
+            .expect("nemos runs");
+        let code = output.status.code().expect("an exit code");
+        let json: Value = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+        (code, json)
+    };
+    for model in ["rc11", "sc"] {
+        let (code, result) = check("retry_goto.c", model);
+        assert_eq!(code, 0, "under {model}: {result}");
+        assert_eq!(result["assertion_fails"], false, "under {model}");
+    }
+    let source =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/retry_goto.c"))
+            .expect("the program is read");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("retry_plain.c");
+    std::fs::write(
+        &path,
+        source.replace("_Atomic(unsigned) sequence", "unsigned sequence"),
+    )
+    .expect("the variant is written");
+    let (code, result) = check(path.to_str().expect("a UTF-8 path"), "rc11");
+    assert_eq!(code, 1, "{result}");
+    assert!(
+        result["flags"]
+            .as_array()
+            .is_some_and(|f| f.iter().any(|f| f == "undefined")),
+        "{result}"
+    );
+}

@@ -482,4 +482,27 @@ impl Translator<'_> {
         }
         found
     }
+
+    /// Whether an initializer list holds only constant zeros, nested lists included.
+    pub(super) fn all_zero(&self, items: &[Node<c::InitializerListItem>]) -> bool {
+        items.iter().all(|item| match &item.node.initializer.node {
+            c::Initializer::Expression(e) => self.try_constant(e, &Scope::default()) == Some(0),
+            c::Initializer::List(inner) => self.all_zero(inner),
+        })
+    }
+
+    /// Whether a member named `name` is an atomic object (`_Atomic(unsigned) sequence;`)
+    /// in every struct that has a member of that name: then `s->name`, whatever `s`'s
+    /// struct, names an atomic object, which C reads and writes plainly with seq_cst
+    /// atomics (a member of one struct type only, the name tells which).
+    pub(super) fn field_atomic(&self, name: &str) -> bool {
+        let mut fields = self
+            .structs
+            .iter()
+            .flat_map(|s| s.fields.iter())
+            .filter(|f| f.name.name == name)
+            .peekable();
+        fields.peek().is_some()
+            && fields.all(|f| f.ty.atomic && f.ty.pointer_depth == 0 && f.array_len.is_none())
+    }
 }
