@@ -44,8 +44,10 @@ mod effects;
 mod extras;
 
 use extras::{clang_failure_order, is_struct_object};
+mod control;
 mod heap;
 mod members;
+mod known;
 mod sync;
 
 type Errors = Vec<Diagnostic>;
@@ -159,6 +161,13 @@ struct Scope {
     start: bool,
     /// The thread handles declared here (`pthread_t t;`), followed while translating.
     local_handles: HashSet<String>,
+    /// The function's locals whose value is followed while known (`known.rs`).
+    followed: HashSet<String>,
+    /// Globals `main` wrote its constant to, the program's one write of them (`known.rs`).
+    known_globals: HashMap<String, i64>,
+    /// Inside a retry loop made of a backward `goto`'s statements: its label, whose
+    /// `goto` is `continue` here (`control.rs`).
+    retry_label: Option<String>,
 }
 
 struct Translator<'a> {
@@ -194,6 +203,9 @@ struct Translator<'a> {
     hoisted: HashMap<usize, ast::Expr>,
     /// Each struct's fields, by struct and field name: type and array length (`members.rs`).
     field_types: HashMap<(String, String), (TypeInfo, Option<u32>)>,
+    /// What the program writes where, and the globals nothing writes (`known.rs`).
+    global_writes: known::GlobalWrites,
+    frozen: HashMap<String, i64>,
 }
 
 /// How many loop bodies unrolling constant loops may copy in one program.
@@ -227,6 +239,8 @@ pub fn translate<'a>(
         sync_calls: 0,
         hoisted: HashMap::new(),
         field_types: HashMap::new(),
+        global_writes: known::GlobalWrites::of(unit),
+        frozen: HashMap::new(),
     };
     // Every function the program defines, before any body is read: a call may come
     // before the definition (after a prototype).
@@ -691,6 +705,11 @@ impl Translator<'_> {
                 });
             }
         }
+        if declarations.is_empty() {
+            // GNU C's empty struct (`struct lock_class_key {};`): it holds nothing, so it
+            // is no struct of the litmus AST (which has none without fields).
+            return name;
+        }
         self.structs.push(ast::StructDef {
             name: ident(&name, span),
             fields,
@@ -871,6 +890,7 @@ impl Translator<'_> {
         let kind = if array_len.is_some() {
             Global::Array
         } else {
+            self.note_global(&name.node.name, info, value.as_ref());
             Global::Object
         };
         self.globals
@@ -943,7 +963,8 @@ impl Translator<'_> {
                 .constants
                 .get(&id.node.name)
                 .or_else(|| self.enum_constants.get(&id.node.name))
-                .copied(),
+                .copied()
+                .or_else(|| self.known_global(&id.node.name, scope)),
             c::Expression::Cast(cast) => self.try_constant(&cast.node.expression, scope),
             c::Expression::UnaryOperator(u) => {
                 let v = self.try_constant(&u.node.operand, scope)?;
@@ -1059,6 +1080,7 @@ impl Translator<'_> {
 
     fn body(&mut self, statement: &Node<c::Statement>, mut scope: Scope) -> Vec<ast::Stmt> {
         let mut out = Vec::new();
+        scope.followed = known::followed_locals(statement);
         self.statement(statement, &mut scope, &mut out);
         match out.pop() {
             Some(ast::Stmt {
@@ -1078,7 +1100,16 @@ impl Translator<'_> {
     fn block(&mut self, items: &[Node<c::BlockItem>], scope: &Scope) -> Vec<ast::Stmt> {
         let mut inner = scope.clone();
         let mut out = Vec::new();
-        for item in items {
+        let mut at = 0;
+        while let Some(item) = items.get(at) {
+            if let Some((label, end)) = self.retry_loop(items, at) {
+                let span = self.span(item.span);
+                let looped = self.retry_loop_body(&items[at..=end], label, &mut inner, span);
+                out.push(looped);
+                at = end + 1;
+                continue;
+            }
+            at += 1;
             match &item.node {
                 c::BlockItem::Declaration(d) => self.local_declaration(d, &mut inner, &mut out),
                 c::BlockItem::StaticAssert(s) => self.refuse("`_Static_assert`", s.span),
@@ -1155,6 +1186,11 @@ impl Translator<'_> {
             }
             scope.locals.insert(name.node.name.clone(), info.clone());
             scope.constants.remove(&name.node.name);
+            self.note_local(
+                &name.node.name,
+                init_declarator.node.initializer.as_ref(),
+                scope,
+            );
             out.push(stmt(
                 StmtKind::Decl {
                     ty: Self::litmus_type(&info, self.span(declarator.span)),
@@ -1181,7 +1217,10 @@ impl Translator<'_> {
                 out.push(stmt(StmtKind::Block(body), span));
             }
             c::Statement::Expression(None) => {}
-            c::Statement::Expression(Some(e)) => self.expression_statement(e, scope, out),
+            c::Statement::Expression(Some(e)) => {
+                self.expression_statement(e, scope, out);
+                self.note_main_write(e, scope);
+            }
             c::Statement::If(i) => self.if_statement(i, span, scope, out),
             c::Statement::While(w) => {
                 let mut inner = scope.clone();
@@ -1221,6 +1260,9 @@ impl Translator<'_> {
                 _ => self.refuse("`switch`", s.span),
             },
             c::Statement::Switch(_) => self.refuse("`switch`", s.span),
+            c::Statement::Goto(l) if scope.retry_label.as_ref() == Some(&l.node.name) => {
+                out.push(stmt(StmtKind::Continue, span))
+            }
             c::Statement::Goto(_) => self.refuse("`goto`", s.span),
             c::Statement::Asm(_) => self.refuse("inline assembly", s.span),
         }
@@ -1235,6 +1277,16 @@ impl Translator<'_> {
     ) {
         // `if (pthread_create(...)) abort();`: the call succeeds in nemos, so only the
         // else branch can run.
+        let succeeds = self.succeeding_call(&i.node.condition);
+        if let Some(call) = succeeds {
+            // `if (pthread_mutex_lock(&m)) exit(-1);` (`control.rs`).
+            self.expression_statement(call, scope, out);
+            if let Some(otherwise) = &i.node.else_statement {
+                let body = self.nested(otherwise, scope);
+                out.push(stmt(StmtKind::Block(body), span));
+            }
+            return;
+        }
         if thread_call(&i.node.condition).is_some() {
             self.thread_operation(&i.node.condition, scope, out);
             if let Some(otherwise) = &i.node.else_statement {
@@ -1280,18 +1332,25 @@ impl Translator<'_> {
     ) {
         let trip = self
             .constant_trip(f, scope)
-            .filter(|(_, values, _)| self.unrolled_copies + values.len() <= MAX_UNROLLED_COPIES);
-        if let Some((variable, values, after)) = trip {
+            .filter(|(_, values, _)| self.unrolled_copies + values.len() <= MAX_UNROLLED_COPIES)
+            .and_then(|(variable, values, after)| {
+                let companions = self.companion_steps(f, &variable, scope)?;
+                Some((variable, values, after, companions))
+            });
+        if let Some((variable, values, after, companions)) = trip {
             self.unrolled_copies += values.len();
             // Unrolled here: each copy of the body has the variable as a constant, so that
             // `pthread_create(&t[i], ..., (void *)(long)i)` starts a thread per iteration.
             let declared_outside =
                 matches!(f.node.initializer.node, c::ForInitializer::Expression(_));
             let mut copies = Vec::new();
-            for value in &values {
+            for (k, value) in values.iter().enumerate() {
                 let mut inner = scope.clone();
                 inner.constants.insert(variable.clone(), *value);
                 inner.locals.remove(&variable);
+                for (name, start, by) in &companions {
+                    inner.constants.insert(name.clone(), start + k as i64 * by);
+                }
                 let body = self.nested(&f.node.statement, &inner);
                 copies.push(stmt(StmtKind::Block(body), span));
             }
@@ -1304,10 +1363,25 @@ impl Translator<'_> {
                     },
                     span,
                 ));
+                if scope.followed.contains(&variable) {
+                    scope.constants.insert(variable.clone(), after);
+                }
+            }
+            for (name, start, by) in &companions {
+                let end = start + values.len() as i64 * by;
+                copies.push(stmt(
+                    StmtKind::Assign {
+                        lhs: name_expr(name, span),
+                        rhs: expr(ExprKind::Int(end), span),
+                    },
+                    span,
+                ));
+                scope.constants.insert(name.clone(), end);
             }
             out.push(stmt(StmtKind::Block(copies), span));
             return;
         }
+        self.forget_loop_writes(f, scope);
         let mut inner = scope.clone();
         let mut init_out = Vec::new();
         match &f.node.initializer.node {
@@ -1421,7 +1495,12 @@ impl Translator<'_> {
             if values.len() > 64 {
                 return None;
             }
-            value = self.try_step(f, value)?;
+            value = match f.node.step.as_ref().map(|s| &s.node) {
+                Some(c::Expression::Comma(_)) => {
+                    value.checked_add(Self::own_step(f, &variable)?)?
+                }
+                _ => self.try_step(f, value)?,
+            };
         }
         Some((variable, values, value))
     }

@@ -356,11 +356,12 @@ fn pthread_exit_outside_the_start_routine_is_refused_at_the_call() {
 
 #[test]
 fn a_create_in_a_loop_not_unrolled_is_refused_at_the_create() {
+    // `n` is written by the thread: the loop's count is not known before the program runs.
     let dir = tempfile::tempdir().expect("a temporary directory");
     let path = dir.path().join("dynamic_loop.c");
     std::fs::write(
         &path,
-        "#include <pthread.h>\nint n = 2;\nvoid *f(void *a) { return NULL; }\n\
+        "#include <pthread.h>\nint n = 2;\nvoid *f(void *a) { n = 3; return NULL; }\n\
          int main() { pthread_t t; for (int i = 0; i < n; i++) pthread_create(&t, NULL, f, NULL); return 0; }\n",
     )
     .expect("the program is written");
@@ -861,5 +862,87 @@ fn an_allocation_in_an_unrolled_loop_is_refused() {
     assert!(
         stderr.contains("heap_loop.c:10:12: this allocation runs more than once in a loop"),
         "{stderr}"
+    );
+}
+
+/// Loops counted by globals nothing writes, by a global `main` writes once, and by a local
+/// only the loops' steps move (`j++, i++`): unrolled, so that each starts its threads.
+/// Three relaxed increments in any order: 3! executions; `i` is 3 after the join loop.
+#[test]
+fn threads_started_in_loops_counted_by_known_values() {
+    for model in ["rc11", "sc"] {
+        let (code, result) = check("counted_threads.c", model);
+        assert_eq!(code, 0, "under {model}: {result}");
+        assert_eq!(executions(&result), 6, "under {model}");
+    }
+}
+
+/// A global some thread writes, or a local moved in a branch, does not count a loop: a
+/// create in it is refused at the call.
+#[test]
+fn loops_counted_by_values_the_program_changes_are_not_unrolled() {
+    let output = nemos()
+        .args(["check", "counted_threads_refused.c"])
+        .output()
+        .expect("nemos runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    for line in [24, 26] {
+        assert!(
+            stderr.contains(&format!(
+                "counted_threads_refused.c:{line}:3: `pthread_create` in a loop or branch nemos cannot unroll here"
+            )),
+            "{stderr}"
+        );
+    }
+}
+
+/// A backward `goto` as a retry loop, `if (pthread_mutex_lock(..)) exit(-1);`, plain
+/// accesses to an `_Atomic` struct member (seq_cst atomics: no race), a nested initializer
+/// of zeros and an empty struct: read, and the sequence lock's assertion holds. With the
+/// member not atomic, the same program races.
+#[test]
+fn a_retry_goto_and_atomic_members_read_as_c_says() {
+    // The retry loop reads the count again while it is odd: the executions that need more
+    // than two reads are left out (`--block-at-bound`), the verdict is over the others.
+    let check = |file: &str, model: &str| {
+        let output = nemos()
+            .args([
+                "check",
+                "--format",
+                "json",
+                "--block-at-bound",
+                "--model",
+                model,
+                file,
+            ])
+            .output()
+            .expect("nemos runs");
+        let code = output.status.code().expect("an exit code");
+        let json: Value = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+        (code, json)
+    };
+    for model in ["rc11", "sc"] {
+        let (code, result) = check("retry_goto.c", model);
+        assert_eq!(code, 0, "under {model}: {result}");
+        assert_eq!(result["assertion_fails"], false, "under {model}");
+    }
+    let source =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/retry_goto.c"))
+            .expect("the program is read");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("retry_plain.c");
+    std::fs::write(
+        &path,
+        source.replace("_Atomic(unsigned) sequence", "unsigned sequence"),
+    )
+    .expect("the variant is written");
+    let (code, result) = check(path.to_str().expect("a UTF-8 path"), "rc11");
+    assert_eq!(code, 1, "{result}");
+    assert!(
+        result["flags"]
+            .as_array()
+            .is_some_and(|f| f.iter().any(|f| f == "undefined")),
+        "{result}"
     );
 }

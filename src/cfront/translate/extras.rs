@@ -122,6 +122,8 @@ impl Translator<'_> {
             }
             let value = match &item.node.initializer.node {
                 c::Initializer::Expression(e) => self.init_value(e, &Scope::default()),
+                // All zeros (`{ .sequence = 0 }`): what a global holds anyway.
+                c::Initializer::List(inner) if self.all_zero(inner) => continue,
                 c::Initializer::List(_) => {
                     self.refuse("a nested initializer list", item.span);
                     None
