@@ -46,8 +46,8 @@ mod extras;
 use extras::{clang_failure_order, is_struct_object};
 mod control;
 mod heap;
-mod members;
 mod known;
+mod members;
 mod sync;
 
 type Errors = Vec<Diagnostic>;

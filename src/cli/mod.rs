@@ -290,10 +290,12 @@ fn analyse_one(t: &mut TestRun, path: &Path, hi: &HiArgs) -> Status {
         }
     };
     if test.events.unroll > hi.load.unroll {
-        let reach = if answer.tally().bound_hit {
-            "the most tried without --unroll; some executions need more"
-        } else {
+        let reach = if !answer.tally().bound_hit {
             "as far as its executions need"
+        } else if answer.severity() == Severity::Defect {
+            "where a defect was found (some executions need more)"
+        } else {
+            "the most tried without --unroll; some executions need more"
         };
         ewriteln!(
             t,

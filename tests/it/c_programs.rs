@@ -461,9 +461,16 @@ fn without_unroll_a_c_file_is_unrolled_as_far_as_its_executions_need() {
         "{stderr}"
     );
     // A loop that may count forever keeps executions cut at every bound: the doubling
-    // stops at 64, and the assertion that fails at the third iteration is still found.
+    // stops at the first bound where the assertion, failing at the third iteration, fails.
     let (exit, stderr) = run(&["check", "bounded_loop.c"]);
     assert_eq!(exit, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("loops unrolled 4 times, where a defect was found"),
+        "{stderr}"
+    );
+    // Without a defect on the way, the doubling stops at 64, still cut.
+    let (exit, stderr) = run(&["check", "counting_wait.c"]);
+    assert_eq!(exit, Some(3), "{stderr}");
     assert!(
         stderr.contains("loops unrolled 64 times, the most tried without --unroll"),
         "{stderr}"
