@@ -45,6 +45,7 @@ mod extras;
 
 use extras::{clang_failure_order, is_struct_object};
 mod heap;
+mod stack;
 mod sync;
 
 type Errors = Vec<Diagnostic>;
@@ -158,6 +159,8 @@ struct Scope {
     start: bool,
     /// The thread handles declared here (`pthread_t t;`), followed while translating.
     local_handles: HashSet<String>,
+    /// The locals in scope that are stack objects (`stack.rs`).
+    stack: HashSet<String>,
 }
 
 struct Translator<'a> {
@@ -191,6 +194,8 @@ struct Translator<'a> {
     /// The values of barrier calls written before the expression that makes them, by the
     /// call's offset.
     hoisted: HashMap<usize, ast::Expr>,
+    /// The stack objects of the function being translated (`stack.rs`).
+    stack_frame: stack::Frame,
 }
 
 /// How many loop bodies unrolling constant loops may copy in one program.
@@ -223,6 +228,7 @@ pub fn translate<'a>(
         barriers: HashSet::new(),
         sync_calls: 0,
         hoisted: HashMap::new(),
+        stack_frame: stack::Frame::default(),
     };
     // Every function the program defines, before any body is read: a call may come
     // before the definition (after a prototype).
@@ -261,13 +267,15 @@ pub fn translate<'a>(
         );
         return Err(t.errors);
     };
-    let scope = Scope {
+    let mut scope = Scope {
         main: true,
         thread: Some(0),
         ..Scope::default()
     };
-    let body = t.body(&main.node.statement, scope);
     let span = t.span(main.span);
+    let enclosing = t.enter_frame(&main.node.statement, &[], None, &mut scope);
+    let body = t.body(&main.node.statement, scope);
+    let body = t.leave_frame(enclosing, body, span);
     let main_name = declarator_name(&main.node.declarator.node)
         .map_or_else(|| ident("main", span), |n| t.ident(n));
     let mut threads = vec![ast::Thread {
@@ -1007,6 +1015,7 @@ impl Translator<'_> {
         let return_base = self.specifiers_type(&f.node.specifiers);
         let mut return_type = return_base.clone();
         let mut params = Vec::new();
+        let mut param_names = Vec::new();
         for part in derived(&declarator.node) {
             match part {
                 c::DerivedDeclarator::Pointer(_) => return_type.pointer_depth += 1,
@@ -1028,6 +1037,7 @@ impl Translator<'_> {
                         scope
                             .locals
                             .insert(param_name.node.name.clone(), info.clone());
+                        param_names.push((param_name.node.name.clone(), self.span(d.span)));
                         self.record_dims(&param_name.node.name, &d.node, Some(&mut scope));
                         params.push(ast::Param {
                             ty: Self::litmus_type(&info, self.span(d.span)),
@@ -1041,7 +1051,14 @@ impl Translator<'_> {
                 _ => {}
             }
         }
+        let enclosing = self.enter_frame(
+            &f.node.statement,
+            &param_names,
+            Some(return_type.clone()),
+            &mut scope,
+        );
         let body = self.body(&f.node.statement, scope);
+        let body = self.leave_frame(enclosing, body, span);
         let name = renamed.unwrap_or_else(|| self.function_ident(name));
         self.litmus_functions.push(ast::Function {
             return_type: Self::litmus_type(&return_type, span),
@@ -1126,6 +1143,11 @@ impl Translator<'_> {
             if self.function_pointer(name, init_declarator, scope) {
                 continue;
             }
+            if array_len.is_none()
+                && self.stack_declaration(name, &info, init_declarator, scope, out)
+            {
+                continue;
+            }
             if array_len.is_some() {
                 self.refuse("a local array", declarator.span);
                 continue;
@@ -1205,9 +1227,11 @@ impl Translator<'_> {
             c::Statement::Return(value) => {
                 if scope.main {
                     // `main`'s value is not observed: its end is the thread's end.
+                    self.free_frame(None, span, out);
                     out.push(stmt(StmtKind::Return(None), span));
                 } else {
                     let value = value.as_ref().and_then(|v| self.value(v, scope, out));
+                    let value = self.free_frame(value, span, out);
                     out.push(stmt(StmtKind::Return(value), span));
                 }
             }
@@ -1972,6 +1996,14 @@ impl Translator<'_> {
                 let name = &id.node.name;
                 if let Some(v) = scope.constants.get(name) {
                     return Some((expr(ExprKind::Int(*v), span), false));
+                }
+                if let Some(info) = scope
+                    .locals
+                    .get(name)
+                    .filter(|_| scope.stack.contains(name))
+                {
+                    let atomic = (info.atomic && info.pointer_depth == 0) || info.pointer_atomic;
+                    return Some((stack::stack_place(name, span), atomic));
                 }
                 if scope.locals.contains_key(name) {
                     return Some((name_expr(name, span), false));
