@@ -45,6 +45,7 @@ mod extras;
 
 use extras::{clang_failure_order, is_struct_object};
 mod heap;
+mod memset;
 mod stack;
 mod sync;
 
@@ -852,8 +853,11 @@ impl Translator<'_> {
                                     values.push(v);
                                 }
                             }
-                            c::Initializer::List(_) => {
-                                self.refuse("a nested initializer list", item.span)
+                            c::Initializer::List(row) => {
+                                let declarator = &d.node.declarator.node;
+                                if !self.initializer_row(declarator, row, &mut values) {
+                                    self.refuse("a nested initializer list", item.span)
+                                }
                             }
                         }
                     }
@@ -1484,6 +1488,9 @@ impl Translator<'_> {
                     return;
                 }
                 if self.barrier_statement(e, scope, out) {
+                    return;
+                }
+                if self.memset_statement(e, scope, out) {
                     return;
                 }
                 if thread_call(e).is_some() {

@@ -258,6 +258,14 @@ const KNOWN: &[Known] = &[
         litmus: None,
     },
     Known {
+        file: "memset_rows.c",
+        // One thread: memset's writes of 0 and the nested initializer's rows, checked by
+        // its assertions.
+        rc11: (false, 1),
+        sc: (false, 1),
+        litmus: None,
+    },
+    Known {
         file: "barrier_rounds.c",
         // One serial thread per round, either of the two in each: 2 x 2 executions.
         rc11: (false, 4),
@@ -905,6 +913,24 @@ fn a_stack_object_in_a_function_called_in_a_loop_is_refused_at_its_declaration()
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains("stack_loop_call.c:6:6: this allocation runs more than once in a loop"),
+        "{stderr}"
+    );
+}
+
+/// `memset` is lowered only when its size is written with `sizeof` (nemos counts cells,
+/// not bytes): a size in bytes is refused at the size.
+#[test]
+fn a_memset_of_a_size_in_bytes_is_refused_at_the_size() {
+    let output = nemos()
+        .args(["check", "memset_bytes.c"])
+        .output()
+        .expect("nemos runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(
+            "memset_bytes.c:8:15: `memset` whose size is not a constant written with `sizeof` is not supported yet"
+        ),
         "{stderr}"
     );
 }
