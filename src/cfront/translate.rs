@@ -48,6 +48,8 @@ mod control;
 mod heap;
 mod known;
 mod members;
+mod memset;
+mod stack;
 mod sync;
 
 type Errors = Vec<Diagnostic>;
@@ -168,6 +170,8 @@ struct Scope {
     /// Inside a retry loop made of a backward `goto`'s statements: its label, whose
     /// `goto` is `continue` here (`control.rs`).
     retry_label: Option<String>,
+    /// The locals in scope that are stack objects (`stack.rs`).
+    stack: HashSet<String>,
 }
 
 struct Translator<'a> {
@@ -206,6 +210,8 @@ struct Translator<'a> {
     /// What the program writes where, and the globals nothing writes (`known.rs`).
     global_writes: known::GlobalWrites,
     frozen: HashMap<String, i64>,
+    /// The stack objects of the function being translated (`stack.rs`).
+    stack_frame: stack::Frame,
 }
 
 /// How many loop bodies unrolling constant loops may copy in one program.
@@ -241,6 +247,7 @@ pub fn translate<'a>(
         field_types: HashMap::new(),
         global_writes: known::GlobalWrites::of(unit),
         frozen: HashMap::new(),
+        stack_frame: stack::Frame::default(),
     };
     // Every function the program defines, before any body is read: a call may come
     // before the definition (after a prototype).
@@ -279,13 +286,15 @@ pub fn translate<'a>(
         );
         return Err(t.errors);
     };
-    let scope = Scope {
+    let mut scope = Scope {
         main: true,
         thread: Some(0),
         ..Scope::default()
     };
-    let body = t.body(&main.node.statement, scope);
     let span = t.span(main.span);
+    let enclosing = t.enter_frame(&main.node.statement, &[], None, &mut scope);
+    let body = t.body(&main.node.statement, scope);
+    let body = t.leave_frame(enclosing, body, span);
     let main_name = declarator_name(&main.node.declarator.node)
         .map_or_else(|| ident("main", span), |n| t.ident(n));
     let mut threads = vec![ast::Thread {
@@ -868,8 +877,11 @@ impl Translator<'_> {
                                     values.push(v);
                                 }
                             }
-                            c::Initializer::List(_) => {
-                                self.refuse("a nested initializer list", item.span)
+                            c::Initializer::List(row) => {
+                                let declarator = &d.node.declarator.node;
+                                if !self.initializer_row(declarator, row, &mut values) {
+                                    self.refuse("a nested initializer list", item.span)
+                                }
                             }
                         }
                     }
@@ -1033,6 +1045,7 @@ impl Translator<'_> {
         let return_base = self.specifiers_type(&f.node.specifiers);
         let mut return_type = return_base.clone();
         let mut params = Vec::new();
+        let mut param_names = Vec::new();
         for part in derived(&declarator.node) {
             match part {
                 c::DerivedDeclarator::Pointer(_) => return_type.pointer_depth += 1,
@@ -1054,6 +1067,7 @@ impl Translator<'_> {
                         scope
                             .locals
                             .insert(param_name.node.name.clone(), info.clone());
+                        param_names.push((param_name.node.name.clone(), self.span(d.span)));
                         self.record_dims(&param_name.node.name, &d.node, Some(&mut scope));
                         params.push(ast::Param {
                             ty: Self::litmus_type(&info, self.span(d.span)),
@@ -1067,7 +1081,14 @@ impl Translator<'_> {
                 _ => {}
             }
         }
+        let enclosing = self.enter_frame(
+            &f.node.statement,
+            &param_names,
+            Some(return_type.clone()),
+            &mut scope,
+        );
         let body = self.body(&f.node.statement, scope);
+        let body = self.leave_frame(enclosing, body, span);
         let name = renamed.unwrap_or_else(|| self.function_ident(name));
         self.litmus_functions.push(ast::Function {
             return_type: Self::litmus_type(&return_type, span),
@@ -1162,6 +1183,11 @@ impl Translator<'_> {
             if self.function_pointer(name, init_declarator, scope) {
                 continue;
             }
+            if array_len.is_none()
+                && self.stack_declaration(name, &info, init_declarator, scope, out)
+            {
+                continue;
+            }
             if array_len.is_some() {
                 self.refuse("a local array", declarator.span);
                 continue;
@@ -1249,9 +1275,11 @@ impl Translator<'_> {
             c::Statement::Return(value) => {
                 if scope.main {
                     // `main`'s value is not observed: its end is the thread's end.
+                    self.free_frame(None, span, out);
                     out.push(stmt(StmtKind::Return(None), span));
                 } else {
                     let value = value.as_ref().and_then(|v| self.value(v, scope, out));
+                    let value = self.free_frame(value, span, out);
                     out.push(stmt(StmtKind::Return(value), span));
                 }
             }
@@ -1544,6 +1572,9 @@ impl Translator<'_> {
                     return;
                 }
                 if self.barrier_statement(e, scope, out) {
+                    return;
+                }
+                if self.memset_statement(e, scope, out) {
                     return;
                 }
                 if thread_call(e).is_some() {
@@ -2047,6 +2078,14 @@ impl Translator<'_> {
                 let name = &id.node.name;
                 if let Some(v) = scope.constants.get(name) {
                     return Some((expr(ExprKind::Int(*v), span), false));
+                }
+                if let Some(info) = scope
+                    .locals
+                    .get(name)
+                    .filter(|_| scope.stack.contains(name))
+                {
+                    let atomic = (info.atomic && info.pointer_depth == 0) || info.pointer_atomic;
+                    return Some((stack::stack_place(name, span), atomic));
                 }
                 if scope.locals.contains_key(name) {
                     return Some((name_expr(name, span), false));

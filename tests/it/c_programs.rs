@@ -267,6 +267,37 @@ const KNOWN: &[Known] = &[
         litmus: None,
     },
     Known {
+        file: "stack_argument.c",
+        // main's `data` is a stack object the thread writes; the join orders the write
+        // before main's read.
+        rc11: (false, 1),
+        sc: (false, 1),
+        litmus: None,
+    },
+    Known {
+        file: "stack_struct.c",
+        // A local struct: the worker reads `a` and writes `b`, main reads `b` after the join.
+        rc11: (false, 1),
+        sc: (false, 1),
+        litmus: None,
+    },
+    Known {
+        file: "stack_per_call.c",
+        // Each thread's `local` is its own (and one object across the loop's iterations);
+        // the two coherence orders of `last`.
+        rc11: (false, 2),
+        sc: (false, 2),
+        litmus: None,
+    },
+    Known {
+        file: "memset_rows.c",
+        // One thread: memset's writes of 0 and the nested initializer's rows, checked by
+        // its assertions.
+        rc11: (false, 1),
+        sc: (false, 1),
+        litmus: None,
+    },
+    Known {
         file: "barrier_rounds.c",
         // One serial thread per round, either of the two in each: 2 x 2 executions.
         rc11: (false, 4),
@@ -951,5 +982,112 @@ fn a_retry_goto_and_atomic_members_read_as_c_says() {
             .as_array()
             .is_some_and(|f| f.iter().any(|f| f == "undefined")),
         "{result}"
+    );
+}
+
+/// Locals whose address is taken are stack objects (`cfront/translate/stack.rs`), as
+/// GenMC's allocas: uninitialised until written, freed when their function returns, shared
+/// when a pointer to one is passed to another thread. Per program and model: exit code,
+/// the defects `check` names (memory flags and the data race flag) and the executions,
+/// derived by hand in each file's comment.
+#[test]
+fn stack_objects_have_their_known_defects_and_counts() {
+    // (file, model, exit code, the flags raised (GenMC's defects by nemos's flag names:
+    // the memory ones and the data race's `undefined`), executions)
+    type Row = (
+        &'static str,
+        &'static str,
+        i32,
+        &'static [&'static str],
+        u64,
+    );
+    let known: &[Row] = &[
+        ("stack_uninit.c", "rc11", 1, &["read-uninitialized"], 1),
+        ("stack_uninit.c", "sc", 1, &["read-uninitialized"], 1),
+        ("stack_escape.c", "rc11", 1, &["access-freed"], 1),
+        ("stack_escape.c", "sc", 1, &["access-freed"], 1),
+        ("stack_race.c", "rc11", 1, &["undefined"], 2),
+        ("stack_race.c", "sc", 0, &[], 2),
+        ("stack_argument.c", "rc11", 0, &[], 1),
+    ];
+    for &(file, model, expected_code, flags, count) in known {
+        let (code, result) = check(file, model);
+        let raised: Vec<&str> = result["flags"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        assert_eq!(raised, flags, "{file} under {model}: {result}");
+        assert_eq!(code, expected_code, "{file} under {model}: {result}");
+        assert_eq!(executions(&result), count, "{file} under {model}");
+        assert_eq!(result["assertion_fails"], false, "{file} under {model}");
+    }
+}
+
+/// The stack programs against the reference explorer (SC, every interleaving of the IR;
+/// it reads a stack object's cells as it reads any location, and its allocation and free
+/// as nothing): whether an assertion can fail, as `check --model sc` says.
+#[test]
+fn stack_objects_agree_with_the_reference_explorer() {
+    for file in [
+        "stack_argument.c",
+        "stack_struct.c",
+        "stack_per_call.c",
+        "stack_race.c",
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/c")
+            .join(file);
+        let text = std::fs::read_to_string(&path).expect("the program");
+        let source = nemos::diagnostics::SourceFile::new(file, text.as_str());
+        let options = nemos::LoadOptions {
+            preprocessor: Some(reference_preprocessor(&[])),
+            ..nemos::LoadOptions::default()
+        };
+        let test = nemos::load(&source, &options).expect("the program loads");
+        let spins = crate::differential::spin_loops(&test.program);
+        let reference = crate::reference::explore_with_spins(&test.program, 2, &spins);
+        let (_, json) = check(file, "sc");
+        assert_eq!(
+            json["assertion_fails"] == true,
+            reference.assertion_failure,
+            "{file}: assertion"
+        );
+        assert!(!reference.deadlock, "{file}: no thread blocks");
+    }
+}
+
+/// A stack object is allocated once, at its function's entry (clang's allocas): a local
+/// declared in a loop is one object for all iterations, but a function with one, called
+/// in a loop `--unroll` unrolls, would need a block per call, and is refused at the
+/// declaration.
+#[test]
+fn a_stack_object_in_a_function_called_in_a_loop_is_refused_at_its_declaration() {
+    let output = nemos()
+        .args(["check", "stack_loop_call.c"])
+        .output()
+        .expect("nemos runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("stack_loop_call.c:6:6: this allocation runs more than once in a loop"),
+        "{stderr}"
+    );
+}
+
+/// `memset` is lowered only when its size is written with `sizeof` (nemos counts cells,
+/// not bytes): a size in bytes is refused at the size.
+#[test]
+fn a_memset_of_a_size_in_bytes_is_refused_at_the_size() {
+    let output = nemos()
+        .args(["check", "memset_bytes.c"])
+        .output()
+        .expect("nemos runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(
+            "memset_bytes.c:8:15: `memset` whose size is not a constant written with `sizeof` is not supported yet"
+        ),
+        "{stderr}"
     );
 }

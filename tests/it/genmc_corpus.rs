@@ -40,7 +40,7 @@ use nemos::analysis::query::Defects;
 use crate::common::manifest_dir;
 
 /// Rows decided when this test was last tuned: fewer means the front end lost ground.
-const MIN_DECIDED: usize = 524;
+const MIN_DECIDED: usize = 525;
 
 /// Seconds a row may take (GenMC needs up to 62 s on its largest rows).
 const ROW_LIMIT: Duration = Duration::from_secs(30);

@@ -67,6 +67,66 @@ impl Translator<'_> {
         }
     }
 
+    /// One row of an array of arrays' initializer, written as a nested list (`int m[2][3] =
+    /// { {1, 2, 3}, {4} }`): its values appended to `values`, padded with zeros to the
+    /// row's length, as C pads a subaggregate. False (nothing appended) when the array is
+    /// not an array of arrays, the row does not start at a row's first element, or it has
+    /// more values than the row holds or a designator.
+    pub(super) fn initializer_row(
+        &mut self,
+        d: &c::Declarator,
+        items: &[Node<c::InitializerListItem>],
+        values: &mut Vec<i64>,
+    ) -> bool {
+        let lengths = self.lengths(d);
+        if lengths.len() < 2 {
+            return false;
+        }
+        let mut row = Vec::new();
+        if !self.fill_row(items, &lengths[1..], &mut row) {
+            return false;
+        }
+        let len: usize = lengths[1..].iter().map(|&n| n as usize).product();
+        if !values.len().is_multiple_of(len) || row.len() > len {
+            return false;
+        }
+        row.resize(len, 0);
+        values.extend(row);
+        true
+    }
+
+    /// The values of a list initialising an array of `lengths`, nested lists as rows.
+    fn fill_row(
+        &mut self,
+        items: &[Node<c::InitializerListItem>],
+        lengths: &[u32],
+        values: &mut Vec<i64>,
+    ) -> bool {
+        let row: usize = lengths.iter().skip(1).map(|&n| n as usize).product();
+        for item in items {
+            if !item.node.designation.is_empty() {
+                return false;
+            }
+            match &item.node.initializer.node {
+                c::Initializer::Expression(e) => match self.try_constant(e, &Scope::default()) {
+                    Some(v) => values.push(v),
+                    None => return false,
+                },
+                c::Initializer::List(inner) => {
+                    if lengths.len() < 2 || !values.len().is_multiple_of(row) {
+                        return false;
+                    }
+                    let start = values.len();
+                    if !self.fill_row(inner, &lengths[1..], values) || values.len() > start + row {
+                        return false;
+                    }
+                    values.resize(start + row, 0);
+                }
+            }
+        }
+        true
+    }
+
     /// A struct field that is an array of arrays is refused: its indices are not flattened.
     pub(super) fn refuse_field_dims(&mut self, d: &c::Declarator, span: lang_c::span::Span) {
         if self.lengths(d).len() > 1 {

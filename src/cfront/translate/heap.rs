@@ -48,7 +48,7 @@ impl Translator<'_> {
 
     /// The cells of an object of type `base` (a struct's fields laid out in order, or one
     /// cell); `None` past a nesting no real struct reaches (a recursive definition).
-    fn struct_cells(&self, base: &str, depth: u32) -> Option<i64> {
+    pub(super) fn struct_cells(&self, base: &str, depth: u32) -> Option<i64> {
         let name = base.strip_prefix("struct ").unwrap_or(base);
         let Some(def) = self.structs.iter().find(|s| s.name.name == name) else {
             return Some(1);
