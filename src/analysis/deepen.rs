@@ -45,7 +45,7 @@ pub fn ask_unrolled_as_needed(
     if !unrolls_as_needed(&test, query, load) {
         return Ok((test, answer));
     }
-    while answer.severity() == Severity::LimitHit && test.events.unroll < MAX_UNROLL_AS_NEEDED {
+    while cut_by_bound(&answer) && test.events.unroll < MAX_UNROLL_AS_NEEDED {
         let unroll = (test.events.unroll.max(1) * 2).min(MAX_UNROLL_AS_NEEDED);
         let deeper = events::unroll(
             &test.program,
@@ -70,4 +70,16 @@ pub fn ask_unrolled_as_needed(
         answer = deeper_answer;
     }
     Ok((test, answer))
+}
+
+/// Whether the answer is cut by the unrolling bound and by nothing else: no defect found,
+/// and no other limit (an enumeration of final states stopped at its cap is not one a
+/// larger bound lifts).
+fn cut_by_bound(answer: &Answer) -> bool {
+    let bound_hit = match &answer.finding {
+        Finding::Check(found) => found.result.bound_hit && !found.states_cut,
+        Finding::Races(result) => result.bound_hit,
+        _ => false,
+    };
+    bound_hit && answer.severity() == Severity::LimitHit
 }
