@@ -130,6 +130,23 @@ impl LocalizeReport<'_> {
         }
     }
 
+    /// The source lines of the statements the critical sets order.
+    fn critical_lines(&self) -> std::collections::BTreeSet<usize> {
+        let source = &self.program.source;
+        self.localization
+            .sets
+            .iter()
+            .flat_map(|set| &set.orderings)
+            .flat_map(|o| [o.first, o.second])
+            .flat_map(|statement| {
+                let (start, end) = statement.span;
+                let first = source.line_col(start).0;
+                let last = source.line_col(end.saturating_sub(1).max(start)).0;
+                first..=last
+            })
+            .collect()
+    }
+
     fn repairs_json(&self, repairs: &[Repair]) -> Vec<serde_json::Value> {
         repairs
             .iter()
@@ -285,6 +302,31 @@ impl Report for LocalizeReport<'_> {
                 palette.strong("Verified fixes of the whole program:")
             );
             self.repairs_text(&mut out, &x.repairs);
+            let _ = writeln!(
+                out,
+                "  (verified on this test only: these orders are the whole program's, which \
+                 every other client of the same code gets too)"
+            );
+            let critical = self.critical_lines();
+            for (n, repair) in x.repairs.iter().enumerate() {
+                let outside: Vec<String> = repair
+                    .lines
+                    .iter()
+                    .map(|(line, _)| *line)
+                    .filter(|line| !critical.contains(line))
+                    .map(|line| line.to_string())
+                    .collect();
+                if !outside.is_empty() {
+                    let _ = writeln!(
+                        out,
+                        "  (fix {}, {}: also changes {} {}, outside every critical set)",
+                        n + 1,
+                        self.repair_title(repair.kind),
+                        if outside.len() == 1 { "line" } else { "lines" },
+                        outside.join(", ")
+                    );
+                }
+            }
         }
         if x.bound_hit {
             out.push_str(&bound_line(

@@ -629,3 +629,34 @@ fn a_set_with_both_orders_of_a_pair_is_labelled_do_not_run_both() {
         .collect();
     assert_eq!(flagged.len(), 1);
 }
+
+/// Issue 38, item 10: a whole-program fix (infer's orders) is verified on one client only,
+/// and it may change code no critical set names: on the Chase-Lev deque without its fence,
+/// it removes the thief's fence (line 26) and relaxes its compare-exchange (line 14), and
+/// the answer says both.
+#[test]
+fn a_whole_program_fix_says_it_is_verified_on_this_test_and_what_it_changes_elsewhere() {
+    let output = assert_cmd::Command::cargo_bin("nemos")
+        .unwrap()
+        .args(["localize", "--model", "rc11"])
+        .arg(common::manifest_dir().join("examples/chase-lev-deque-weak.litmus"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("Verified fixes of the whole program:"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("(verified on this test only"), "{stdout}");
+    let outside = stdout
+        .lines()
+        .find(|l| l.contains("outside every critical set"))
+        .unwrap_or_else(|| panic!("no line names the changes outside the sets: {stdout}"));
+    for line in ["14", "26"] {
+        assert!(
+            outside.contains(line),
+            "line {line} is outside every set: {outside}"
+        );
+    }
+}
