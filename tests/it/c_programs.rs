@@ -26,6 +26,19 @@ fn check(file: &str, model: &str) -> (i32, Value) {
     (code, json)
 }
 
+/// `check` on `file` refuses it (exit 2): what it says on stderr.
+fn refused(file: &str) -> String {
+    let output = nemos().args(["check", file]).output().expect("nemos runs");
+    assert_eq!(output.status.code(), Some(2), "{file}");
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// `check` on `file` refuses it (exit 2) with `located` (file:line:col: what) on stderr.
+fn assert_refused(file: &str, located: &str) {
+    let stderr = refused(file);
+    assert!(stderr.contains(located), "{stderr}");
+}
+
 fn executions(result: &Value) -> u64 {
     result["positive"].as_u64().expect("a count") + result["negative"].as_u64().expect("a count")
 }
@@ -359,30 +372,15 @@ fn small_c_programs_agree_with_their_litmus_forms() {
 
 #[test]
 fn what_is_not_supported_is_refused_at_the_construct() {
-    let output = nemos()
-        .args(["check", "switch_refused.c"])
-        .output()
-        .expect("nemos runs");
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("switch_refused.c:8:2: `switch` is not supported yet"),
-        "{stderr}"
+    assert_refused(
+        "switch_refused.c",
+        "switch_refused.c:8:2: `switch` is not supported yet",
     );
 }
 
 #[test]
 fn pthread_exit_outside_the_start_routine_is_refused_at_the_call() {
-    let output = nemos()
-        .args(["check", "exit_in_helper.c"])
-        .output()
-        .expect("nemos runs");
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("exit_in_helper.c:7:2: `pthread_exit` outside the function a thread starts with (or `main`) is not supported yet"),
-        "{stderr}"
-    );
+    assert_refused("exit_in_helper.c", "exit_in_helper.c:7:2: `pthread_exit` outside the function a thread starts with (or `main`) is not supported yet");
 }
 
 #[test]
@@ -396,12 +394,7 @@ fn a_create_in_a_loop_not_unrolled_is_refused_at_the_create() {
          int main() { pthread_t t; for (int i = 0; i < n; i++) pthread_create(&t, NULL, f, NULL); return 0; }\n",
     )
     .expect("the program is written");
-    let output = nemos()
-        .args(["check", path.to_str().expect("a UTF-8 path")])
-        .output()
-        .expect("nemos runs");
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = refused(path.to_str().expect("a UTF-8 path"));
     assert!(
         stderr.contains(
             "dynamic_loop.c:4:55: `pthread_create` in a loop or branch nemos cannot unroll here"
@@ -412,12 +405,7 @@ fn a_create_in_a_loop_not_unrolled_is_refused_at_the_create() {
 
 #[test]
 fn a_diagnostic_points_into_the_included_file() {
-    let output = nemos()
-        .args(["check", "include_error/main.c"])
-        .output()
-        .expect("nemos runs");
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = refused("include_error/main.c");
     assert!(
         stderr.contains("include_error/helper.h:4:2: `goto` is not supported yet"),
         "{stderr}"
@@ -430,12 +418,7 @@ fn a_diagnostic_points_into_the_included_file() {
 
 #[test]
 fn a_preprocessor_error_is_the_preprocessors_own_message() {
-    let output = nemos()
-        .args(["check", "missing_header.c"])
-        .output()
-        .expect("nemos runs");
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = refused("missing_header.c");
     assert!(stderr.contains("missing_header.c:2:10"), "{stderr}");
     assert!(stderr.contains("signal.h"), "{stderr}");
 }
@@ -644,15 +627,9 @@ fn a_thread_waiting_for_ever_is_a_defect_unless_no_liveness() {
 
 #[test]
 fn an_unsequenced_write_is_refused_where_it_is() {
-    let output = nemos()
-        .args(["check", "unsequenced.c"])
-        .output()
-        .expect("nemos runs");
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("unsequenced.c:8:10: `i` is written here and read or written elsewhere"),
-        "{stderr}"
+    assert_refused(
+        "unsequenced.c",
+        "unsequenced.c:8:10: `i` is written here and read or written elsewhere",
     );
 }
 
@@ -891,15 +868,9 @@ fn a_memory_defect_is_named_in_the_text() {
 /// is refused where it is written, never given an aliased block.
 #[test]
 fn an_allocation_in_an_unrolled_loop_is_refused() {
-    let output = nemos()
-        .args(["check", "heap_loop.c"])
-        .output()
-        .expect("nemos runs");
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("heap_loop.c:10:12: this allocation runs more than once in a loop"),
-        "{stderr}"
+    assert_refused(
+        "heap_loop.c",
+        "heap_loop.c:10:12: this allocation runs more than once in a loop",
     );
 }
 
@@ -919,12 +890,7 @@ fn threads_started_in_loops_counted_by_known_values() {
 /// create in it is refused at the call.
 #[test]
 fn loops_counted_by_values_the_program_changes_are_not_unrolled() {
-    let output = nemos()
-        .args(["check", "counted_threads_refused.c"])
-        .output()
-        .expect("nemos runs");
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = refused("counted_threads_refused.c");
     for line in [24, 26] {
         assert!(
             stderr.contains(&format!(
@@ -1062,15 +1028,9 @@ fn stack_objects_agree_with_the_reference_explorer() {
 /// declaration.
 #[test]
 fn a_stack_object_in_a_function_called_in_a_loop_is_refused_at_its_declaration() {
-    let output = nemos()
-        .args(["check", "stack_loop_call.c"])
-        .output()
-        .expect("nemos runs");
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("stack_loop_call.c:6:6: this allocation runs more than once in a loop"),
-        "{stderr}"
+    assert_refused(
+        "stack_loop_call.c",
+        "stack_loop_call.c:6:6: this allocation runs more than once in a loop",
     );
 }
 
@@ -1078,12 +1038,7 @@ fn a_stack_object_in_a_function_called_in_a_loop_is_refused_at_its_declaration()
 /// not bytes): a size in bytes is refused at the size.
 #[test]
 fn a_memset_of_a_size_in_bytes_is_refused_at_the_size() {
-    let output = nemos()
-        .args(["check", "memset_bytes.c"])
-        .output()
-        .expect("nemos runs");
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = refused("memset_bytes.c");
     assert!(
         stderr.contains(
             "memset_bytes.c:8:15: `memset` whose size is not a constant written with `sizeof` is not supported yet"
