@@ -14,7 +14,7 @@ pub mod counting;
 pub mod spec;
 mod unroll;
 
-pub use unroll::{unroll, TooManyEvents, UnrollError, UnrollOptions};
+pub use unroll::{unroll, unroll_keeping_retry_loops, TooManyEvents, UnrollError, UnrollOptions};
 
 use std::collections::HashMap;
 
@@ -282,6 +282,9 @@ pub struct Events {
     pub block_at_bound: bool,
     /// Where threads may block forever: reduced spin loops and contended locks.
     pub waits: Vec<WaitPoint>,
+    /// The compare-exchange retry loops reduced to their first test and the assumption
+    /// that its exchange succeeds (docs/unrolling.md): thread and loop.
+    pub retry_loops: Vec<(usize, crate::diagnostics::Span)>,
     /// The calls of functions of the test, in the order they were unrolled.
     pub calls: Vec<Call>,
     /// The `Assert` events the unroller added to check an access's address, by event.

@@ -77,6 +77,14 @@ pub fn events_table(program: &Program, events: &Events) -> String {
             );
         }
     }
+    for (thread, loop_span) in &events.retry_loops {
+        let (line, _) = program.source.line_col(loop_span.start);
+        let _ = writeln!(
+            out,
+            "compare-exchange retry loop at line {line} ({}): reduced to its first test, whose exchange succeeds",
+            program.thread_name(*thread)
+        );
+    }
     if with_calls {
         out.push_str("Calls:\n");
         for call in namer.call_rows() {

@@ -280,6 +280,23 @@ const KNOWN: &[Known] = &[
         litmus: None,
     },
     Known {
+        file: "cas_retry_counter.c",
+        // The coherence orders of the two increments and the store of 10 (3! = 6, GenMC
+        // 0.11 with -disable-sr: 6). Each retry loop reuses what its failed exchange read,
+        // and is reduced to its first test, whose exchange succeeds: no bound cuts it.
+        rc11: (false, 6),
+        sc: (false, 6),
+        litmus: None,
+    },
+    Known {
+        file: "cas_retry_reload.c",
+        // The exchange before or after thread 2's store of 1 (GenMC 0.11: 2; GenMC's
+        // spin-cas4, the same loop, counted 4 while nemos unrolled it).
+        rc11: (false, 2),
+        sc: (false, 2),
+        litmus: None,
+    },
+    Known {
         file: "stack_argument.c",
         // main's `data` is a stack object the thread writes; the join orders the write
         // before main's read.

@@ -141,6 +141,7 @@ pub(crate) fn spin_loops(program: &Program) -> Vec<Span> {
             WaitOn::Spin { loop_span, .. } => Some(loop_span),
             WaitOn::Mutex { .. } => None,
         })
+        .chain(events.retry_loops.iter().map(|&(_, span)| span))
         .collect()
 }
 
@@ -177,7 +178,11 @@ fn compare(name: &str, text: &str) -> Result<(), String> {
     compare_with(name, text, AcyclicStrategy::Ranks)
 }
 
-fn compare_with(name: &str, text: &str, strategy: AcyclicStrategy) -> Result<(), String> {
+pub(crate) fn compare_with(
+    name: &str,
+    text: &str,
+    strategy: AcyclicStrategy,
+) -> Result<(), String> {
     let program = lower(name, text);
     let mine = product(&program, strategy);
     let theirs = reference(&program);

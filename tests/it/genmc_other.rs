@@ -69,10 +69,6 @@ fn mapped(option: &str) -> bool {
 /// Rows whose count differs from GenMC's, with the verdict the same, and why (measured
 /// 2026-11-27; each under rc11 and sc alike).
 const KNOWN_COUNT_DIFFERENCES: &[(&str, &str, &str)] = &[
-    ("correct/saver/spin-cas4/variants/spin-cas40.c", "rc11", "nemos does not reduce this retry loop (`r = x` on one path only: on the other the retry reuses the value the failed CAS read), so it unrolls it and counts its failed iterations; GenMC's spin-assume captures it (a PHI of the CAS's own result)"),
-    ("correct/saver/spin-cas4/variants/spin-cas40.c", "sc", "nemos does not reduce this retry loop (`r = x` on one path only: on the other the retry reuses the value the failed CAS read), so it unrolls it and counts its failed iterations; GenMC's spin-assume captures it (a PHI of the CAS's own result)"),
-    ("correct/saver/spin-cas2/variants/spin-cas20.c", "rc11", "nemos does not reduce a retry loop whose next try reuses the value the failed CAS read (`r = x; while (!cas(&x, &r, 42));`): without -unroll it is unrolled as far as its executions need and every failed iteration counts (696 under sc); GenMC's spin-assume counts none (42)"),
-    ("correct/saver/spin-cas2/variants/spin-cas20.c", "sc", "nemos does not reduce a retry loop whose next try reuses the value the failed CAS read (`r = x; while (!cas(&x, &r, 42));`): without -unroll it is unrolled as far as its executions need and every failed iteration counts (696 under sc); GenMC's spin-assume counts none (42)"),
     ("correct/saver/help-cas/variants/help-cas0.c", "rc11", "GenMC's __VERIFIER_helped_CAS/__VERIFIER_helping_CAS annotations let it skip the helping CAS's executions; nemos reads both as plain CASes"),
     ("correct/saver/help-cas/variants/help-cas0.c", "sc", "GenMC's __VERIFIER_helped_CAS/__VERIFIER_helping_CAS annotations let it skip the helping CAS's executions; nemos reads both as plain CASes"),
     ("correct/saver/spin-fai-fail/variants/spin-fai-fail0.c", "rc11", "every execution needs a second iteration: nemos leaves out all 20 at -unroll=1 (counts 0), GenMC counts those 20; not explained further"),

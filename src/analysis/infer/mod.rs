@@ -561,7 +561,9 @@ struct Checker<'a> {
 impl Checker<'_> {
     fn load(&self, assignment: &[Choice]) -> Result<(Program, Events), InferError> {
         let program = with_orders(self.program, self.sites, assignment);
-        let events = events::unroll(
+        // The solver may choose a load's and an exchange's orders apart: retry loops stay
+        // unrolled (`events::unroll_keeping_retry_loops`).
+        let events = events::unroll_keeping_retry_loops(
             &program,
             UnrollOptions {
                 unroll: self.unroll,

@@ -74,26 +74,26 @@ pub(super) fn may_stay_held(program: &Program) -> Vec<bool> {
 /// Registers along a straight run of instructions: read before being written on some path
 /// (`exposed`), written on every path (`surely`), written on some path (`written`).
 #[derive(Clone, Default)]
-struct Flow {
-    exposed: BTreeSet<RegId>,
-    surely: BTreeSet<RegId>,
-    written: BTreeSet<RegId>,
+pub(super) struct Flow {
+    pub(super) exposed: BTreeSet<RegId>,
+    pub(super) surely: BTreeSet<RegId>,
+    pub(super) written: BTreeSet<RegId>,
     /// Registers an address of a load depends on (`a[i]`, `*q`): none may vary from one
     /// iteration to the next, so every iteration reads the same cell, and a race of a
     /// dropped iteration's read is one of the entry test's or the kept iteration's. (An
     /// address check that fails stops the thread: that iteration is the last, and kept.)
-    addressing: BTreeSet<RegId>,
+    pub(super) addressing: BTreeSet<RegId>,
     /// Registers whose value may differ between iterations: what a load or a
     /// compare-exchange gives, and what is computed from them or under a branch on them.
     /// (An iteration reads no register it writes before writing it, so the others are
     /// computed from registers the loop leaves alone and are the same every time.)
-    varying: BTreeSet<RegId>,
+    pub(super) varying: BTreeSet<RegId>,
     /// Inside a branch whose condition varies.
     under_varying_branch: bool,
 }
 
 impl Flow {
-    fn uses(&mut self, expr: &Expr) {
+    pub(super) fn uses(&mut self, expr: &Expr) {
         let mut read = BTreeSet::new();
         registers_of(expr, &mut read);
         self.exposed
@@ -132,7 +132,7 @@ impl Flow {
     /// Follow `instrs`; `false` when one of them has an effect a failed iteration must not
     /// have. `exit_cas`: the register whose compare-exchange may end the run (its success
     /// exits the loop), when the run is a loop's condition.
-    fn follow(&mut self, instrs: &[Instr], exit_cas: Option<RegId>) -> bool {
+    pub(super) fn follow(&mut self, instrs: &[Instr], exit_cas: Option<RegId>) -> bool {
         for (i, instr) in instrs.iter().enumerate() {
             match instr {
                 Instr::Load { dst, loc, .. } => {
@@ -233,7 +233,7 @@ pub(super) fn registers_of(expr: &Expr, out: &mut BTreeSet<RegId>) {
 
 /// The register `r` when `cond` is `!r` or `r == 0`: the loop goes on while the
 /// compare-exchange that wrote `r` fails.
-fn negated_register(cond: &Expr) -> Option<RegId> {
+pub(super) fn negated_register(cond: &Expr) -> Option<RegId> {
     use crate::program::UnaryOp as U;
     match cond {
         Expr::Unary(U::Not, a) => match **a {

@@ -350,7 +350,13 @@ impl Builder {
     }
 
     /// An `assert` or an `assume` (`kind`) of `cond`.
-    fn check(&mut self, state: &mut ThreadState, kind: EventKind, cond: &Expr, span: Span) {
+    pub(super) fn check(
+        &mut self,
+        state: &mut ThreadState,
+        kind: EventKind,
+        cond: &Expr,
+        span: Span,
+    ) {
         let value = self.term(cond, state);
         self.emit(
             state,

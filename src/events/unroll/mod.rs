@@ -7,6 +7,7 @@ mod flow;
 mod heap;
 mod instr;
 mod locks;
+mod retry;
 #[cfg(test)]
 mod tests;
 
@@ -71,7 +72,26 @@ pub enum UnrollError {
 /// Unroll every thread of `program`, or stop as soon as it has more events than
 /// `options.max_events`: the limit bounds the work, not only the analysis after it.
 pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, UnrollError> {
+    unroll_with(program, options, true)
+}
+
+/// [`unroll`] with every compare-exchange retry loop unrolled like any loop: for `infer`,
+/// whose solver chooses each access's memory order, while the reduction of a retry loop
+/// holds only when its load and its exchange's failure read alike (`retry.rs`).
+pub fn unroll_keeping_retry_loops(
+    program: &Program,
+    options: UnrollOptions,
+) -> Result<Events, UnrollError> {
+    unroll_with(program, options, false)
+}
+
+fn unroll_with(
+    program: &Program,
+    options: UnrollOptions,
+    reduce_retry_loops: bool,
+) -> Result<Events, UnrollError> {
     let mut builder = Builder {
+        reduce_retry_loops,
         events: Vec::new(),
         terms: Terms::default(),
         controls: Vec::new(),
@@ -84,6 +104,8 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Unrol
         control_terms: HashMap::new(),
         waits: Vec::new(),
         may_stay_held: may_stay_held(program),
+        plain_written: retry::plain_written(program),
+        retry_loops: Vec::new(),
         herd_locks: program.locations.iter().map(|l| l.herd_lock).collect(),
         addresses: program.locations.iter().map(|l| l.address).collect(),
         access_checks: BTreeMap::new(),
@@ -151,6 +173,7 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Unrol
         bound_hits: builder.bound_hits,
         block_at_bound: false,
         waits: builder.waits,
+        retry_loops: builder.retry_loops,
         calls: builder.calls,
         access_checks: builder.access_checks,
         library_checks: builder.library_checks,
@@ -215,6 +238,13 @@ struct Builder {
     /// Per location: some critical section of it may never release it (see
     /// [`may_stay_held`]), so that a `lock` of it may wait forever.
     may_stay_held: Vec<bool>,
+    /// Per location: written non-atomically somewhere, or a heap cell (see
+    /// [`retry::plain_written`]): a retry loop reading it is not reduced.
+    plain_written: Vec<bool>,
+    /// The compare-exchange retry loops reduced to their first test: thread and loop.
+    retry_loops: Vec<(usize, Span)>,
+    /// Whether such loops are reduced ([`unroll_keeping_retry_loops`]).
+    reduce_retry_loops: bool,
     /// Per location: a spin lock of herd's `lock.cat` ([`crate::program::Location::herd_lock`]).
     herd_locks: Vec<bool>,
     /// Per location, its address: the keys of an access through a pointer.
@@ -458,9 +488,23 @@ impl Builder {
     }
 
     fn block(&mut self, instrs: &[Instr], state: &mut ThreadState) {
-        for instr in instrs {
+        for (i, instr) in instrs.iter().enumerate() {
             if self.cut {
                 return;
+            }
+            // A loop right after the load that feeds it may be a compare-exchange retry
+            // loop (`retry.rs`), which needs that load.
+            if let Instr::While {
+                cond_prelude,
+                cond,
+                body,
+                span,
+            } = instr
+            {
+                let previous = i.checked_sub(1).map(|p| &instrs[p]);
+                if self.cas_retry(state, previous, cond_prelude, cond, body, *span) {
+                    continue;
+                }
             }
             self.instr(instr, state);
         }
