@@ -5,6 +5,9 @@
 //! The unlocked counter (`families::unlocked_counter`): every racing pair, and only the
 //! first (`races --first`), under SC and RC11; the locked counter under RC11.
 //!
+//! The racy reads (`families::locked_counter_racy_reads`): thread 0 reads the counter
+//! unprotected in each iteration, under SC and RC11.
+//!
 //! Every row asks as the command line does (`query::ask`): the races slice, and under RC11
 //! the races of programs whose reads feed nothing decided as SC's (`slice::rc11_races_are_sc`).
 //!
@@ -108,5 +111,27 @@ fn locked_rc11(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, races, unlocked, locked_rc11);
+/// Issue 40's racy read in each of thread 0's iterations
+/// (`families::locked_counter_racy_reads`), under SC and RC11 (decided as SC's): `hb`
+/// read off the lock order (`analysis/lock_order.rs`).
+fn racy_reads(c: &mut Criterion) {
+    let mut group = c.benchmark_group("races_racy_reads");
+    group.sample_size(10).warm_up_time(Duration::from_secs(1));
+    for (threads, increments) in [(4, 10), (4, 25), (4, 50)] {
+        let test = load(
+            &families::locked_counter_racy_reads(threads, increments),
+            increments,
+        );
+        for (model, label) in [(nemos::cat::sc(), "sc"), (rc11(), "rc11")] {
+            let options = QueryOptions::new(Arc::new(model), label);
+            let id = BenchmarkId::from_parameter(format!("{threads}x{increments}/{label}"));
+            group.bench_function(id, |b| {
+                b.iter(|| assert_eq!(races_of(&test, &options).races.len(), threads - 1))
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, races, unlocked, locked_rc11, racy_reads);
 criterion_main!(benches);

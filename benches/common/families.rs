@@ -40,6 +40,21 @@ pub fn locked_counter(threads: usize, increments: usize) -> String {
     text
 }
 
+/// Issue 40's racy read among locked sections: the locked counter, with thread 0 reading
+/// the counter unprotected after each of its critical sections (in the loop) instead of
+/// once after it: one racing statement pair per other thread, `increments` racy reads.
+pub fn locked_counter_racy_reads(threads: usize, increments: usize) -> String {
+    let mut text = format!("C racyreads{threads}x{increments}\n{{ c = 0; l = 0; }}\n\n");
+    for t in 0..threads {
+        let unprotected = if t == 0 { "    int s = *c;\n" } else { "" };
+        text.push_str(&format!(
+            "P{t} (int* c, int* l) {{\n  for (int i = 0; i < {increments}; i++) {{\n    lock(l);\n    int r = *c;\n    *c = r + 1;\n    unlock(l);\n{unprotected}  }}\n}}\n\n"
+        ));
+    }
+    text.push_str(&format!("exists (c={})\n", threads * increments));
+    text
+}
+
 /// The performance issue's unlocked counter: `threads` threads each do `increments`
 /// unprotected increments (`a = c; c = a + 1`) in a counted loop: every pair of the
 /// threads' statements on `c` races. Unroll `increments` times.

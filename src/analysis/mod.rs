@@ -12,6 +12,7 @@ pub mod explain;
 pub mod graph;
 pub mod infer;
 pub mod localize;
+mod lock_order;
 pub mod model_races;
 pub mod query;
 pub mod races;
@@ -175,6 +176,9 @@ pub struct Session<'a> {
     /// How many counting lemmas this session added (a counter's final value tied to the
     /// sum of its increments): tests check that they fire where they should.
     pub counting_lemmas: usize,
+    /// How many `hb` literals of `races` were read off one mutex's lock order
+    /// (`lock_order.rs`): tests check that it fires where it should.
+    pub lock_order_pairs: usize,
     /// The last enumeration of final states stopped at [`THIN_AIR_STATES`].
     pub outcomes_cut: bool,
     /// [`AnalysisOptions::sequential_guess`].
@@ -361,6 +365,7 @@ impl<'a> Session<'a> {
             counters,
             counting_premise,
             counting_lemmas: 0,
+            lock_order_pairs: 0,
             outcomes_cut: false,
             guess: options.sequential_guess,
             schedule: None,
