@@ -555,6 +555,12 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
         && super::slice::rc11_races_are_sc(&options.model, program, events);
     let analysis = analysis_options(query, options, races_as_sc, recording.clone());
     if query == Query::Infer {
+        if let (Some(_), Some(too_many)) = (
+            options.infer.property.spec,
+            events.spec.as_ref().and_then(|s| s.too_many.as_ref()),
+        ) {
+            return Ok(Answer::limit(query, too_many.to_string()));
+        }
         return Ok(Answer {
             query,
             finding: infer_finding(test, &analysis, options)?,
@@ -857,6 +863,7 @@ fn infer_finding(
         Err(limit @ InferError::TooMany { .. }) => Ok(Finding::Limit(limit.to_string())),
         Err(InferError::Analysis(e)) => Err(e),
         Err(InferError::Unroll(message)) => Err(AnalysisError::Evaluation(message)),
+        Err(e @ InferError::Linearizable) => Err(AnalysisError::Evaluation(e.to_string())),
     }
 }
 
@@ -876,4 +883,19 @@ fn exported_header(test: &Test, query: Query, options: &QueryOptions) -> String 
         options.backend.name(),
         query.exported_question(),
     )
+}
+
+/// `infer --together`: one assignment of orders for the functions `tests` share, under
+/// which the property of `options.infer` holds in every one of them (`infer::together`),
+/// each test under the session `infer` would open for it.
+pub fn ask_together(
+    tests: &[&Test],
+    options: &QueryOptions,
+) -> Result<infer::Together, infer::TogetherError> {
+    let analysis = analysis_options(Query::Infer, options, false, None);
+    let programs: Vec<(&crate::program::Program, u32)> = tests
+        .iter()
+        .map(|t| (&t.program, t.events.unroll))
+        .collect();
+    infer::together(&programs, &analysis, options.infer.property)
 }

@@ -167,8 +167,8 @@ pub enum Command {
         keep: Vec<usize>,
         /// What must hold, a comma-separated list of: condition (the outcome of `exists`/
         /// `~exists` never reached, `forall` always true), assertions, flags (the model's
-        /// flags, a data race under C11), deadlocks (no thread blocked for good) [default:
-        /// all four].
+        /// flags, a data race under C11), deadlocks (no thread blocked for good), spec (the
+        /// `spec { }` block holds, in `--mode`) [default: all five].
         #[arg(long, value_delimiter = ',', value_enum)]
         property: Vec<PropertyPart>,
         /// incremental: one instance in which the solver chooses the orders (assumes a
@@ -180,6 +180,16 @@ pub enum Command {
         /// written one) to DIR/NAME.litmus, where NAME is the test file's name.
         #[arg(long, value_name = "DIR")]
         write: Option<PathBuf>,
+        /// How a test's `spec { }` block must hold (part `spec` of the property): loose /
+        /// strict, CDSSpec's loosely / strictly exhaustive modes over the model's
+        /// executions.
+        #[arg(long, value_enum, default_value = "loose")]
+        mode: InferSpecModeArg,
+        /// Infer one assignment of orders for the functions the tests share (matched by
+        /// name, identical text required), correct in every test; the threads' own
+        /// accesses keep their orders.
+        #[arg(long, conflicts_with_all = ["keep", "search"])]
+        together: bool,
     },
     /// Where the bug is: for a failing check (the condition's outcome reached, a `forall`
     /// violated, an assertion failing), the minimal sets of orderings between conflicting
@@ -203,6 +213,10 @@ pub enum Command {
         no_repairs: bool,
         #[command(flatten)]
         graphs: GraphArgs,
+        /// Write each distinct verified fix as a whole test, DIR/NAME.fixN.EXT (NAME.EXT
+        /// the test file's name, N in the order the fixes are listed).
+        #[arg(long, value_name = "DIR", conflicts_with = "no_repairs")]
+        write: Option<PathBuf>,
     },
     /// List the shipped memory models and their named checks, or print one model's file.
     Models {
@@ -238,6 +252,14 @@ pub enum PropertyPart {
     Assertions,
     Flags,
     Deadlocks,
+    /// Every execution fits the test's `spec { }` block (in `--mode`).
+    Spec,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InferSpecModeArg {
+    Loose,
+    Strict,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -100,7 +100,7 @@ pub struct TestRun {
 }
 
 impl TestRun {
-    fn new(path: &Path) -> TestRun {
+    pub(crate) fn new(path: &Path) -> TestRun {
         TestRun {
             path: path.to_path_buf(),
             status: Status::Clean,

@@ -12,13 +12,16 @@ use nemos::analysis::infer::{Property, Search};
 use nemos::analysis::localize::LocalizeSettings;
 use nemos::analysis::query::{InferSettings, Query, QueryOptions};
 use nemos::analysis::races::RaceSearch;
+use nemos::analysis::spec::SpecMode;
 use nemos::diagnostics::SourceFile;
 use nemos::report::herd_log::{self, Expectations};
 use nemos::report::{Printed, Shown};
 use nemos::solver::EmitFormat;
 use nemos::LoadOptions;
 
-use super::args::{AnalysisArgs, Command, ExpectArgs, Format, PropertyPart, SearchArg};
+use super::args::{
+    AnalysisArgs, Command, ExpectArgs, Format, InferSpecModeArg, PropertyPart, SearchArg,
+};
 use super::batch::{BatchOptions, Status};
 use super::files::collect_files;
 use super::graphs::GraphTargets;
@@ -42,6 +45,10 @@ pub struct HiArgs {
     pub emit_to: Option<PathBuf>,
     /// Where `infer --write` writes the tests with the inferred orders.
     pub write_orders: Option<PathBuf>,
+    /// Where `localize --write` writes the verified fixes.
+    pub write_fixes: Option<PathBuf>,
+    /// `infer --together`: the tests are inferred as one.
+    pub together: bool,
     /// The expected results of `--expect`.
     pub expected: Option<Arc<Expectations>>,
 }
@@ -54,6 +61,8 @@ struct Extras {
     expect: Option<ExpectArgs>,
     infer: InferSettings,
     write_orders: Option<PathBuf>,
+    write_fixes: Option<PathBuf>,
+    together: bool,
     localize: LocalizeSettings,
     race_search: RaceSearch,
 }
@@ -132,6 +141,8 @@ impl HiArgs {
             graphs,
             emit_to: emit.map(|(_, file)| file),
             write_orders: extras.write_orders,
+            write_fixes: extras.write_fixes,
+            together: extras.together,
             expected,
         })
     }
@@ -224,6 +235,7 @@ fn split(command: Command) -> Result<(Vec<PathBuf>, AnalysisArgs, Query, Extras)
             max_sets,
             no_repairs,
             graphs,
+            write,
         } => (
             paths,
             common,
@@ -235,6 +247,7 @@ fn split(command: Command) -> Result<(Vec<PathBuf>, AnalysisArgs, Query, Extras)
                     repairs: !no_repairs,
                 },
                 graphs: Some(graphs),
+                write_fixes: write,
                 ..Extras::default()
             },
         ),
@@ -245,32 +258,45 @@ fn split(command: Command) -> Result<(Vec<PathBuf>, AnalysisArgs, Query, Extras)
             property,
             search,
             write,
-        } => (
-            paths,
-            common,
-            Query::Infer,
-            Extras {
-                infer: InferSettings {
-                    property: if property.is_empty() {
-                        Property::default()
-                    } else {
-                        Property {
-                            condition: property.contains(&PropertyPart::Condition),
-                            assertions: property.contains(&PropertyPart::Assertions),
-                            flags: property.contains(&PropertyPart::Flags),
-                            deadlocks: property.contains(&PropertyPart::Deadlocks),
-                        }
+            mode,
+            together,
+        } => {
+            let spec_mode = match mode {
+                InferSpecModeArg::Loose => SpecMode::Loose,
+                InferSpecModeArg::Strict => SpecMode::Strict,
+            };
+            (
+                paths,
+                common,
+                Query::Infer,
+                Extras {
+                    infer: InferSettings {
+                        property: if property.is_empty() {
+                            Property {
+                                spec: Some(spec_mode),
+                                ..Property::default()
+                            }
+                        } else {
+                            Property {
+                                condition: property.contains(&PropertyPart::Condition),
+                                assertions: property.contains(&PropertyPart::Assertions),
+                                flags: property.contains(&PropertyPart::Flags),
+                                deadlocks: property.contains(&PropertyPart::Deadlocks),
+                                spec: property.contains(&PropertyPart::Spec).then_some(spec_mode),
+                            }
+                        },
+                        keep_lines: keep,
+                        search: match search {
+                            SearchArg::Incremental => Search::Incremental,
+                            SearchArg::Exhaustive => Search::Exhaustive,
+                        },
                     },
-                    keep_lines: keep,
-                    search: match search {
-                        SearchArg::Incremental => Search::Incremental,
-                        SearchArg::Exhaustive => Search::Exhaustive,
-                    },
+                    write_orders: write,
+                    together,
+                    ..Extras::default()
                 },
-                write_orders: write,
-                ..Extras::default()
-            },
-        ),
+            )
+        }
         Command::Parse { .. }
         | Command::Events { .. }
         | Command::Models { .. }

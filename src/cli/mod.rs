@@ -11,6 +11,7 @@ mod hiargs;
 mod merge;
 mod models;
 mod output;
+mod together;
 
 use std::fmt::Write as _;
 use std::io::Read as _;
@@ -22,6 +23,7 @@ use clap::{CommandFactory, FromArgMatches};
 
 use nemos::analysis::deepen::ask_unrolled_as_needed;
 use nemos::analysis::infer::{patched, Inference};
+use nemos::analysis::localize::Localization;
 use nemos::analysis::query::{Finding, Severity};
 use nemos::diagnostics::{InputError, SourceFile};
 use nemos::report::herd_log::{self, Comparison};
@@ -119,6 +121,9 @@ fn untimed(
 }
 
 fn analyse(hi: HiArgs) -> Status {
+    if hi.together {
+        return together::run(&hi);
+    }
     let paths = hi.paths.clone();
     let options = hi.batch;
     let work: Work = Arc::new(move |t, path| analyse_one(t, path, &hi));
@@ -254,6 +259,43 @@ fn write_orders(
     Ok(())
 }
 
+/// `localize --write`: each distinct verified fix as DIR/NAME.fixN.EXT.
+fn write_fixes(
+    t: &mut TestRun,
+    path: &Path,
+    localization: &Localization,
+    dir: &Path,
+) -> Result<(), Status> {
+    let files = localization.fix_files();
+    if files.is_empty() {
+        ewriteln!(
+            t,
+            "note: {}: nothing written: no verified fix",
+            path.display()
+        );
+        return Ok(());
+    }
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "stdin".into(), |s| s.to_string_lossy());
+    let ext = path
+        .extension()
+        .map_or_else(|| "litmus".into(), |s| s.to_string_lossy());
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        ewriteln!(t, "error: cannot write {}: {e}", dir.display());
+        return Err(Status::BadInput);
+    }
+    for file in files {
+        let target = dir.join(file.file_name(&stem, &ext));
+        if let Err(e) = std::fs::write(&target, &file.repair.source) {
+            ewriteln!(t, "error: cannot write {}: {e}", target.display());
+            return Err(Status::BadInput);
+        }
+        ewriteln!(t, "wrote {} ({})", target.display(), file.describe());
+    }
+    Ok(())
+}
+
 fn events_one(
     t: &mut TestRun,
     path: &Path,
@@ -324,6 +366,11 @@ fn analyse_one(t: &mut TestRun, path: &Path, hi: &HiArgs) -> Status {
     t.tally = answer.tally();
     if let (Some(dir), Finding::Infer(inference)) = (&hi.write_orders, &answer.finding) {
         if let Err(status) = write_orders(t, path, &test, inference, dir) {
+            return status;
+        }
+    }
+    if let (Some(dir), Finding::Localize(localization)) = (&hi.write_fixes, &answer.finding) {
+        if let Err(status) = write_fixes(t, path, localization, dir) {
             return status;
         }
     }

@@ -7,6 +7,7 @@ use super::check::WitnessJson;
 use super::witness::{witness_prefix, witness_text};
 use super::{bound_line, one_line, Palette, Report};
 use crate::analysis::infer::{choice_name, Choice, Failure, Inference, Search, Site, Violation};
+use crate::analysis::spec::SpecMode;
 use crate::program::Program;
 
 pub struct InferReport<'a> {
@@ -36,6 +37,12 @@ impl InferReport<'_> {
         }
         if p.deadlocks {
             parts.push("no thread is blocked for good".to_string());
+        }
+        if let (Some(mode), Some(_)) = (p.spec, &self.program.spec) {
+            parts.push(match mode {
+                SpecMode::Strict => "every history of the method calls consistent with the ordering points fits the specification (strict mode)".to_string(),
+                _ => "some history of the method calls consistent with the ordering points fits the specification (loose mode)".to_string(),
+            });
         }
         if parts.is_empty() {
             "nothing".to_string()
@@ -125,12 +132,15 @@ impl InferReport<'_> {
     }
 }
 
-fn violation_text(violation: &Violation) -> String {
+pub(super) fn violation_text(violation: &Violation) -> String {
     match violation {
         Violation::Condition => "the condition's outcome is reached in".to_string(),
         Violation::Assertion => "an assertion fails in".to_string(),
         Violation::Flag(name) => format!("the model raises `{name}` in"),
         Violation::Deadlock => "a thread is blocked for good in".to_string(),
+        Violation::Spec => {
+            "the specification is not met (`nemos spec` shows the histories) in".to_string()
+        }
     }
 }
 

@@ -19,6 +19,7 @@ pub mod namer;
 pub mod races;
 pub mod shard;
 pub mod spec;
+pub mod together;
 pub mod witness;
 
 use anstyle::{AnsiColor, Style};

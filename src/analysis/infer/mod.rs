@@ -29,6 +29,7 @@
 
 mod patch;
 mod search;
+mod together;
 
 use std::collections::HashMap;
 
@@ -36,7 +37,9 @@ use serde::Serialize;
 
 pub use patch::{patched, PatchError};
 use search::{covers, exhaustive, incremental, Direction, Oracle};
+pub use together::{together, SharedMinimal, SharedReason, SharedSite, Together, TogetherError};
 
+use super::spec::SpecMode;
 use super::{AnalysisError, AnalysisOptions, Session};
 use crate::diagnostics::Span;
 use crate::encode::cnf::{Bool, Gates};
@@ -297,6 +300,11 @@ pub struct Property {
     /// No thread is blocked for good: `check` counts a deadlock as a defect, so orders
     /// under which one is reachable are not enough.
     pub deadlocks: bool,
+    /// Every execution fits the test's `spec { }` block in this mode (CDSSpec's loosely or
+    /// strictly exhaustive correctness over the model's executions), when it has one.
+    /// Linearizability is not offered: it is decided over SC executions only, which no
+    /// memory order changes.
+    pub spec: Option<SpecMode>,
 }
 
 impl Default for Property {
@@ -306,6 +314,7 @@ impl Default for Property {
             assertions: true,
             flags: true,
             deadlocks: true,
+            spec: Some(SpecMode::Loose),
         }
     }
 }
@@ -321,6 +330,9 @@ pub enum Violation {
     Flag(String),
     /// Some thread is blocked for good.
     Deadlock,
+    /// No history of the method calls consistent with the ordering points fits the
+    /// specification (loose mode), or some consistent history does not (strict mode).
+    Spec,
 }
 
 /// An execution breaking the property under one assignment, with the program and events it
@@ -420,6 +432,8 @@ pub enum InferError {
     },
     #[error("the unrolled program does not load: {0}")]
     Unroll(String),
+    #[error("infer checks a specification in loose or strict mode: linearizability is decided over SC executions only, which no memory order changes")]
+    Linearizable,
 }
 
 /// Search the assignments of orders to the sites of `program` (pinning those on the given
@@ -432,6 +446,9 @@ pub fn infer(
     keep_lines: &[usize],
     search: Search,
 ) -> Result<Inference, InferError> {
+    if property.spec == Some(SpecMode::Linearizable) {
+        return Err(InferError::Linearizable);
+    }
     // Without sites there is one assignment, the program as written: the answer still
     // says whether it is correct.
     let mut sites = sites(program);
@@ -607,7 +624,7 @@ impl Checker<'_> {
     /// Each literal carries its own scope: a deadlock is an execution within the bound in
     /// which a thread is blocked; the other parts speak of the executions within the bound
     /// in which none is (as `check`'s answers do).
-    fn violations(&self, session: &mut Session) -> Vec<(Violation, Bool)> {
+    fn violations(&self, session: &mut Session) -> Result<Vec<(Violation, Bool)>, AnalysisError> {
         let within = session.within_bound;
         let mut parts = Vec::new();
         if self.property.condition {
@@ -645,14 +662,20 @@ impl Checker<'_> {
                 .and2(!session.encoding.bound_hit, session.encoding.deadlock);
             parts.push((Violation::Deadlock, blocked));
         }
-        parts
+        if let Some(mode) = self.property.spec {
+            if let Some(spec) = session.encode_spec(mode)? {
+                let broken = session.solver.and2(within, spec.violation);
+                parts.push((Violation::Spec, broken));
+            }
+        }
+        Ok(parts)
     }
 
     fn violation(
         &self,
         session: &mut Session,
     ) -> Result<Option<(Violation, Execution)>, AnalysisError> {
-        for (violation, broken) in self.violations(session) {
+        for (violation, broken) in self.violations(session)? {
             if broken.is_false() {
                 continue;
             }

@@ -193,7 +193,7 @@ impl<'a> Oracle<'a> {
             minimal: Vec::new(),
             failing: Vec::new(),
         };
-        oracle.parts = checker.violations(&mut oracle.session);
+        oracle.parts = checker.violations(&mut oracle.session)?;
         let any: Vec<Bool> = oracle.parts.iter().map(|p| p.1).collect();
         let broken = oracle.session.solver.or(&any);
         oracle.base = vec![broken];
@@ -212,7 +212,7 @@ impl<'a> Oracle<'a> {
     /// Whether the property holds under `a`: known when `a` is above a minimal passing
     /// assignment or below a maximal failing one (monotonicity), or when a kept execution
     /// breaks it under `a`; solved otherwise.
-    fn passes(&mut self, a: &[Choice]) -> Result<bool, AnalysisError> {
+    pub(super) fn passes(&mut self, a: &[Choice]) -> Result<bool, AnalysisError> {
         if self.minimal.iter().any(|m| below(m, a)) {
             return Ok(true);
         }
@@ -275,10 +275,17 @@ impl<'a> Oracle<'a> {
             .iter()
             .map(|e| e.guard.0.iter().all(|&(c, p)| truth(enc.controls[c]) == p))
             .collect();
-        let fixed = self
-            .parts
-            .iter()
-            .any(|(v, lit)| !matches!(v, Violation::Flag(_)) && truth(*lit));
+        // A specification's synchronisation rules read the model's `hb`, which the orders
+        // change; without rules its verdict reads only values, `rf` and `co`.
+        let rules = enc.events.spec.as_ref().is_some_and(|s| !s.sync.is_empty());
+        let fixed = self.parts.iter().any(|(v, lit)| {
+            let fixed_part = match v {
+                Violation::Flag(_) => false,
+                Violation::Spec => !rules,
+                _ => true,
+            };
+            fixed_part && truth(*lit)
+        });
         let polar = |b: Bool| if truth(b) { b } else { !b };
         let mut hints: Vec<Bool> = Vec::new();
         for (_, _, lit) in enc.rf.iter().chain(enc.co.iter()) {
@@ -395,7 +402,7 @@ impl<'a> Oracle<'a> {
         Ok(None)
     }
 
-    fn bound_reachable(&mut self) -> Result<bool, AnalysisError> {
+    pub(super) fn bound_reachable(&mut self) -> Result<bool, AnalysisError> {
         if self.session.encoding.events.bound_hits.is_empty() {
             return Ok(false);
         }
@@ -503,7 +510,7 @@ fn choice_index(site: &Site, choice: Choice) -> usize {
 /// The assignments not yet explored, as the models of a second solver over one literal per
 /// site and choice: each minimal passing assignment blocks what lies above it, each maximal
 /// failing one what lies below it.
-struct Seeds {
+pub(super) struct Seeds {
     solver: VarisatSolver,
     /// Per site, per choice.
     lits: Vec<Vec<Bool>>,
@@ -512,7 +519,7 @@ struct Seeds {
 }
 
 impl Seeds {
-    fn new(sites: &[Site]) -> Seeds {
+    pub(super) fn new(sites: &[Site]) -> Seeds {
         let mut solver = VarisatSolver::new();
         let lits = sites
             .iter()
@@ -533,7 +540,7 @@ impl Seeds {
         }
     }
 
-    fn next(&mut self, sites: &[Site]) -> Result<Option<Vec<Choice>>, AnalysisError> {
+    pub(super) fn next(&mut self, sites: &[Site]) -> Result<Option<Vec<Choice>>, AnalysisError> {
         if self.exhausted || self.solver.solve(&[])? == SolveOutcome::Unsat {
             return Ok(None);
         }
@@ -552,7 +559,7 @@ impl Seeds {
 
     /// No later seed lies in the up-set (`above`) or down-set of `a`: some site is given a
     /// choice outside it.
-    fn block(&mut self, sites: &[Site], a: &[Choice], above: bool) {
+    pub(super) fn block(&mut self, sites: &[Site], a: &[Choice], above: bool) {
         let mut clause = Vec::new();
         for (i, site) in sites.iter().enumerate() {
             for (k, &c) in site.choices.iter().enumerate() {

@@ -29,6 +29,9 @@
 //! checked on the rewritten program.
 
 pub mod repair;
+mod written;
+
+pub use written::FixFile;
 
 use std::collections::{BTreeMap, BTreeSet};
 

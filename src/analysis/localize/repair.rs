@@ -284,6 +284,9 @@ pub fn stronger_orders(
         flags: true,
         // Nor one that trades the failure for a deadlock.
         deadlocks: true,
+        // Localizing a specification is refused above; a condition or assertion is what
+        // is localized here.
+        spec: None,
     };
     let inference = match infer(
         program,
