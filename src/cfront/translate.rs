@@ -45,11 +45,14 @@ mod extras;
 
 use extras::{clang_failure_order, is_struct_object};
 mod control;
+mod exit;
 mod heap;
 mod known;
 mod members;
 mod memset;
+mod scoping;
 mod stack;
+mod switch;
 mod sync;
 
 type Errors = Vec<Diagnostic>;
@@ -172,6 +175,9 @@ struct Scope {
     retry_label: Option<String>,
     /// The locals in scope that are stack objects (`stack.rs`).
     stack: HashSet<String>,
+    /// Locals that hide a global or an enclosing block's local: their registers
+    /// (`scoping.rs`).
+    renamed: HashMap<String, String>,
 }
 
 struct Translator<'a> {
@@ -1207,9 +1213,7 @@ impl Translator<'_> {
                     }
                 },
             };
-            if self.globals.contains_key(&name.node.name) {
-                self.refuse("a local variable that shadows a global", name.span);
-            }
+            let register = self.scoped_local(name, scope);
             scope.locals.insert(name.node.name.clone(), info.clone());
             scope.constants.remove(&name.node.name);
             self.note_local(
@@ -1220,7 +1224,7 @@ impl Translator<'_> {
             out.push(stmt(
                 StmtKind::Decl {
                     ty: Self::litmus_type(&info, self.span(declarator.span)),
-                    name: self.ident(name),
+                    name: ident(&register, self.span(name.span)),
                     init,
                 },
                 span,
@@ -1287,7 +1291,7 @@ impl Translator<'_> {
                 c::Label::Identifier(_) => self.refuse("a label", s.span),
                 _ => self.refuse("`switch`", s.span),
             },
-            c::Statement::Switch(_) => self.refuse("`switch`", s.span),
+            c::Statement::Switch(sw) => self.switch_statement(sw, span, scope, out),
             c::Statement::Goto(l) if scope.retry_label.as_ref() == Some(&l.node.name) => {
                 out.push(stmt(StmtKind::Continue, span))
             }
@@ -1386,7 +1390,7 @@ impl Translator<'_> {
                 // The variable keeps the value the loop leaves in it.
                 copies.push(stmt(
                     StmtKind::Assign {
-                        lhs: name_expr(&variable, span),
+                        lhs: name_expr(scoping::local_register(scope, &variable), span),
                         rhs: expr(ExprKind::Int(after), span),
                     },
                     span,
@@ -1399,7 +1403,7 @@ impl Translator<'_> {
                 let end = start + values.len() as i64 * by;
                 copies.push(stmt(
                     StmtKind::Assign {
-                        lhs: name_expr(name, span),
+                        lhs: name_expr(scoping::local_register(scope, name), span),
                         rhs: expr(ExprKind::Int(end), span),
                     },
                     span,
@@ -1568,7 +1572,7 @@ impl Translator<'_> {
         match &e.node {
             c::Expression::Call(call_node) => {
                 let callee = callee_name(call_node);
-                if self.exit_statement(e, scope, out) {
+                if self.exit_statement(e, scope, out) || self.exit_call(e, scope, out) {
                     return;
                 }
                 if self.barrier_statement(e, scope, out) {
@@ -1610,6 +1614,11 @@ impl Translator<'_> {
                         return;
                     }
                 };
+                if effects::has_effects(&b.node.lhs.node) {
+                    // `a[i++] = v;`: the target's own effects, in C's order (`effects.rs`).
+                    let _ = self.value(e, scope, out);
+                    return;
+                }
                 if let c::Expression::Identifier(id) = &b.node.lhs.node {
                     if scope.constants.contains_key(&id.node.name) {
                         self.refuse(
@@ -2088,7 +2097,8 @@ impl Translator<'_> {
                     return Some((stack::stack_place(name, span), atomic));
                 }
                 if scope.locals.contains_key(name) {
-                    return Some((name_expr(name, span), false));
+                    let register = scoping::local_register(scope, name);
+                    return Some((name_expr(register, span), false));
                 }
                 if let Some(v) = self.enum_constants.get(name) {
                     return Some((expr(ExprKind::Int(*v), span), false));
@@ -2422,7 +2432,10 @@ fn statement_mentions(s: &c::Statement, variable: &str, or_exits: bool) -> bool 
                     .is_some_and(|e| assigns(&e.node, variable))
         }
         c::Statement::Labeled(l) => statement_mentions(&l.node.statement.node, variable, or_exits),
-        c::Statement::Switch(s) => statement_mentions(&s.node.statement.node, variable, false),
+        c::Statement::Switch(s) => {
+            statement_mentions(&s.node.statement.node, variable, false)
+                || (or_exits && switch::leaves_enclosing_loop(&s.node.statement.node))
+        }
         c::Statement::Expression(None) | c::Statement::Asm(_) => false,
     }
 }

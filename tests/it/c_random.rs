@@ -148,6 +148,18 @@ fn render_stmt(s: &Stmt, c: bool, indent: usize, out: &mut String) {
         Stmt::Fence(o) => format!("atomic_thread_fence({o});"),
         Stmt::PlainStore(v) => format!("{plain} = {v};"),
         Stmt::PlainLoad(r) => format!("r{r} = {plain};"),
+        Stmt::If(r, v, body) if c && *v == 1 => {
+            // The same test as a `switch` with a `default` (C's front end writes it back as
+            // an `if` chain): compared with the litmus twin's `if` like every statement.
+            out.push_str(&format!(
+                "{pad}switch (r{r}) {{\n{pad}default:\n{pad}\tbreak;\n{pad}case {v}:\n"
+            ));
+            for s in body {
+                render_stmt(s, c, indent + 1, out);
+            }
+            out.push_str(&format!("{pad}}}\n"));
+            return;
+        }
         Stmt::If(r, v, body) => {
             out.push_str(&format!("{pad}if (r{r} == {v}) {{\n"));
             for s in body {

@@ -50,8 +50,82 @@ impl Translator<'_> {
                 .sum()
         });
         if members > 1 {
-            self.refuse("a `union` of more than one member", st.span);
+            let what = format!(
+                "a `union` of more than one member ({})",
+                self.union_members(st)
+            );
+            self.refuse(&what, st.span);
         }
+    }
+
+    /// A union's members with their widths, for its refusal: `` `val` (4 bytes), an
+    /// anonymous struct ``. Its members share one memory, which nemos, with a cell per
+    /// scalar whatever its width, cannot lay out when the widths differ.
+    fn union_members(&self, st: &Node<c::StructType>) -> String {
+        let mut parts = Vec::new();
+        for d in st.node.declarations.iter().flatten() {
+            let c::StructDeclaration::Field(f) = &d.node else {
+                continue;
+            };
+            let mut width = None;
+            let mut aggregate = false;
+            for s in &f.node.specifiers {
+                let c::SpecifierQualifier::TypeSpecifier(t) = &s.node else {
+                    continue;
+                };
+                match &t.node {
+                    c::TypeSpecifier::Struct(_) => aggregate = true,
+                    c::TypeSpecifier::TypedefName(id) => match self.typedefs.get(&id.node.name) {
+                        Some(info) if info.pointer_depth > 0 => width = Some(8),
+                        Some(info) if info.base.starts_with("struct ") => aggregate = true,
+                        Some(info) => width = Some(scalar_width(&info.base)),
+                        None => {}
+                    },
+                    c::TypeSpecifier::Char | c::TypeSpecifier::Bool => width = Some(1),
+                    c::TypeSpecifier::Short => width = Some(2),
+                    c::TypeSpecifier::Long => width = Some(8),
+                    c::TypeSpecifier::Int
+                    | c::TypeSpecifier::Signed
+                    | c::TypeSpecifier::Unsigned => width = width.or(Some(4)),
+                    _ => {}
+                }
+            }
+            if f.node.declarators.is_empty() {
+                parts.push("an anonymous struct".to_string());
+            }
+            for declarator in &f.node.declarators {
+                let Some(name) = declarator
+                    .node
+                    .declarator
+                    .as_ref()
+                    .and_then(|d| declarator_name(&d.node))
+                else {
+                    continue;
+                };
+                let parts_of = declarator
+                    .node
+                    .declarator
+                    .as_ref()
+                    .map(|d| derived(&d.node))
+                    .unwrap_or_default();
+                let pointer = parts_of
+                    .iter()
+                    .any(|p| matches!(p, c::DerivedDeclarator::Pointer(_)));
+                let array = parts_of
+                    .iter()
+                    .any(|p| matches!(p, c::DerivedDeclarator::Array(_)));
+                let described = match (pointer, array, aggregate, width) {
+                    (true, false, _, _) => "a pointer".to_string(),
+                    (_, true, _, _) => "an array".to_string(),
+                    (false, false, true, _) => "a struct".to_string(),
+                    (false, false, false, Some(1)) => "1 byte".to_string(),
+                    (false, false, false, Some(w)) => format!("{w} bytes"),
+                    (false, false, false, None) => "a scalar".to_string(),
+                };
+                parts.push(format!("`{}`: {described}", name.node.name));
+            }
+        }
+        parts.join(", ")
     }
 
     /// `struct s g = { 1, .f = 2 };`: one init item per field given.
@@ -239,5 +313,18 @@ impl Translator<'_> {
             callee.name.push_str("#c");
         }
         Some(expr(ExprKind::Call(callee, args?), span))
+    }
+}
+
+/// The width in bytes of a scalar of C type `base` (LP64).
+fn scalar_width(base: &str) -> u32 {
+    if base.contains("char") || base.contains("_Bool") {
+        1
+    } else if base.contains("short") {
+        2
+    } else if base.contains("long") {
+        8
+    } else {
+        4
     }
 }
