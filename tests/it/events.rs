@@ -245,3 +245,56 @@ fn loops_stop_unrolling_where_their_condition_becomes_constant() {
         vec![EventKind::Wait, EventKind::Control, EventKind::Write]
     );
 }
+
+/// An array's cells are counted at its declaration: one past `--max-events` refuses the test
+/// before lowering lays out a cell (the refusal is `TooManyCells`, which only the count of
+/// the declarations gives; the unrolling's own limit is `TooManyEvents`). Before, `int
+/// a[100000000];` took 8.9 GB and a minute, and `--max-events` counted only while unrolling.
+#[test]
+fn a_vast_array_is_refused_at_its_declaration() {
+    let load = |text: &str, max| {
+        nemos::load(
+            &SourceFile::new("big.litmus", text),
+            &LoadOptions {
+                max_events: Some(max),
+                ..Default::default()
+            },
+        )
+    };
+    let big = "C big\n{ int a[100000000]; }\nP0(int *a) { a[5] = 1; }\nexists (a[5]=1)\n";
+    match load(big, 20_000) {
+        Err(LoadError::TooManyCells(limit)) => {
+            assert_eq!(
+                (limit.object.as_str(), limit.object_cells),
+                ("a", 100_000_000)
+            );
+            assert_eq!(
+                limit.to_string(),
+                "array `a` has 100000000 cells, more than --max-events 20000 allows (each \
+                 cell's initial value is an event)"
+            );
+        }
+        other => panic!("expected the cells' limit, got {:?}", other.err()),
+    }
+    // At the limit the cells pass and the unrolling counts the rest: 10 initial writes and
+    // the write of P0.
+    let small = "C small\n{ int a[10]; }\nP0(int *a) { a[5] = 1; }\nexists (a[5]=1)\n";
+    assert!(matches!(load(small, 9), Err(LoadError::TooManyCells(_))));
+    assert!(matches!(load(small, 10), Err(LoadError::TooManyEvents(_))));
+    assert_eq!(load(small, 11).map(|t| t.events.len()).ok(), Some(11));
+}
+
+/// An object has a block of `OBJECT_STRIDE` addresses: a longer array would run into the next
+/// object's, so it is refused at its declaration (before, its cells silently shared
+/// addresses with the next object's).
+#[test]
+fn an_array_longer_than_an_object_block_is_refused() {
+    let text =
+        "C long\n{ int a[70000]; y = 0; }\nP0(int *a, int *y) { a[5] = 1; }\nexists (a[5]=1)\n";
+    let Err(LoadError::Input(e)) =
+        nemos::load(&SourceFile::new("long.litmus", text), &Default::default())
+    else {
+        panic!("expected a refusal");
+    };
+    assert_eq!(e.short(), "long.litmus:2:3: array `a` of 70000 cells");
+}
