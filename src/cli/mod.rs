@@ -168,6 +168,10 @@ fn load(t: &mut TestRun, path: &Path, options: &LoadOptions) -> Result<Test, Sta
             t.limit = Some(limit.to_string());
             Status::LimitHit
         }
+        LoadError::TooManyCells(limit) => {
+            t.limit = Some(limit.to_string());
+            Status::LimitHit
+        }
         LoadError::Preprocessor(message) => {
             ewriteln!(t, "{message}");
             Status::BadInput

@@ -81,6 +81,9 @@ pub enum LoadError {
     /// The test has more events than [`LoadOptions::max_events`]: a limit, not a verdict
     /// on the input.
     TooManyEvents(TooManyEvents),
+    /// The init block declares more cells than [`LoadOptions::max_events`] allows (each is
+    /// an initial write): refused before lowering lays them out.
+    TooManyCells(program::size::TooManyCells),
     /// The C preprocessor refused the file: its own message.
     Preprocessor(String),
 }
@@ -91,6 +94,7 @@ impl LoadError {
         match self {
             LoadError::Input(e) => e.short(),
             LoadError::TooManyEvents(limit) => limit.to_string(),
+            LoadError::TooManyCells(limit) => limit.to_string(),
             LoadError::Preprocessor(message) => message.clone(),
         }
     }
@@ -100,6 +104,7 @@ impl LoadError {
         match self {
             LoadError::Input(e) => e.render(color),
             LoadError::TooManyEvents(limit) => limit.to_string(),
+            LoadError::TooManyCells(limit) => limit.to_string(),
             LoadError::Preprocessor(message) => message.clone(),
         }
     }
@@ -155,9 +160,11 @@ pub fn load(source: &SourceFile, options: &LoadOptions) -> Result<Test, LoadErro
         let preprocessed = (preprocessor.0)(source).map_err(LoadError::Preprocessor)?;
         let reserved = |name: &str| program::library::lookup(name).is_some();
         let (ast, file) = cfront::translate(source, &preprocessed, &reserved)?;
+        check_cells(&ast, options)?;
         program::lower_with(&ast, &file, options.macros.clone())?
     } else {
         let ast = syntax::parse(source)?;
+        check_cells(&ast, options)?;
         program::lower_with(&ast, source, options.macros.clone())?
     };
     let mut events = events::unroll(
@@ -169,6 +176,15 @@ pub fn load(source: &SourceFile, options: &LoadOptions) -> Result<Test, LoadErro
     )?;
     events.block_at_bound = options.block_at_bound;
     Ok(Test { program, events })
+}
+
+/// Refuse a test whose init block declares more cells than `options.max_events` before
+/// lowering makes a location of each (see [`program::size`]).
+fn check_cells(ast: &syntax::ast::LitmusTest, options: &LoadOptions) -> Result<(), LoadError> {
+    match options.max_events {
+        Some(max) => program::size::check_declared_cells(ast, max).map_err(LoadError::TooManyCells),
+        None => Ok(()),
+    }
 }
 
 /// Parse and lower `source`, without unrolling: the program IR alone.

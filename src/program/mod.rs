@@ -12,6 +12,7 @@ pub mod checks;
 pub mod library;
 mod lower;
 pub mod points_to;
+pub mod size;
 pub mod symmetry;
 
 pub use crate::operators::{BinaryOp, Quantifier, UnaryOp};

@@ -245,3 +245,109 @@ fn loops_stop_unrolling_where_their_condition_becomes_constant() {
         vec![EventKind::Wait, EventKind::Control, EventKind::Write]
     );
 }
+
+/// `depth` branches nested in P0, level `i` on `READ_ONCE(*x) == i % 2`, its else branch
+/// setting `r0 = 100 + i`; P1 writes `x = 1` once.
+fn alternating_nest(depth: usize) -> String {
+    let mut text = String::from("C nest\n{ x=0; }\nP0(int *x) {\n  int r0 = 0;\n");
+    for i in 0..depth {
+        text.push_str(&format!("  if (READ_ONCE(*x) == {}) {{\n", i % 2));
+    }
+    text.push_str("  r0 = 99;\n");
+    for i in (0..depth).rev() {
+        text.push_str(&format!("  }} else {{ r0 = {}; }}\n", 100 + i));
+    }
+    text.push_str("}\nP1(int *x) { WRITE_ONCE(*x, 1); }\nexists (0:r0=99)\n");
+    text
+}
+
+/// Nested branches fold their outer guard into one control past a few literals, so guards
+/// stay bounded whatever the nesting (written out, n nested levels held O(n^2) literals:
+/// 5000 levels took 6.9 GB).
+#[test]
+fn nested_branch_guards_stay_bounded_whatever_the_depth() {
+    let sizes: Vec<(usize, usize)> = [20, 200]
+        .into_iter()
+        .map(|depth| largest_guards(&build(&alternating_nest(depth), 2).1))
+        .collect();
+    assert_eq!(sizes, [(8, 8); 2]);
+}
+
+/// The folded guards mean what the written-out ones did: under SC the reads of `x` see 0
+/// then 1, so the run leaves level 0, 1 or 2 (r0 = 100, 101, 102) and never gets deeper.
+#[test]
+fn folded_nested_guards_keep_the_final_states() {
+    let test = crate::common::load("nest.litmus", &alternating_nest(12));
+    let options = QueryOptions::new(Arc::new(nemos::cat::sc()), "sc");
+    let query = Query::Check {
+        states: true,
+        certify: false,
+    };
+    let answer = ask(&test, query, &options).unwrap();
+    let Finding::Check(found) = &answer.finding else {
+        panic!("a check answers with a check");
+    };
+    let mut r0: Vec<i32> = found
+        .states
+        .as_ref()
+        .expect("the states were asked for")
+        .iter()
+        .flat_map(|s| s.values.iter().map(|&(_, v)| v))
+        .collect();
+    r0.sort_unstable();
+    assert_eq!(r0, [100, 101, 102]);
+    assert!(!found.result.ok);
+}
+
+/// An array's cells are counted at its declaration: one past `--max-events` refuses the test
+/// before lowering lays out a cell (the refusal is `TooManyCells`, which only the count of
+/// the declarations gives; the unrolling's own limit is `TooManyEvents`). Before, `int
+/// a[100000000];` took 8.9 GB and a minute, and `--max-events` counted only while unrolling.
+#[test]
+fn a_vast_array_is_refused_at_its_declaration() {
+    let load = |text: &str, max| {
+        nemos::load(
+            &SourceFile::new("big.litmus", text),
+            &LoadOptions {
+                max_events: Some(max),
+                ..Default::default()
+            },
+        )
+    };
+    let big = "C big\n{ int a[100000000]; }\nP0(int *a) { a[5] = 1; }\nexists (a[5]=1)\n";
+    match load(big, 20_000) {
+        Err(LoadError::TooManyCells(limit)) => {
+            assert_eq!(
+                (limit.object.as_str(), limit.object_cells),
+                ("a", 100_000_000)
+            );
+            assert_eq!(
+                limit.to_string(),
+                "array `a` has 100000000 cells, more than --max-events 20000 allows (each \
+                 cell's initial value is an event)"
+            );
+        }
+        other => panic!("expected the cells' limit, got {:?}", other.err()),
+    }
+    // At the limit the cells pass and the unrolling counts the rest: 10 initial writes and
+    // the write of P0.
+    let small = "C small\n{ int a[10]; }\nP0(int *a) { a[5] = 1; }\nexists (a[5]=1)\n";
+    assert!(matches!(load(small, 9), Err(LoadError::TooManyCells(_))));
+    assert!(matches!(load(small, 10), Err(LoadError::TooManyEvents(_))));
+    assert_eq!(load(small, 11).map(|t| t.events.len()).ok(), Some(11));
+}
+
+/// An object has a block of `OBJECT_STRIDE` addresses: a longer array would run into the next
+/// object's, so it is refused at its declaration (before, its cells silently shared
+/// addresses with the next object's).
+#[test]
+fn an_array_longer_than_an_object_block_is_refused() {
+    let text =
+        "C long\n{ int a[70000]; y = 0; }\nP0(int *a, int *y) { a[5] = 1; }\nexists (a[5]=1)\n";
+    let Err(LoadError::Input(e)) =
+        nemos::load(&SourceFile::new("long.litmus", text), &Default::default())
+    else {
+        panic!("expected a refusal");
+    };
+    assert_eq!(e.short(), "long.litmus:2:3: array `a` of 70000 cells");
+}

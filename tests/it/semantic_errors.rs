@@ -109,7 +109,7 @@ semantic_error!(
 
 semantic_error!(
     register_index_into_a_huge_array,
-    "C t\n{ int y[100000]; }\nP0 (int* y) {\n  int r0 = 1;\n  int r1 = y[r0];\n}\nexists (0:r1=0)\n"
+    "C t\n{ int y[60000]; }\nP0 (int* y) {\n  int r0 = 1;\n  int r1 = y[r0];\n}\nexists (0:r1=0)\n"
 );
 
 semantic_error!(

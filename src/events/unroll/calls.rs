@@ -87,8 +87,7 @@ impl Builder {
         let values: Vec<TermId> = bind.iter().map(|(_, e)| self.term(e, state)).collect();
         let deps: Vec<Deps> = bind.iter().map(|(_, e)| self.expr_deps(e, state)).collect();
         for ((&(reg, _), value), deps) in bind.iter().zip(values).zip(deps) {
-            state.registers[reg] = value;
-            state.deps[reg] = deps;
+            state.set_register(reg, value, deps);
         }
         let Some(call_site) = state.sites.get(site) else {
             return;

@@ -8,12 +8,16 @@ use crate::diagnostics::Span;
 use crate::events::{
     BoundHit, ControlId, Event, EventId, EventKind, Guard, TermId, WaitOn, WaitPoint,
 };
-use crate::program::{BinaryOp, Expr, Instr, LocId, UnaryOp};
+use crate::program::{BinaryOp, Expr, Instr, LocId, RegId, UnaryOp};
 
 /// How many iterations of one loop whose condition is known while unrolling are unrolled
 /// before the loop counts as running past its bound (a `while (1)` that keeps changing its
 /// registers would otherwise never end).
 const MAX_KNOWN_ITERATIONS: u32 = 1024;
+
+/// The most literals a branch's guard starts from: past it, the outer guard is folded into
+/// one control defined from it (`Control::within`), as a loop's iterations chain theirs.
+const FOLD_GUARD_AT: usize = 8;
 
 /// What an iteration of a loop may change: events, registers, guard, stops, locks held
 /// and errors. Two equal marks around an iteration mean it changed nothing.
@@ -57,37 +61,62 @@ impl Builder {
             }
             return;
         }
-        let control = self.control(state, cond, Guard::default(), span);
         let outer_guard = state.guard.clone();
-        let before = state.registers.clone();
-        let deps_before = state.deps.clone();
+        // Deep nesting: the branches' guards start from one control that stands for the
+        // outer guard, so that no guard has more than `FOLD_GUARD_AT` literals (written out,
+        // the events of n nested branches would hold O(n^2) of them).
+        if outer_guard.0.len() >= FOLD_GUARD_AT {
+            let one = self.terms.constant(1);
+            let folded = self.control(state, one, outer_guard.clone(), span);
+            state.guard = Guard(vec![(folded, true)]);
+        }
+        let inner_guard = state.guard.clone();
+        let control = self.control(state, cond, Guard::default(), span);
         let stops_before = state.stops.len();
-        state.guard = outer_guard.with(control, true);
+        state.guard = inner_guard.with(control, true);
         let then_start = self.events.len();
+        // Each side's register writes are undone at its end (`trail.rs`): the else side
+        // starts from the registers before the branch, and the join merges what either
+        // side wrote.
+        let mark = state.open_side();
         self.balanced(state, span, "branch", then_branch);
-        let after_then = std::mem::replace(&mut state.registers, before);
-        let deps_then = std::mem::replace(&mut state.deps, deps_before);
-        state.guard = outer_guard.with(control, false);
+        let mut then_side = state.close_side(mark).written;
+        state.guard = inner_guard.with(control, false);
         let else_start = self.events.len();
+        let mark = state.open_side();
         self.balanced(state, span, "branch", else_branch);
+        let mut else_side = state.close_side(mark).written;
         let end = self.events.len();
         state.guard = outer_guard;
-        for (reg, then_value) in after_then.into_iter().enumerate() {
-            let else_value = state.registers[reg];
+        let written: BTreeSet<RegId> = then_side.keys().chain(else_side.keys()).copied().collect();
+        // The registers are as before the branch; each written one takes the value of the
+        // side that ran (values first, then dependencies, in register order).
+        let mut sides = Vec::with_capacity(written.len());
+        let mut before = Vec::with_capacity(written.len());
+        for &reg in &written {
+            let at_start = (state.registers[reg], state.deps[reg].clone());
+            let then_end = then_side.remove(&reg).map(|(end, _)| end);
+            let else_end = else_side.remove(&reg).map(|(end, _)| end);
+            let (then_value, then_deps) = then_end.unwrap_or_else(|| at_start.clone());
+            let (else_value, else_deps) = else_end.unwrap_or_else(|| at_start.clone());
             state.registers[reg] = self.terms.ite(cond, then_value, else_value);
+            sides.push((reg, then_deps, else_deps));
+            before.push((reg, at_start.0, at_start.1));
         }
-        for (reg, then_deps) in deps_then.into_iter().enumerate() {
-            if then_deps != state.deps[reg] {
-                let else_deps = std::mem::take(&mut state.deps[reg]);
-                state.deps[reg] = self.merge_deps(
+        for (reg, then_deps, else_deps) in sides {
+            state.deps[reg] = if then_deps != else_deps {
+                self.merge_deps(
                     cond,
                     &then_deps,
                     then_start..else_start,
                     &else_deps,
                     else_start..end,
-                );
-            }
+                )
+            } else {
+                else_deps
+            };
         }
+        state.record_before(before);
         self.unless_stopped(state, stops_before, span);
     }
 
@@ -229,14 +258,20 @@ impl Builder {
         }
         let end = self.events.len();
         for (c, at_exit, deps_at_exit, went_on_from) in exits.into_iter().rev() {
-            for (reg, value) in at_exit.into_iter().enumerate() {
-                state.registers[reg] = self.terms.ite(c, state.registers[reg], value);
-            }
-            for (reg, exit_deps) in deps_at_exit.into_iter().enumerate() {
-                if exit_deps != state.deps[reg] {
-                    let later = std::mem::take(&mut state.deps[reg]);
-                    state.deps[reg] =
-                        self.merge_deps(c, &later, went_on_from..end, &exit_deps, 0..0);
+            // Through `set_register`, so that a branch around the loop can undo it.
+            let values: Vec<TermId> = at_exit
+                .into_iter()
+                .enumerate()
+                .map(|(reg, value)| self.terms.ite(c, state.registers[reg], value))
+                .collect();
+            for (reg, (value, exit_deps)) in values.into_iter().zip(deps_at_exit).enumerate() {
+                let deps = (exit_deps != state.deps[reg]).then(|| {
+                    let later = state.deps[reg].clone();
+                    self.merge_deps(c, &later, went_on_from..end, &exit_deps, 0..0)
+                });
+                if value != state.registers[reg] || deps.is_some() {
+                    let deps = deps.unwrap_or_else(|| state.deps[reg].clone());
+                    state.set_register(reg, value, deps);
                 }
             }
         }
@@ -283,7 +318,7 @@ impl Builder {
         iterations: u32,
         went_on: Option<Guard>,
     ) {
-        let outer = self.enter_condition(state, cond);
+        let changed = self.enter_condition(state, cond);
         let value = self.term(cond, state);
         let zero = self.terms.constant(0);
         let entered = self.terms.binary(BinaryOp::Ne, value, zero);
@@ -320,7 +355,7 @@ impl Builder {
             },
             |_, _| {},
         );
-        state.ctrl = outer;
+        Builder::leave_condition(state, changed);
     }
 
     /// A point where the thread may block forever: a `Wait` event whose value (`blocked`,

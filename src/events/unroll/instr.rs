@@ -128,9 +128,10 @@ impl Builder {
             let id = b.read(s, loc, order, span);
             b.events[id].tags.clone_from(tags);
             b.events[id].register = Some(dst);
-            s.registers[dst] = b.terms.read(id);
+            let value = b.terms.read(id);
             b.depend(DepKind::Addr, &addr, id);
-            s.deps[dst] = b.read_deps(id);
+            let deps = b.read_deps(id);
+            s.set_register(dst, value, deps);
         })
     }
 
@@ -200,8 +201,8 @@ impl Builder {
                 }
             }
             if let Some(dst) = dst {
-                s.registers[dst] = old;
-                s.deps[dst] = b.read_deps(read);
+                let deps = b.read_deps(read);
+                s.set_register(dst, old, deps);
             }
         });
     }
@@ -244,7 +245,7 @@ impl Builder {
                 ..blank_event(None, 0, span)
             },
         );
-        state.registers[dst] = value;
+        state.set_register(dst, value, value_deps);
         let annotation = state
             .ordering_point_registers
             .iter()
@@ -253,7 +254,6 @@ impl Builder {
         if let Some(kind) = annotation {
             self.ordering_point(state, kind, previous_access, marker, value, span);
         }
-        state.deps[dst] = value_deps;
     }
 
     fn if_else(
@@ -264,7 +264,7 @@ impl Builder {
         else_branch: &[Instr],
         span: Span,
     ) {
-        let outer = self.enter_condition(state, cond);
+        let changed = self.enter_condition(state, cond);
         let cond = self.term(cond, state);
         self.branch(
             state,
@@ -273,7 +273,7 @@ impl Builder {
             |b, s| b.block(then_branch, s),
             |b, s| b.block(else_branch, s),
         );
-        state.ctrl = outer;
+        Builder::leave_condition(state, changed);
     }
 
     /// herd's spin_lock: a read (LKR, Acquire) and a write of 1 (LKW) linked as one
@@ -416,16 +416,15 @@ impl Builder {
                         b.depend(DepKind::Data, &old_deps, write);
                     }
                     Expected::Register(r) => {
-                        s.registers[r] = old;
-                        s.deps[r] = b.read_deps(read);
+                        let deps = b.read_deps(read);
+                        s.set_register(r, old, deps);
                     }
                 },
             );
             if let Some(dst) = dst {
-                s.registers[dst] = succeeded;
                 let mut deps = b.read_deps(read);
                 b.add_deps(&mut deps, &expected_deps);
-                s.deps[dst] = deps;
+                s.set_register(dst, succeeded, deps);
             }
         });
     }

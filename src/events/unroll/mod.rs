@@ -10,6 +10,7 @@ mod locks;
 mod retry;
 #[cfg(test)]
 mod tests;
+mod trail;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
@@ -286,6 +287,10 @@ struct ThreadState {
     /// The reads the conditions of the enclosing branches and loop iterations depend on:
     /// every access and fence emitted here depends on them by `ctrl`.
     ctrl: Deps,
+    /// What register writes inside open branches overwrote (see `trail.rs`).
+    trail: Vec<trail::Overwritten>,
+    /// The sides of branches being unrolled.
+    open_branches: usize,
     guard: Guard,
     /// Locks held, innermost last: (location, lock event, source of the lock).
     held: Vec<(LocId, EventId, Span)>,
@@ -330,6 +335,8 @@ impl Builder {
             events: Vec::new(),
             deps: vec![Deps::new(); registers.len()],
             ctrl: Deps::new(),
+            trail: Vec::new(),
+            open_branches: 0,
             registers,
             guard: Guard::default(),
             held: Vec::new(),
@@ -455,14 +462,36 @@ impl Builder {
         }
     }
 
-    /// The reads the enclosing conditions depend on, and those of `cond` besides.
-    fn enter_condition(&mut self, state: &mut ThreadState, cond: &Expr) -> Deps {
-        let outer = state.ctrl.clone();
+    /// The reads the enclosing conditions depend on, and those of `cond` besides: what
+    /// `cond` changed in them is returned, for [`Builder::leave_condition`] (a copy of the
+    /// whole per nesting level made n nested branches cost O(n^2)).
+    fn enter_condition(
+        &mut self,
+        state: &mut ThreadState,
+        cond: &Expr,
+    ) -> Vec<(EventId, Option<TermId>)> {
         let deps = self.expr_deps(cond, state);
-        let mut inner = std::mem::take(&mut state.ctrl);
-        self.add_deps(&mut inner, &deps);
-        state.ctrl = inner;
-        outer
+        let mut changed = Vec::with_capacity(deps.len());
+        for (read, when) in deps {
+            let before = state.ctrl.get(&read).copied();
+            let joined = match before {
+                Some(before) => self.or(before, when),
+                None => when,
+            };
+            changed.push((read, before));
+            state.ctrl.insert(read, joined);
+        }
+        changed
+    }
+
+    /// The reads the enclosing conditions depend on, as before [`Builder::enter_condition`].
+    fn leave_condition(state: &mut ThreadState, changed: Vec<(EventId, Option<TermId>)>) {
+        for (read, before) in changed.into_iter().rev() {
+            match before {
+                Some(when) => state.ctrl.insert(read, when),
+                None => state.ctrl.remove(&read),
+            };
+        }
     }
 
     fn term(&mut self, expr: &Expr, state: &ThreadState) -> TermId {

@@ -4,6 +4,12 @@ use super::{type_is_atomic, Lowerer};
 use crate::diagnostics::Diagnostic;
 use crate::syntax::ast;
 
+/// The cells an array of `len` is laid out with: at most an object's block of addresses
+/// (past it, its cells would take the next object's addresses); a longer one is refused.
+fn laid_out_cells(len: u32) -> u32 {
+    len.min(crate::program::OBJECT_STRIDE as u32)
+}
+
 impl Lowerer {
     /// The address a bare name stands for in the init block and the condition (`p = x;`,
     /// `0:r1=y`): the location `x`, the first cell of array `x`, 0 for `NULL`. A name the test has
@@ -86,7 +92,16 @@ impl Lowerer {
             if let (Some(len), ast::StateVar::Location { name, .. }) =
                 (item.array_len, &item.target)
             {
-                self.arrays.insert(name.name.clone(), len);
+                if len > laid_out_cells(len) {
+                    self.error(
+                        Diagnostic::new(format!("array `{}` of {len} cells", name.name), item.span)
+                            .with_help(format!(
+                                "nemos lays out arrays of up to {} cells",
+                                crate::program::OBJECT_STRIDE
+                            )),
+                    );
+                }
+                self.arrays.insert(name.name.clone(), laid_out_cells(len));
             }
         }
         for item in &test.init {
@@ -140,7 +155,7 @@ impl Lowerer {
                                 .collect()
                         }
                     };
-                    if let Some(len) = item.array_len {
+                    if let Some(len) = item.array_len.map(laid_out_cells) {
                         if values.len() > len as usize {
                             self.error(Diagnostic::new(
                                 format!(
