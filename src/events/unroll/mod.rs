@@ -7,6 +7,7 @@ mod flow;
 mod heap;
 mod instr;
 mod locks;
+mod mutex;
 #[cfg(test)]
 mod tests;
 
@@ -85,6 +86,12 @@ pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, Unrol
         waits: Vec::new(),
         may_stay_held: may_stay_held(program),
         herd_locks: program.locations.iter().map(|l| l.herd_lock).collect(),
+        memory_mutexes: program.locations.iter().map(|l| l.mutex_memory).collect(),
+        destroyed_mutexes: program
+            .locations
+            .iter()
+            .map(|l| l.mutex_destroyed)
+            .collect(),
         addresses: program.locations.iter().map(|l| l.address).collect(),
         access_checks: BTreeMap::new(),
         library_checks: BTreeMap::new(),
@@ -217,6 +224,10 @@ struct Builder {
     may_stay_held: Vec<bool>,
     /// Per location: a spin lock of herd's `lock.cat` ([`crate::program::Location::herd_lock`]).
     herd_locks: Vec<bool>,
+    /// Per location: a POSIX mutex that is memory, and one `pthread_mutex_destroy` writes
+    /// (`program::mutex`).
+    memory_mutexes: Vec<bool>,
+    destroyed_mutexes: Vec<bool>,
     /// Per location, its address: the keys of an access through a pointer.
     addresses: Vec<i32>,
     access_checks: BTreeMap<EventId, AccessCheck>,
