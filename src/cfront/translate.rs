@@ -22,8 +22,8 @@
 //! - Integers are nemos's 32-bit integers whatever their C type; a cast keeps its operand's
 //!   value (a cast to `_Bool` compares with 0). Pointers are addresses as in litmus tests.
 //! - `printf` and its kin do nothing; `__VERIFIER_assume(c)` is `assume(c)`;
-//!   `atomic_init(p, v)` is a relaxed store; `pthread_mutex_lock`/`unlock` are nemos's
-//!   `lock`/`unlock`.
+//!   `atomic_init(p, v)` is a relaxed store; `pthread_mutex_lock`/`unlock`/`destroy` are
+//!   nemos's `lock`/`unlock` with GenMC's defects of their use (`program::mutex`).
 //!
 //! What is not supported yet is refused at the construct, named ("`switch` is not
 //! supported yet").
@@ -97,15 +97,15 @@ const IGNORED_CALLS: &[&str] = &[
     "fprintf",
     "puts",
     "pthread_mutex_init",
-    "pthread_mutex_destroy",
     "thrd_yield",
 ];
 
 /// Calls nemos knows by another name.
 const RENAMED_CALLS: &[(&str, &str)] = &[
     ("__VERIFIER_assume", "assume"),
-    ("pthread_mutex_lock", "lock"),
-    ("pthread_mutex_unlock", "unlock"),
+    ("pthread_mutex_lock", "lock#posix"),
+    ("pthread_mutex_unlock", "unlock#posix"),
+    ("pthread_mutex_destroy", "mutex_destroy#posix"),
 ];
 
 /// Calls refused by name until they are given a meaning.

@@ -109,7 +109,7 @@ pub fn mutex_locations(program: &Program, events: &Events) -> Vec<bool> {
     let mut mutex: Vec<bool> = program
         .locations
         .iter()
-        .map(|l| l.is_lock && !l.herd_lock)
+        .map(|l| l.is_lock && !l.herd_lock && !l.mutex_memory)
         .collect();
     for e in &events.events {
         let Some(loc) = e.location else { continue };
@@ -646,9 +646,17 @@ impl<'a> Encoding<'a> {
                     .events
                     .iter()
                     .filter(|e| e.kind == EventKind::Lock && e.location == Some(loc));
+                // A destroyed POSIX mutex may also be read as destroyed: a failed check
+                // follows (`program::mutex`).
+                let destroyed = self.program.locations[loc].mutex_destroyed;
                 for k in all.map(|e| e.id) {
                     let read = self.event_value(sink, k);
-                    let free = value::equals_const(sink, &read, 0);
+                    let mut free = value::equals_const(sink, &read, 0);
+                    if destroyed {
+                        let gone =
+                            value::equals_const(sink, &read, crate::program::mutex::DESTROYED);
+                        free = sink.or2(free, gone);
+                    }
                     sink.implies(self.feasible[k], free);
                 }
                 continue;

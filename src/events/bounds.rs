@@ -121,12 +121,13 @@ fn rf_candidates(events: &Events) -> Vec<Vec<EventId>> {
                             && events.guard_implies(&read.guard, &between.guard)
                     });
             // A lock acquisition reads 0: a write of a known non-zero value (another
-            // acquisition's write half) cannot be its source.
+            // acquisition's write half) cannot be its source. (Or a destroyed POSIX
+            // mutex's -1, a defect: `program::mutex`.)
             let never_zero = read.kind == EventKind::Lock
                 && write
                     .value
                     .and_then(|t| events.terms.constant_value(t))
-                    .is_some_and(|v| v != 0);
+                    .is_some_and(|v| v != 0 && v != crate::program::mutex::DESTROYED);
             if !shadowed && !never_zero {
                 candidates.push(write.id);
             }

@@ -11,6 +11,7 @@ pub mod arith;
 pub mod checks;
 pub mod library;
 mod lower;
+pub mod mutex;
 pub mod points_to;
 pub mod size;
 pub mod symmetry;
@@ -109,6 +110,15 @@ pub struct Location {
     /// read-modify-write, an unlock writes 0), not a mutex (see `events::unroll`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub herd_lock: bool,
+    /// A C program's POSIX mutex (`pthread_mutex_lock`/`unlock`) that is memory, as GenMC
+    /// has it, because its use cannot be matched per thread before running it (an unlock
+    /// the thread may not hold, a lock held past its branch or thread) or it is destroyed
+    /// (see [`mutex`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub mutex_memory: bool,
+    /// `pthread_mutex_destroy` writes -1 to it: a lock that reads that is a defect.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub mutex_destroyed: bool,
     /// The cell's address, the value of `&x` (see [`ADDRESS_BASE`]).
     pub address: i32,
     /// The struct this cell begins, if it is a struct's first field (`pool[1]` for

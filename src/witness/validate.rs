@@ -335,7 +335,8 @@ fn check_control_flow(
     Ok(())
 }
 
-/// Every executed lock acquisition reads a free lock.
+/// Every executed lock acquisition reads a free lock (or a destroyed POSIX mutex, whose
+/// check then fails: `program::mutex`).
 fn check_locks(enc: &Encoding, execution: &Execution) -> Result<(), String> {
     let executed = |e: EventId| execution.feasible[e];
     let value = |e: EventId| execution.values[e];
@@ -345,7 +346,11 @@ fn check_locks(enc: &Encoding, execution: &Execution) -> Result<(), String> {
         .iter()
         .filter(|e| e.kind == EventKind::Lock)
     {
-        if executed(e.id) && value(e.id).is_some_and(|v| v != 0) {
+        let destroyed = e
+            .location
+            .is_some_and(|l| enc.program.locations[l].mutex_destroyed);
+        let free = |v: i32| v == 0 || (destroyed && v == crate::program::mutex::DESTROYED);
+        if executed(e.id) && value(e.id).is_some_and(|v| !free(v)) {
             return Err(format!("locks: acquisition {} reads a held lock", e.id + 1));
         }
     }

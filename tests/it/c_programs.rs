@@ -796,6 +796,91 @@ fn a_misused_barrier_is_a_named_defect() {
     }
 }
 
+/// POSIX mutexes used as no per-thread matching of lock and unlock allows
+/// (`tests/c/mutex_misuse.c`, `program::mutex`): each misuse is a defect named as GenMC names
+/// it (README's table), located at the call, with exit 1; the programs without a misuse have
+/// GenMC's verdict and count (GenMC 0.11, measured 2026-11-27, in the file's comment).
+#[test]
+fn a_misused_mutex_is_a_named_defect() {
+    let defects = [
+        (1, "an invalid unlock", "Invalid unlock: P2, line 46"),
+        (
+            2,
+            "a lock of a destroyed mutex",
+            "Lock of a destroyed mutex: P2, line 49",
+        ),
+        (4, "an invalid unlock", "Invalid unlock: P1, line 36"),
+    ];
+    for model in ["rc11", "sc"] {
+        for (case, defect, heading) in defects {
+            let flag = format!("-DCASE={case}");
+            let args = ["--model", model, "--no-liveness", &flag];
+            let (code, text) = check_text("mutex_misuse.c", &args);
+            assert_eq!(code, 1, "case {case}: {text}");
+            assert!(text.contains(&format!("defect: {defect}")), "{text}");
+            assert!(text.contains(heading), "{text}");
+            let (code, json) = check_text(
+                "mutex_misuse.c",
+                &[&args[..], &["--format", "json"]].concat(),
+            );
+            assert_eq!(code, 1);
+            let json: Value = serde_json::from_str(&json).expect("JSON");
+            assert_eq!(json["defects"], serde_json::json!([defect]), "case {case}");
+        }
+        for (case, count) in [(3, 3), (5, 2)] {
+            let flag = format!("-DCASE={case}");
+            let args = [
+                "--model",
+                model,
+                "--no-liveness",
+                "--count",
+                "--format",
+                "json",
+                &flag,
+            ];
+            let (code, json) = check_text("mutex_misuse.c", &args);
+            assert_eq!(code, 0, "case {case}: {json}");
+            let json: Value = serde_json::from_str(&json).expect("JSON");
+            assert_eq!(executions(&json), count, "case {case} under {model}");
+        }
+    }
+}
+
+/// The mutex programs against the reference explorer (SC, every interleaving of the IR):
+/// whether a check can fail and whether a thread can block for good. Case 2 is left out:
+/// the reference's lock waits for 0, so it blocks on a destroyed mutex rather than read it.
+#[test]
+fn mutexes_agree_with_the_reference_explorer() {
+    for case in [1, 3, 4, 5] {
+        let file = "mutex_misuse.c";
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/c")
+            .join(file);
+        let text = std::fs::read_to_string(&path).expect("the program");
+        let source = nemos::diagnostics::SourceFile::new(file, text.as_str());
+        let define = format!("CASE={case}");
+        let options = nemos::LoadOptions {
+            preprocessor: Some(reference_preprocessor(&[&define])),
+            ..nemos::LoadOptions::default()
+        };
+        let test = nemos::load(&source, &options).expect("the program loads");
+        let reference = crate::reference::explore(&test.program, 2);
+        let flag = format!("-D{define}");
+        let (_, json) = check_text(file, &["--format", "json", "--model", "sc", &flag]);
+        let json: Value = serde_json::from_str(&json).expect("JSON");
+        let misuse = json["defects"].as_array().is_some_and(|d| {
+            d.iter()
+                .any(|d| d.as_str().is_some_and(|d| d.contains("unlock")))
+        });
+        assert_eq!(misuse, reference.assertion_failure, "case {case}: check");
+        assert_eq!(
+            !json["deadlock"].is_null(),
+            reference.deadlock,
+            "case {case}: deadlock"
+        );
+    }
+}
+
 /// nemos's headers written once for [`reference_preprocessor`] (once per process: tests
 /// running in parallel must not rewrite a header another one's preprocessor is reading).
 fn headers_dir() -> std::path::PathBuf {
@@ -927,6 +1012,9 @@ fn heap_programs_have_their_known_defects_and_counts() {
             2,
         ),
         ("heap_relaxed_publish.c", "sc", &[], 2),
+        // `pthread_exit` frees the thread's stack objects, as a `return` does.
+        ("stack_exit.c", "rc11", &["access-freed"], 1),
+        ("stack_exit.c", "sc", &["access-freed"], 1),
     ];
     for &(file, model, defects, count) in known {
         let (code, result) = check(file, model);

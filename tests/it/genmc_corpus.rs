@@ -39,11 +39,11 @@ use nemos::analysis::query::Defects;
 
 use crate::common::manifest_dir;
 
-/// Rows decided when this test was last tuned (542 on 27 November 2026, 20:30 UTC: 541 at
-/// a load average of 14, `linuxrwlocks` under rc11 past its limit), less a margin of 4 for
-/// the rows that end near the 30 s limit on a loaded machine (`chase-lev`, `dq`,
+/// Rows decided when this test was last tuned (542 on 27 November 2026, 20:30 UTC on the
+/// `switch` branch, and `wrong/locking`'s `destroyed-mutex` since: 543), less a margin of 4
+/// for the rows that end near the 30 s limit on a loaded machine (`chase-lev`, `dq`,
 /// `linuxrwlocks` under rc11): fewer means the front end lost ground.
-const MIN_DECIDED: usize = 538;
+const MIN_DECIDED: usize = 539;
 
 /// Seconds a row may take (GenMC needs up to 62 s on its largest rows).
 const ROW_LIMIT: Duration = Duration::from_secs(30);

@@ -312,9 +312,11 @@ impl<'a> Translator<'a> {
             );
             return true;
         }
-        // The start routine's `return v`: the thread's end, `v` what a join gives.
+        // The start routine's `return v`: the thread's end, `v` what a join gives; its
+        // stack objects are freed there, as at a `return` (GenMC frees them at the exit).
         if let Some(value) = self.value(value, scope, out) {
-            out.push(stmt(StmtKind::Return(Some(value)), span));
+            let value = self.free_frame(Some(value), span, out);
+            out.push(stmt(StmtKind::Return(value), span));
         }
         true
     }

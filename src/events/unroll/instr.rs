@@ -93,6 +93,12 @@ impl Builder {
             Instr::Unlock { loc, span } if self.herd_locks[*loc] => {
                 self.herd_unlock(state, *loc, *span)
             }
+            Instr::Lock { loc, span } if self.memory_mutexes[*loc] => {
+                self.memory_lock(state, *loc, *span)
+            }
+            Instr::Unlock { loc, span } if self.memory_mutexes[*loc] => {
+                self.memory_unlock(state, *loc, *span)
+            }
             Instr::Lock { loc, span } => self.mutex_lock(state, *loc, *span),
             Instr::Unlock { loc, span } => self.mutex_unlock(state, *loc, *span),
             Instr::AtomicBlock { body, span } => self.atomic_block(state, body, *span),

@@ -7,6 +7,7 @@ mod flow;
 mod heap;
 mod instr;
 mod locks;
+mod mutex;
 mod retry;
 #[cfg(test)]
 mod tests;
@@ -108,6 +109,12 @@ fn unroll_with(
         plain_written: retry::plain_written(program),
         retry_loops: Vec::new(),
         herd_locks: program.locations.iter().map(|l| l.herd_lock).collect(),
+        memory_mutexes: program.locations.iter().map(|l| l.mutex_memory).collect(),
+        destroyed_mutexes: program
+            .locations
+            .iter()
+            .map(|l| l.mutex_destroyed)
+            .collect(),
         addresses: program.locations.iter().map(|l| l.address).collect(),
         access_checks: BTreeMap::new(),
         library_checks: BTreeMap::new(),
@@ -248,6 +255,10 @@ struct Builder {
     reduce_retry_loops: bool,
     /// Per location: a spin lock of herd's `lock.cat` ([`crate::program::Location::herd_lock`]).
     herd_locks: Vec<bool>,
+    /// Per location: a POSIX mutex that is memory, and one `pthread_mutex_destroy` writes
+    /// (`program::mutex`).
+    memory_mutexes: Vec<bool>,
+    destroyed_mutexes: Vec<bool>,
     /// Per location, its address: the keys of an access through a pointer.
     addresses: Vec<i32>,
     access_checks: BTreeMap<EventId, AccessCheck>,

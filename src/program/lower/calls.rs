@@ -178,6 +178,9 @@ impl Lowerer {
             out.push(Instr::Check { cond, kind, span });
             return Some(());
         }
+        if let Some(lowered) = self.posix_mutex_call(name, args, span, scope, out) {
+            return lowered;
+        }
         if super::heap::is_heap_call(&name.name) {
             return self.heap_call(name, args, span, dst, scope, out);
         }

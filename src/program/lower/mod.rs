@@ -20,6 +20,7 @@ mod functions;
 mod heap;
 mod init;
 mod macros;
+mod mutex;
 mod spec;
 mod structs;
 
@@ -116,6 +117,7 @@ pub fn lower_with(
     if !errors.is_empty() {
         return Err(InputError::new(file, errors));
     }
+    super::mutex::settle(&mut program, &lowerer.posix);
     if let Some(block) = &original.spec {
         program.spec = Some(Box::new(spec::lower_spec(original, block, file)?));
     }
@@ -167,6 +169,8 @@ struct Lowerer {
     macros: Option<std::sync::Arc<crate::syntax::def::Macros>>,
     /// Blocks `malloc`, `calloc` and stack frames made so far (they are numbered).
     heap_blocks: usize,
+    /// The C front end's POSIX mutexes (`program::mutex`).
+    posix: super::mutex::PosixMutexes,
 }
 
 /// How many cells an array parameter gets when the init block does not declare it.
@@ -194,6 +198,8 @@ impl Lowerer {
             declared_atomic: false,
             is_lock: false,
             herd_lock: false,
+            mutex_memory: false,
+            mutex_destroyed: false,
             address,
             starts: None,
             heap: None,
