@@ -9,6 +9,7 @@ mod instr;
 mod locks;
 #[cfg(test)]
 mod tests;
+mod values;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
@@ -71,7 +72,26 @@ pub enum UnrollError {
 /// Unroll every thread of `program`, or stop as soon as it has more events than
 /// `options.max_events`: the limit bounds the work, not only the analysis after it.
 pub fn unroll(program: &Program, options: UnrollOptions) -> Result<Events, UnrollError> {
+    // Large case splits: only the cells a selector can denote (see `values`).
+    if values::worth_pruning(program) {
+        if let Some(events) = values::fixpoint(program, |assumed| {
+            unroll_once(program, options, Some(assumed))
+        })? {
+            return Ok(events);
+        }
+    }
+    unroll_once(program, options, None)
+}
+
+/// One unrolling; with `assumed`, each location's values, which prune case splits.
+fn unroll_once(
+    program: &Program,
+    options: UnrollOptions,
+    assumed: Option<Vec<values::ValueSet>>,
+) -> Result<Events, UnrollError> {
     let mut builder = Builder {
+        assumed,
+        value_memo: values::ValueMemo::new(),
         events: Vec::new(),
         terms: Terms::default(),
         controls: Vec::new(),
@@ -230,6 +250,10 @@ struct Builder {
     allocated: BTreeSet<LocId>,
     reallocated: BTreeSet<LocId>,
     free_checks: BTreeSet<EventId>,
+    /// Per location, the values its reads are assumed to return, when case splits are
+    /// pruned by them (see [`values`]).
+    assumed: Option<Vec<values::ValueSet>>,
+    value_memo: values::ValueMemo,
 }
 
 /// The reads a value depends on syntactically, each with the condition (a term, non-zero
