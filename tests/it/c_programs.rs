@@ -1054,7 +1054,7 @@ fn a_memset_of_a_size_in_bytes_is_refused_at_the_size() {
 /// executions (the order of the two `fetch_add`s), under both models.
 #[test]
 fn an_index_read_from_memory_reaches_only_the_cells_it_can_hold() {
-    let file = "tests/c/rows_by_thread_id.c";
+    let file = "rows_by_thread_id.c";
     for model in ["sc", "rc11"] {
         let output = nemos()
             .args([
