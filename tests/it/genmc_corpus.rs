@@ -42,7 +42,7 @@ use crate::common::manifest_dir;
 /// Rows decided when this test was last tuned (540 on 27 November 2026, 19:00 UTC), less a
 /// margin of 4 for the rows that end near the 30 s limit on a loaded machine (`chase-lev`,
 /// `dq` under rc11): fewer means the front end lost ground.
-const MIN_DECIDED: usize = 536;
+const MIN_DECIDED: usize = 537;
 
 /// Seconds a row may take (GenMC needs up to 62 s on its largest rows).
 const ROW_LIMIT: Duration = Duration::from_secs(30);
