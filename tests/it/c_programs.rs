@@ -1224,3 +1224,33 @@ fn a_memset_of_a_size_in_bytes_is_refused_at_the_size() {
         "{stderr}"
     );
 }
+
+/// An access through an index read from memory is split into the cells the index can
+/// hold, not every cell of the array: `rows_by_thread_id.c`'s threads each reach into a
+/// 256-cell table through their id, and its events fit in 2000 (they were 8512, and
+/// `check --count` took minutes). The answer is the one the program has: no defect, 2
+/// executions (the order of the two `fetch_add`s), under both models.
+#[test]
+fn an_index_read_from_memory_reaches_only_the_cells_it_can_hold() {
+    let file = "rows_by_thread_id.c";
+    for model in ["sc", "rc11"] {
+        let output = nemos()
+            .args([
+                "check",
+                "--count",
+                "--format",
+                "json",
+                "--max-events",
+                "2000",
+                "--model",
+                model,
+                file,
+            ])
+            .output()
+            .expect("nemos runs");
+        assert_eq!(output.status.code(), Some(0), "{model}: {output:?}");
+        let json: Value = serde_json::from_slice(&output.stdout).expect("a JSON document");
+        assert_eq!(json["defects"], serde_json::json!([]), "{model}: {json}");
+        assert_eq!(executions(&json), 2, "{model}: {json}");
+    }
+}

@@ -58,8 +58,22 @@ impl Builder {
                 (cells, value, keys, valid, None)
             }
         };
+        let mut cases: Vec<(LocId, i32)> = cells.iter().copied().zip(keys).collect();
+        let mut in_bounds = in_bounds;
+        // Only the cells the selector can denote (see `values`): valid when it is one of them.
+        if let Some(possible) = self.term_values(index) {
+            let before = cases.len();
+            cases.retain(|(_, key)| possible.contains(key));
+            if cases.len() < before {
+                in_bounds = self.terms.constant(0);
+                for &(_, key) in &cases {
+                    let key = self.terms.constant(key);
+                    let is_key = self.terms.binary(BinaryOp::Eq, index, key);
+                    in_bounds = self.terms.binary(BinaryOp::Or, in_bounds, is_key);
+                }
+            }
+        }
         self.check_access(state, in_bounds, index, within, span);
-        let cases: Vec<(LocId, i32)> = cells.iter().copied().zip(keys).collect();
         self.cell_case(state, index, &cases, 0, span, access);
     }
 

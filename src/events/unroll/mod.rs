@@ -12,6 +12,7 @@ mod retry;
 #[cfg(test)]
 mod tests;
 mod trail;
+mod values;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
@@ -92,8 +93,28 @@ fn unroll_with(
     options: UnrollOptions,
     reduce_retry_loops: bool,
 ) -> Result<Events, UnrollError> {
+    // Large case splits: only the cells a selector can denote (see `values`).
+    if values::worth_pruning(program) {
+        if let Some(events) = values::fixpoint(program, |assumed| {
+            unroll_once(program, options, reduce_retry_loops, Some(assumed))
+        })? {
+            return Ok(events);
+        }
+    }
+    unroll_once(program, options, reduce_retry_loops, None)
+}
+
+/// One unrolling; with `assumed`, each location's values, which prune case splits.
+fn unroll_once(
+    program: &Program,
+    options: UnrollOptions,
+    reduce_retry_loops: bool,
+    assumed: Option<Vec<values::ValueSet>>,
+) -> Result<Events, UnrollError> {
     let mut builder = Builder {
         reduce_retry_loops,
+        assumed,
+        value_memo: values::ValueMemo::new(),
         events: Vec::new(),
         terms: Terms::default(),
         controls: Vec::new(),
@@ -272,6 +293,10 @@ struct Builder {
     allocated: BTreeSet<LocId>,
     reallocated: BTreeSet<LocId>,
     free_checks: BTreeSet<EventId>,
+    /// Per location, the values its reads are assumed to return, when case splits are
+    /// pruned by them (see [`values`]).
+    assumed: Option<Vec<values::ValueSet>>,
+    value_memo: values::ValueMemo,
 }
 
 /// The reads a value depends on syntactically, each with the condition (a term, non-zero

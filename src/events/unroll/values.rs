@@ -1,0 +1,149 @@
+//! Value sets while unrolling: an access through a computed index or pointer is split
+//! only into the cells its selector can denote.
+//!
+//! `Builder::at` splits `a[i]` into one case per cell of `a`; with large arrays reached
+//! through values read from memory (GenMC's `free_lists[t][free_index[t]++]`, a cell per
+//! thread and slot) that is thousands of cases per access, most of which no execution
+//! takes. The static value sets of `bounds` would prune them, but they are computed from
+//! the events, after unrolling. This module closes the circle with a fixpoint over
+//! per-location value sets `V`: unroll with every read of location `l` assumed to return a
+//! value of `V(l)` (cases whose key is outside the selector's set so evaluated are left
+//! out, and the access check becomes "the selector is one of the kept keys"), compute
+//! `bounds` on the result, and stop when every write's value set is within `V` of its
+//! location; otherwise grow `V` and unroll again. `V` starts at the initial values.
+//!
+//! Why no execution is lost, in the models whose executions make `po | rf` acyclic (the
+//! least fixpoint of `bounds`; SC, TSO, C11, RC11): at the fixpoint, take an execution of
+//! the program unrolled without pruning and follow `po | rf` from the initial writes.
+//! Every read returns the value of a write before it, which (by induction) is an event of
+//! the pruned unrolling whose value `bounds` puts in `V` of its location; so every
+//! selector evaluates within the set computed from `V`, its case is kept, and the
+//! execution is one of the pruned unrolling. A model that allows values out of thin air
+//! may give a selector a value that justifies itself outside the sets: such an access is
+//! reported as an invalid access rather than followed, as `program::points_to` already
+//! does for pointers.
+//!
+//! The fixpoint runs only when some access has more than [`PRUNE_FROM`] cells (small splits
+//! cost little, and litmus tests keep their events as they were), and for at most
+//! [`MAX_ROUNDS`] unrollings, after which the program is unrolled without pruning.
+
+use std::collections::{BTreeSet, HashMap};
+
+use super::{Builder, UnrollError};
+use crate::events::bounds::VALUE_SET_CAP;
+use crate::events::{Events, Term, TermId};
+use crate::program::arith::{eval_binary, eval_unary};
+use crate::program::{Instr, Program};
+
+/// A set of values, `None` for any value.
+pub(super) type ValueSet = Option<BTreeSet<i32>>;
+
+/// Accesses with more cells than this are worth the fixpoint.
+const PRUNE_FROM: usize = 16;
+/// Unrollings tried before giving up on pruning.
+const MAX_ROUNDS: usize = 8;
+/// Largest product of operand set sizes evaluated pointwise (as `bounds`).
+const PRODUCT_CAP: usize = 4096;
+
+/// Whether some access of `program` splits into more than [`PRUNE_FROM`] cells.
+pub(super) fn worth_pruning(program: &Program) -> bool {
+    fn any(instrs: &[Instr]) -> bool {
+        instrs.iter().any(|i| {
+            i.address().is_some_and(|a| a.cells().len() > PRUNE_FROM)
+                || i.nested().iter().any(|block| any(block))
+        })
+    }
+    program.threads.iter().any(|t| any(&t.body))
+}
+
+/// Unroll `program` through `once` (given the assumed value set of each location) until
+/// the assumed sets hold every value written; `None` after [`MAX_ROUNDS`] rounds.
+pub(super) fn fixpoint(
+    program: &Program,
+    mut once: impl FnMut(Vec<ValueSet>) -> Result<Events, UnrollError>,
+) -> Result<Option<Events>, UnrollError> {
+    let mut assumed: Vec<ValueSet> = program
+        .locations
+        .iter()
+        .map(|l| Some(BTreeSet::from([l.initial])))
+        .collect();
+    for _ in 0..MAX_ROUNDS {
+        let events = once(assumed.clone())?;
+        let mut grown = false;
+        for write in events.writes() {
+            let (Some(loc), Some(term)) = (write.location, write.value) else {
+                continue;
+            };
+            let Some(slot) = assumed.get_mut(loc) else {
+                continue;
+            };
+            let written: ValueSet = events.bounds.values[term]
+                .as_ref()
+                .map(|v| v.iter().copied().collect());
+            let next = union(slot.clone(), written);
+            if next != *slot {
+                *slot = next;
+                grown = true;
+            }
+        }
+        if !grown {
+            return Ok(Some(events));
+        }
+    }
+    Ok(None)
+}
+
+fn union(a: ValueSet, b: ValueSet) -> ValueSet {
+    let (mut a, b) = (a?, b?);
+    a.extend(b);
+    (a.len() <= VALUE_SET_CAP).then_some(a)
+}
+
+impl Builder {
+    /// The values `term` may take when every read returns a value of its location's
+    /// assumed set; `None` when not pruning or not known.
+    pub(super) fn term_values(&mut self, term: TermId) -> ValueSet {
+        self.assumed.as_ref()?;
+        if let Some(known) = self.value_memo.get(&term) {
+            return known.clone();
+        }
+        let result = match *self.terms.get(term) {
+            Term::Const(v) => Some(BTreeSet::from([v])),
+            Term::Read(e) => {
+                let loc = self.events.get(e).and_then(|e| e.location);
+                loc.and_then(|l| self.assumed.as_ref()?.get(l)?.clone())
+            }
+            Term::Unary(op, a) => {
+                let a = self.term_values(a)?;
+                Some(a.into_iter().map(|v| eval_unary(op, v)).collect())
+            }
+            Term::Binary(op, a, b) => {
+                let (a, b) = (self.term_values(a), self.term_values(b));
+                match (a, b) {
+                    (Some(a), Some(b)) if a.len() * b.len() <= PRODUCT_CAP => {
+                        let set: BTreeSet<i32> = a
+                            .iter()
+                            .flat_map(|&x| b.iter().map(move |&y| eval_binary(op, x, y)))
+                            .collect();
+                        (set.len() <= VALUE_SET_CAP).then_some(set)
+                    }
+                    _ => None,
+                }
+            }
+            Term::Ite(c, a, b) => {
+                let c = self.term_values(c);
+                let (a, b) = (self.term_values(a), self.term_values(b));
+                match c {
+                    Some(c) if c.iter().all(|&v| v == 0) => b,
+                    Some(c) if !c.contains(&0) => a,
+                    _ => union(a, b),
+                }
+            }
+        };
+        self.value_memo.insert(term, result.clone());
+        result
+    }
+}
+
+/// Per term, memoised [`Builder::term_values`].
+pub(super) type ValueMemo = HashMap<TermId, ValueSet>;
