@@ -61,6 +61,10 @@ pub enum Command {
         paths: Vec<PathBuf>,
         #[command(flatten)]
         unroll: UnrollArgs,
+        /// Stop unrolling a test once it has more than N events and report a limit hit
+        /// (exit 3), as the analyses do: listing events costs no more than N of them.
+        #[arg(long, value_name = "N", default_value_t = nemos::load::DEFAULT_MAX_EVENTS)]
+        max_events: usize,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         #[command(flatten)]

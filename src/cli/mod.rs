@@ -71,6 +71,7 @@ fn run(command: Command) -> Status {
         Command::Events {
             paths,
             unroll,
+            max_events,
             format,
             batch,
             c,
@@ -79,7 +80,7 @@ fn run(command: Command) -> Status {
                 return Status::BadInput;
             }
             untimed(&paths, format, batch, move |t, path| {
-                events_one(t, path, unroll, &c, format)
+                events_one(t, path, unroll, max_events, &c, format)
             })
         }
         Command::Merge { files } => merge::merge_command(&files),
@@ -304,11 +305,13 @@ fn events_one(
     t: &mut TestRun,
     path: &Path,
     unroll: UnrollArgs,
+    max_events: usize,
     c: &CArgs,
     format: Format,
 ) -> Status {
     let options = LoadOptions {
         unroll: unroll.bound(),
+        max_events: Some(max_events),
         ..c.load_options()
     };
     let test = match load(t, path, &options) {

@@ -116,6 +116,23 @@ fn events_text_and_json() {
     insta::assert_snapshot!("events_json", out.stdout);
 }
 
+/// Listing events is bounded as the analyses are: a test past `--max-events` is a limit hit
+/// (exit 3), and the unrolling stops there instead of growing with the program.
+#[test]
+fn events_stop_at_max_events() {
+    let out = run(&["events", "--max-events", "3", "litmus/SB.litmus"]);
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("more than 3 events exceed --max-events 3; no verdict"),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("P0"), "no event table: {}", out.stdout);
+    let out = run(&["events", "--max-events", "100", "litmus/SB.litmus"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}
+
 #[test]
 fn check_in_each_format() {
     for (format, name) in [
