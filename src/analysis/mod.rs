@@ -181,10 +181,6 @@ pub struct Session<'a> {
     pub lock_order_pairs: usize,
     /// The last enumeration of final states stopped at [`THIN_AIR_STATES`].
     pub outcomes_cut: bool,
-    /// Counting executions tells two orders of a mutex's critical sections apart even where
-    /// `rf` and `co` are the same (`lko` counted with them): GenMC's count, whose mutex is
-    /// memory (a lock reads the unlock before it). Off for litmus tests (herd7 has no mutex).
-    pub count_lock_order: bool,
     /// [`AnalysisOptions::sequential_guess`].
     guess: bool,
     /// The serial schedule the guess assumes, built on its first use.
@@ -371,7 +367,6 @@ impl<'a> Session<'a> {
             counting_lemmas: 0,
             lock_order_pairs: 0,
             outcomes_cut: false,
-            count_lock_order: false,
             guess: options.sequential_guess,
             schedule: None,
             schedule_guesses: 0,
@@ -902,11 +897,7 @@ impl<'a> Session<'a> {
                 crate::program::checks::is_barrier_arrivals(&program.locations[loc].name)
             })
         };
-        let lko = self.count_lock_order.then_some(&self.encoding.lko);
-        for relation in [&self.encoding.rf, &self.encoding.co]
-            .into_iter()
-            .chain(lko)
-        {
+        for relation in [&self.encoding.rf, &self.encoding.co] {
             choice_lits.extend(
                 relation
                     .iter()

@@ -586,7 +586,6 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
         return Ok(Answer::limit(query, too_many.to_string()));
     }
     let mut session = Session::new(program, events, &analysis)?;
-    session.count_lock_order = crate::cfront::is_c_file(&test.file().name);
     let mut picture = Picture::NotAsked;
     // The solve whose instance is exported: the query's first, except for `outcomes`,
     // whose enumeration starts after the condition's two solves.
@@ -755,7 +754,6 @@ fn left_at_bound(
     let mut unblocked = events.clone();
     unblocked.block_at_bound = false;
     let mut session = Session::new(program, &unblocked, analysis)?;
-    session.count_lock_order = crate::cfront::is_c_file(&test.file().name);
     if !session.bound_reachable()? {
         return Ok(None);
     }
