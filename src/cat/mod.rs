@@ -12,6 +12,7 @@
 
 pub mod ast;
 mod check;
+mod lexer;
 pub mod memory;
 mod polarity;
 
@@ -24,7 +25,13 @@ use crate::diagnostics::Span;
 use crate::diagnostics::{Diagnostic, InputError, SourceFile};
 
 lalrpop_util::lalrpop_mod!(
-    #[allow(clippy::all, clippy::pedantic, unused_qualifications, dead_code)]
+    #[allow(
+        clippy::all,
+        clippy::pedantic,
+        unused_qualifications,
+        dead_code,
+        unused_imports
+    )]
     grammar,
     "/cat.rs"
 );
@@ -107,12 +114,11 @@ fn parse_text(text: &str) -> Result<ast::ModelAst, Diagnostic> {
         .with_help("close the comment with `*)`"));
     }
     model_parser()
-        .parse(text)
+        .parse(lexer::tokens(text))
         .map_err(|e| syntax_error(e, text))
 }
 
-/// The parser of cat files, built once per process: building one compiles its lexer's
-/// regular expressions, which cost more than parsing a model's files.
+/// The parser of cat files, built once per process.
 fn model_parser() -> &'static grammar::ModelParser {
     static PARSER: std::sync::OnceLock<grammar::ModelParser> = std::sync::OnceLock::new();
     PARSER.get_or_init(grammar::ModelParser::new)
@@ -145,16 +151,11 @@ fn unterminated_comment(text: &str) -> Option<usize> {
 fn describe_expected(expected: &[String]) -> String {
     let words: Vec<String> = expected
         .iter()
-        .map(|e| {
-            if e.starts_with("r#") || e.starts_with("r\"") {
-                if e.contains("A-Za-z") {
-                    "a name".to_string()
-                } else {
-                    "a string".to_string()
-                }
-            } else {
-                format!("`{}`", e.trim_matches('"'))
-            }
+        .map(|e| match e.as_str() {
+            // The lexer's names and tags (`lexer::Kind`).
+            "NAME" | "TAG" => "a name".to_string(),
+            "STRING" => "a string".to_string(),
+            _ => format!("`{}`", e.trim_matches('"')),
         })
         .collect();
     let mut unique: Vec<String> = Vec::new();
@@ -256,7 +257,7 @@ fn local_definition(text: &str, l: usize) -> Option<Diagnostic> {
     let Err(ParseError::UnrecognizedToken {
         token: (tl, _, tr),
         expected,
-    }) = model_parser().parse(rest)
+    }) = model_parser().parse(lexer::tokens(rest))
     else {
         return None;
     };
@@ -291,11 +292,14 @@ fn function_definition(text: &str, l: usize, expected: &[String]) -> Option<Diag
 }
 
 fn syntax_error(
-    error: ParseError<usize, grammar::Token<'_>, &'static str>,
+    error: ParseError<usize, lexer::Tok<'_>, lexer::LexError>,
     text: &str,
 ) -> Diagnostic {
     match error {
-        ParseError::InvalidToken { location } => {
+        ParseError::InvalidToken { location }
+        | ParseError::User {
+            error: lexer::LexError(location),
+        } => {
             let c = text[location..].chars().next().unwrap_or(' ');
             let span = Span::new(location, location + c.len_utf8());
             if let Some(d) = unsupported(&c.to_string(), span) {
@@ -336,7 +340,6 @@ fn syntax_error(
             unsupported(text.get(l..r).unwrap_or(""), span)
                 .unwrap_or_else(|| Diagnostic::new(format!("unexpected `{tok}`"), span))
         }
-        ParseError::User { error } => Diagnostic::new(error, Span::new(0, 0)),
     }
 }
 
@@ -358,7 +361,7 @@ mod tests {
     fn precedence_follows_herd() {
         let parse_expr = |s: &str| {
             grammar::ExprParser::new()
-                .parse(s)
+                .parse(lexer::tokens(s))
                 .map_err(|e| format!("{e}"))
         };
         // `|` is loosest, then `;`, then `\`, then `&`.

@@ -116,6 +116,16 @@ impl Checker<'_> {
         let minus = |a: Box<TExpr>, b: TExpr| TExpr::Binary(BinOp::Diff, a, Box::new(b));
         let identity = |s: TExpr| Box::new(TExpr::Unary(UnOp::Identity, Box::new(s)));
         if self.herd_view {
+            // Built at the first name looked up (it registers the lock tags), kept after.
+            if self.lock_accesses.is_none() {
+                self.lock_accesses = Some(self.build_lock_accesses());
+            }
+            if !matches!(
+                n,
+                "R" | "W" | "M" | "RMW" | "X" | "rmw" | "rf" | "rfe" | "rfi"
+            ) {
+                return self.herd_other_name(n);
+            }
             let (reads, writes) = self.lock_accesses();
             let r = minus(base(Base::R), reads.clone());
             let w = minus(base(Base::W), writes.clone());
@@ -144,6 +154,14 @@ impl Checker<'_> {
                 return found;
             }
         }
+        self.herd_other_name(n)
+    }
+
+    /// herd's names that do not depend on its view of the base vocabulary.
+    fn herd_other_name(&mut self, n: &str) -> Option<(TExpr, Type)> {
+        let base = |b: Base| Box::new(TExpr::Base(b));
+        let minus = |a: Box<TExpr>, b: TExpr| TExpr::Binary(BinOp::Diff, a, Box::new(b));
+        let identity = |s: TExpr| Box::new(TExpr::Unary(UnOp::Identity, Box::new(s)));
         match n {
             // herd's final writes: each location's last write (nemos's co-last), but for
             // the initial one; herd keeps them for the locations its condition observes.
@@ -192,6 +210,15 @@ impl Checker<'_> {
 
     /// The reads and the writes of herd's lock events.
     fn lock_accesses(&mut self) -> (TExpr, TExpr) {
+        if let Some(both) = &self.lock_accesses {
+            return both.clone();
+        }
+        let both = self.build_lock_accesses();
+        self.lock_accesses = Some(both.clone());
+        both
+    }
+
+    fn build_lock_accesses(&mut self) -> (TExpr, TExpr) {
         let union = |a: TExpr, b: TExpr| TExpr::Binary(BinOp::Union, Box::new(a), Box::new(b));
         if !self.tags_from_events {
             return (

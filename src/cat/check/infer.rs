@@ -259,9 +259,15 @@ impl Checker<'_> {
     /// lock's write half (`RL`), or a free one (`RU`).
     pub(super) fn lock_set(&mut self, n: &str) -> Option<TExpr> {
         let base = |b: Base| Box::new(TExpr::Base(b));
-        let mut tag = |t: &str| Box::new(self.tag_set(t).0);
-        let (trylock, failed, islocked) =
-            (tag(TRYLOCK_TAG), tag(TRYLOCK_FAILED_TAG), tag(ISLOCKED_TAG));
+        // The tags are registered (`tag_set`) at the first call, as before any name.
+        if self.lock_tags.is_none() {
+            let mut tag = |t: &str| self.tag_set(t).0;
+            self.lock_tags = Some([tag(TRYLOCK_TAG), tag(TRYLOCK_FAILED_TAG), tag(ISLOCKED_TAG)]);
+        }
+        if !matches!(n, "LKR" | "LKW" | "LF" | "RL" | "RU") {
+            return None;
+        }
+        let [trylock, failed, islocked] = self.lock_tags.clone()?.map(Box::new);
         let half = |b: Base, lock: Base| {
             let tried = TExpr::Binary(BinOp::Inter, base(b), trylock.clone());
             TExpr::Binary(BinOp::Union, base(lock), Box::new(tried))

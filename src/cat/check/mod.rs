@@ -507,6 +507,11 @@ struct Checker<'r> {
     /// The file whose statements are being checked.
     file: String,
     depth: usize,
+    /// The sets of the trylock, failed-trylock and `spin_is_locked` tags, and herd's lock
+    /// reads and writes, built once (`infer::lock_set`, `herd::lock_accesses`): names are
+    /// looked up thousands of times while the kernel's model is checked.
+    lock_tags: Option<[TExpr; 3]>,
+    lock_accesses: Option<(TExpr, TExpr)>,
 }
 
 pub fn check(
@@ -535,6 +540,8 @@ pub fn check(
         read: HashMap::new(),
         file: file.name.clone(),
         depth: 0,
+        lock_tags: None,
+        lock_accesses: None,
     };
     let ast = super::parse(file)?;
     checker.herd_view = checker.scan_generates_co(&ast.statements, 0);

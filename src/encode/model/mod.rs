@@ -108,6 +108,9 @@ struct Compiler<'e, 'a> {
     /// Per definition: its static upper bound.
     ubs: Vec<Option<Rc<Ub>>>,
     base_ubs: HashMap<Base, Rc<Ub>>,
+    /// The static upper bounds of the model's own subexpressions, by address: `plan`
+    /// asks for the bound of each operand again at every level above it (`plan::NodeUbs`).
+    node_ubs: plan::NodeUbs,
     /// Per set definition: its static lower bound (see [`Compiler::lb`]).
     lbs: HashMap<usize, Rc<Vec<bool>>>,
     /// Per definition some use of which was found (`plan`): for a relation, the pairs its
@@ -279,6 +282,7 @@ impl<'e, 'a> Compiler<'e, 'a> {
             orders: Vec::new(),
             ubs: vec![None; model.defs.len()],
             base_ubs: HashMap::new(),
+            node_ubs: plan::NodeUbs::new(model),
             lbs: HashMap::new(),
             wanted: vec![None; model.defs.len()],
             pairs: HashMap::new(),

@@ -1,12 +1,14 @@
 //! Demand: the static upper bounds of every definition and the pairs each check reads,
 //! pushed down through the operators.
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use super::fixpoint::same_ub;
 use super::{Chains, Compiler, Mask, Ub, Val};
 use crate::cat::ast::{BinOp, CheckKind, UnOp};
-use crate::cat::{Base, TExpr, Type};
+use crate::cat::{Base, Model, TExpr, Type};
 use crate::encode::bits::{closure_needs, compose_needs, on_cycles, Bits};
 use crate::encode::cnf::{Bool, ClauseSink, Gates};
 use crate::encode::relation::Relation;
@@ -231,6 +233,8 @@ impl<'e> Compiler<'e, '_> {
             return;
         };
         let n = self.enc.events.len();
+        // The bounds of the group's bodies change from round to round: none is kept.
+        self.node_ubs.frozen += 1;
         for &m in &group.members {
             let empty = match model.defs.get(m).and_then(|d| d.2) {
                 Some(Type::Set) => Ub::Set(vec![false; n]),
@@ -269,6 +273,7 @@ impl<'e> Compiler<'e, '_> {
                 break;
             }
         }
+        self.node_ubs.frozen -= 1;
     }
 
     pub(super) fn ub_rel<S: ClauseSink>(&mut self, sink: &mut S, e: &TExpr) -> Bits {
@@ -285,8 +290,18 @@ impl<'e> Compiler<'e, '_> {
         }
     }
 
-    /// The static upper bound of `e`: what its value may hold in some execution.
+    /// The static upper bound of `e`: what its value may hold in some execution. Kept for
+    /// the model's own compound subexpressions ([`NodeUbs`]).
     pub(super) fn ub<S: ClauseSink>(&mut self, sink: &mut S, e: &TExpr) -> Rc<Ub> {
+        if let Some(u) = self.node_ubs.get(e) {
+            return u;
+        }
+        let u = self.compute_ub(sink, e);
+        self.node_ubs.keep(e, &u);
+        u
+    }
+
+    fn compute_ub<S: ClauseSink>(&mut self, sink: &mut S, e: &TExpr) -> Rc<Ub> {
         let n = self.enc.events.len();
         let enc = self.enc;
         let executable = || -> Vec<bool> { enc.feasible.iter().map(|b| !b.is_false()).collect() };
@@ -501,5 +516,91 @@ impl<'e> Compiler<'e, '_> {
             }
         }
         out
+    }
+}
+
+/// The static upper bounds of the model's own compound subexpressions (operators), by
+/// address. `want` asks for the bound of an operand at every level above it, which without
+/// this recomputes each subtree once per ancestor. Only the model's nodes are kept: they
+/// live as long as the compiler borrows the model, so no other expression (such as a
+/// temporary `strip_union` builds) can have the same address; a temporary's bound is
+/// computed each time.
+pub(super) struct NodeUbs {
+    /// Per node of the model: its bound, once computed.
+    ubs: HashMap<usize, Option<Rc<Ub>>, BuildHasherDefault<AddressHasher>>,
+    /// Inside the iteration of a `let rec` group's bounds, whose values change from round
+    /// to round: nothing is read or kept.
+    pub(super) frozen: usize,
+}
+
+impl NodeUbs {
+    pub(super) fn new(model: &Model) -> NodeUbs {
+        fn walk(
+            e: &TExpr,
+            ubs: &mut HashMap<usize, Option<Rc<Ub>>, BuildHasherDefault<AddressHasher>>,
+        ) {
+            match e {
+                TExpr::Base(_) | TExpr::Def(_) | TExpr::Empty(_) => return,
+                TExpr::Binary(_, a, b) => {
+                    walk(a, ubs);
+                    walk(b, ubs);
+                }
+                TExpr::Unary(_, a)
+                | TExpr::Domain(a)
+                | TExpr::Range(a)
+                | TExpr::DifferentValues(a) => walk(a, ubs),
+            }
+            ubs.insert(address(e), None);
+        }
+        let mut ubs = HashMap::default();
+        for (_, body, _) in &model.defs {
+            walk(body, &mut ubs);
+        }
+        for check in &model.checks {
+            walk(&check.expr, &mut ubs);
+        }
+        NodeUbs { ubs, frozen: 0 }
+    }
+
+    fn get(&self, e: &TExpr) -> Option<Rc<Ub>> {
+        if self.frozen > 0 {
+            return None;
+        }
+        self.ubs.get(&address(e)).cloned().flatten()
+    }
+
+    fn keep(&mut self, e: &TExpr, u: &Rc<Ub>) {
+        if self.frozen > 0 {
+            return;
+        }
+        if let Some(slot) = self.ubs.get_mut(&address(e)) {
+            *slot = Some(u.clone());
+        }
+    }
+}
+
+fn address(e: &TExpr) -> usize {
+    std::ptr::from_ref(e) as usize
+}
+
+/// A hash of an address: the multiplicative hash of the address without its alignment
+/// bits (the default SipHash costs more than the lookups it serves).
+#[derive(Default)]
+pub(super) struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        let h = ((n as u64) >> 3).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = h ^ (h >> 29);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
