@@ -50,6 +50,7 @@ mod known;
 mod members;
 mod memset;
 mod stack;
+mod succeed;
 mod sync;
 
 type Errors = Vec<Diagnostic>;
@@ -1315,6 +1316,19 @@ impl Translator<'_> {
             }
             return;
         }
+        if let Some(holds) = succeed::thread_condition(&i.node.condition) {
+            self.thread_operation(&i.node.condition, scope, out);
+            let taken = if holds {
+                Some(&i.node.then_statement)
+            } else {
+                i.node.else_statement.as_ref()
+            };
+            if let Some(taken) = taken {
+                let body = self.nested(taken, scope);
+                out.push(stmt(StmtKind::Block(body), span));
+            }
+            return;
+        }
         if thread_call(&i.node.condition).is_some() {
             self.thread_operation(&i.node.condition, scope, out);
             if let Some(otherwise) = &i.node.else_statement {
@@ -2397,6 +2411,16 @@ fn statement_mentions(s: &c::Statement, variable: &str, or_exits: bool) -> bool 
             c::BlockItem::StaticAssert(_) => false,
         }),
         c::Statement::Expression(Some(e)) => assigns(&e.node, variable),
+        // A create or join that always succeeds runs one branch only (`succeed.rs`).
+        c::Statement::If(i) if succeed::thread_condition(&i.node.condition).is_some() => {
+            let taken = if succeed::thread_condition(&i.node.condition) == Some(true) {
+                Some(&i.node.then_statement)
+            } else {
+                i.node.else_statement.as_ref()
+            };
+            assigns(&i.node.condition.node, variable)
+                || taken.is_some_and(|t| statement_mentions(&t.node, variable, or_exits))
+        }
         c::Statement::If(i) => {
             assigns(&i.node.condition.node, variable)
                 || statement_mentions(&i.node.then_statement.node, variable, or_exits)

@@ -317,6 +317,15 @@ const KNOWN: &[Known] = &[
         sc: (false, 4),
         litmus: None,
     },
+    Known {
+        file: "create_checked.c",
+        // Checked creates in a constant loop (their failure branch never runs) and a join
+        // `== 0` whose branch always runs: the two coherence orders of x, and in one the
+        // last write is 1, failing `r == 2`.
+        rc11: (true, 2),
+        sc: (true, 2),
+        litmus: None,
+    },
 ];
 
 #[test]
