@@ -52,6 +52,7 @@ mod memset;
 mod stack;
 mod succeed;
 mod sync;
+mod unused;
 
 type Errors = Vec<Diagnostic>;
 
@@ -260,6 +261,7 @@ pub fn translate<'a>(
         }
     }
     t.analyse_threads(unit);
+    let unused = unused::unused_functions(unit);
     let mut main = None;
     for item in &unit.0 {
         match &item.node {
@@ -269,6 +271,10 @@ pub fn translate<'a>(
                 if let Some(name) = declarator_name(&f.node.declarator.node) {
                     if name.node.name == "main" {
                         main = Some(f);
+                        continue;
+                    }
+                    if unused.contains(&name.node.name) {
+                        // Never called: not translated (`unused.rs`).
                         continue;
                     }
                     if t.is_per_thread(&name.node.name) {
@@ -2041,8 +2047,18 @@ impl Translator<'_> {
                         return None;
                     }
                 };
-                let lhs = self.expression(&b.node.lhs, scope);
-                let rhs = self.expression(&b.node.rhs, scope);
+                // A string literal is a pointer that is not null: an operand of `&&` or
+                // `||` that is true (`assert(ok && "message")`).
+                let operand = |t: &mut Self, side: &Node<c::Expression>| match &side.node {
+                    c::Expression::StringLiteral(_)
+                        if matches!(op, BinaryOp::And | BinaryOp::Or) =>
+                    {
+                        Some(expr(ExprKind::Int(1), t.span(side.span)))
+                    }
+                    _ => t.expression(side, scope),
+                };
+                let lhs = operand(self, &b.node.lhs);
+                let rhs = operand(self, &b.node.rhs);
                 Some(expr(
                     ExprKind::Binary(op, Box::new(lhs?), Box::new(rhs?)),
                     span,

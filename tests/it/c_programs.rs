@@ -318,6 +318,14 @@ const KNOWN: &[Known] = &[
         litmus: None,
     },
     Known {
+        file: "unused_double.c",
+        // The uncalled `double` function is not read; `r == 0 && "..."` fails when main
+        // reads the writer's 1.
+        rc11: (true, 2),
+        sc: (true, 2),
+        litmus: None,
+    },
+    Known {
         file: "create_checked.c",
         // Checked creates in a constant loop (their failure branch never runs) and a join
         // `== 0` whose branch always runs: the two coherence orders of x, and in one the
@@ -384,6 +392,24 @@ fn what_is_not_supported_is_refused_at_the_construct() {
     assert_refused(
         "switch_refused.c",
         "switch_refused.c:8:2: `switch` is not supported yet",
+    );
+}
+
+#[test]
+fn a_called_function_with_a_double_is_refused_at_its_type() {
+    // unused_double.c with its `double` function called: the refusal is back.
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("used_double.c");
+    std::fs::write(
+        &path,
+        "static inline double half(double v) { return v / 2.0; }\n\
+         int main() { int r = (int)half(2.0); return r; }\n",
+    )
+    .expect("the program is written");
+    let stderr = refused(path.to_str().expect("a UTF-8 path"));
+    assert!(
+        stderr.contains("used_double.c:1:1: floating-point arithmetic is not supported yet"),
+        "{stderr}"
     );
 }
 
