@@ -52,8 +52,10 @@ mod members;
 mod memset;
 mod scoping;
 mod stack;
+mod succeed;
 mod switch;
 mod sync;
+mod unused;
 
 type Errors = Vec<Diagnostic>;
 
@@ -265,6 +267,7 @@ pub fn translate<'a>(
         }
     }
     t.analyse_threads(unit);
+    let unused = unused::unused_functions(unit);
     let mut main = None;
     for item in &unit.0 {
         match &item.node {
@@ -274,6 +277,10 @@ pub fn translate<'a>(
                 if let Some(name) = declarator_name(&f.node.declarator.node) {
                     if name.node.name == "main" {
                         main = Some(f);
+                        continue;
+                    }
+                    if unused.contains(&name.node.name) {
+                        // Never called: not translated (`unused.rs`).
                         continue;
                     }
                     if t.is_per_thread(&name.node.name) {
@@ -1319,6 +1326,19 @@ impl Translator<'_> {
             }
             return;
         }
+        if let Some(holds) = succeed::thread_condition(&i.node.condition) {
+            self.thread_operation(&i.node.condition, scope, out);
+            let taken = if holds {
+                Some(&i.node.then_statement)
+            } else {
+                i.node.else_statement.as_ref()
+            };
+            if let Some(taken) = taken {
+                let body = self.nested(taken, scope);
+                out.push(stmt(StmtKind::Block(body), span));
+            }
+            return;
+        }
         if thread_call(&i.node.condition).is_some() {
             self.thread_operation(&i.node.condition, scope, out);
             if let Some(otherwise) = &i.node.else_statement {
@@ -2036,8 +2056,18 @@ impl Translator<'_> {
                         return None;
                     }
                 };
-                let lhs = self.expression(&b.node.lhs, scope);
-                let rhs = self.expression(&b.node.rhs, scope);
+                // A string literal is a pointer that is not null: an operand of `&&` or
+                // `||` that is true (`assert(ok && "message")`).
+                let operand = |t: &mut Self, side: &Node<c::Expression>| match &side.node {
+                    c::Expression::StringLiteral(_)
+                        if matches!(op, BinaryOp::And | BinaryOp::Or) =>
+                    {
+                        Some(expr(ExprKind::Int(1), t.span(side.span)))
+                    }
+                    _ => t.expression(side, scope),
+                };
+                let lhs = operand(self, &b.node.lhs);
+                let rhs = operand(self, &b.node.rhs);
                 Some(expr(
                     ExprKind::Binary(op, Box::new(lhs?), Box::new(rhs?)),
                     span,
@@ -2407,6 +2437,16 @@ fn statement_mentions(s: &c::Statement, variable: &str, or_exits: bool) -> bool 
             c::BlockItem::StaticAssert(_) => false,
         }),
         c::Statement::Expression(Some(e)) => assigns(&e.node, variable),
+        // A create or join that always succeeds runs one branch only (`succeed.rs`).
+        c::Statement::If(i) if succeed::thread_condition(&i.node.condition).is_some() => {
+            let taken = if succeed::thread_condition(&i.node.condition) == Some(true) {
+                Some(&i.node.then_statement)
+            } else {
+                i.node.else_statement.as_ref()
+            };
+            assigns(&i.node.condition.node, variable)
+                || taken.is_some_and(|t| statement_mentions(&t.node, variable, or_exits))
+        }
         c::Statement::If(i) => {
             assigns(&i.node.condition.node, variable)
                 || statement_mentions(&i.node.then_statement.node, variable, or_exits)

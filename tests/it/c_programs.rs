@@ -366,6 +366,23 @@ const KNOWN: &[Known] = &[
         sc: (false, 2),
         litmus: None,
     },
+    Known {
+        file: "unused_double.c",
+        // The uncalled `double` function is not read; `r == 0 && "..."` fails when main
+        // reads the writer's 1.
+        rc11: (true, 2),
+        sc: (true, 2),
+        litmus: None,
+    },
+    Known {
+        file: "create_checked.c",
+        // Checked creates in a constant loop (their failure branch never runs) and a join
+        // `== 0` whose branch always runs: the two coherence orders of x, and in one the
+        // last write is 1, failing `r == 2`.
+        rc11: (true, 2),
+        sc: (true, 2),
+        litmus: None,
+    },
 ];
 
 #[test]
@@ -464,6 +481,24 @@ int main() { int i = 0; a[i++] = i; return 0; }
     let stderr = refused(path.to_str().expect("a UTF-8 path"));
     assert!(
         stderr.contains("index_race.c:2:27: `i` is written here and read or written elsewhere in the same expression, unsequenced"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_called_function_with_a_double_is_refused_at_its_type() {
+    // unused_double.c with its `double` function called: the refusal is back.
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("used_double.c");
+    std::fs::write(
+        &path,
+        "static inline double half(double v) { return v / 2.0; }\n\
+         int main() { int r = (int)half(2.0); return r; }\n",
+    )
+    .expect("the program is written");
+    let stderr = refused(path.to_str().expect("a UTF-8 path"));
+    assert!(
+        stderr.contains("used_double.c:1:1: floating-point arithmetic is not supported yet"),
         "{stderr}"
     );
 }
