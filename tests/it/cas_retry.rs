@@ -336,7 +336,8 @@ P2 (atomic_int* x, atomic_int* y) {
 }
 exists (y=1)
 "#;
-    assert_eq!(retry_loops(reduced), 3);
+    // Two of the three loops are reduced; the unrolled variant below keeps P0's unrolled.
+    assert_eq!(retry_loops(reduced), 2);
     let unrolled = reduced.replace(
         "memory_order_seq_cst)) ;",
         "memory_order_seq_cst)) { r0 = r0; }",
