@@ -237,24 +237,10 @@ fn write_orders(
         ewriteln!(t, "error: {}: cannot write the orders: {e}", path.display());
         Status::BadInput
     })?;
-    let name = path.file_name().map_or_else(
-        || std::ffi::OsString::from("stdin.litmus"),
-        |n| n.to_os_string(),
-    );
-    let target = dir.join(name);
-    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    if same(&target, path) {
-        ewriteln!(
-            t,
-            "error: {}: --write {} would overwrite the test itself; write elsewhere",
-            path.display(),
-            dir.display()
-        );
-        return Err(Status::BadInput);
-    }
+    let target = written_path(path, dir).map_err(|message| {
+        ewriteln!(t, "error: {message}");
+        Status::BadInput
+    })?;
     let written = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&target, text));
     if let Err(e) = written {
         ewriteln!(t, "error: cannot write {}: {e}", target.display());
@@ -262,6 +248,26 @@ fn write_orders(
     }
     ewriteln!(t, "wrote {}", target.display());
     Ok(())
+}
+
+/// Where `--write DIR` puts the rewritten test at `path`: DIR with the test's file name.
+/// Refused, with the message, when that is the test itself.
+pub(super) fn written_path(path: &Path, dir: &Path) -> Result<PathBuf, String> {
+    let name = path.file_name().map_or_else(
+        || std::ffi::OsString::from("stdin.litmus"),
+        |n| n.to_os_string(),
+    );
+    let target = dir.join(name);
+    if let (Ok(a), Ok(b)) = (target.canonicalize(), path.canonicalize()) {
+        if a == b {
+            return Err(format!(
+                "{}: --write {} would overwrite the test itself; write elsewhere",
+                path.display(),
+                dir.display()
+            ));
+        }
+    }
+    Ok(target)
 }
 
 /// `localize --write`: each distinct verified fix as DIR/NAME.fixN.EXT.

@@ -99,21 +99,10 @@ fn write_all(
             eprint_error(&format!("{}: cannot write the orders: {e}", path.display()));
             Status::BadInput
         })?;
-        let name = path.file_name().map_or_else(
-            || std::ffi::OsString::from("stdin.litmus"),
-            |n| n.to_os_string(),
-        );
-        let target = dir.join(name);
-        if let (Ok(a), Ok(b)) = (target.canonicalize(), path.canonicalize()) {
-            if a == b {
-                eprint_error(&format!(
-                    "{}: --write {} would overwrite the test itself; write elsewhere",
-                    path.display(),
-                    dir.display()
-                ));
-                return Err(Status::BadInput);
-            }
-        }
+        let target = super::written_path(path, dir).map_err(|message| {
+            eprint_error(&message);
+            Status::BadInput
+        })?;
         if let Err(e) = std::fs::write(&target, text) {
             eprint_error(&format!("cannot write {}: {e}", target.display()));
             return Err(Status::BadInput);

@@ -35,7 +35,7 @@ use serde::Serialize;
 use super::counting::{self, Counter};
 use super::{EventId, EventKind, Events, Term, TermId};
 use crate::program::arith::{eval_binary, eval_unary};
-use crate::program::LocId;
+use crate::program::{BinaryOp, LocId};
 
 /// Largest value set kept as a finite set.
 pub const VALUE_SET_CAP: usize = 64;
@@ -137,7 +137,7 @@ fn rf_candidates(events: &Events) -> Vec<Vec<EventId>> {
     result
 }
 
-type ValueSet = Option<BTreeSet<i32>>;
+pub(crate) type ValueSet = Option<BTreeSet<i32>>;
 
 /// Where the fixpoint over reads' value sets starts, and so which one it finds.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -228,10 +228,25 @@ fn meet(a: ValueSet, b: ValueSet) -> ValueSet {
     }
 }
 
-fn union(a: ValueSet, b: ValueSet) -> ValueSet {
+pub(crate) fn union(a: ValueSet, b: ValueSet) -> ValueSet {
     let (mut a, b) = (a?, b?);
     a.extend(b);
     (a.len() <= VALUE_SET_CAP).then_some(a)
+}
+
+/// `op` applied to every pair of the operands' values, while the pairs and the results stay
+/// within the caps; unknown otherwise.
+pub(crate) fn binary_set(op: BinaryOp, a: ValueSet, b: ValueSet) -> ValueSet {
+    match (a, b) {
+        (Some(a), Some(b)) if a.len() * b.len() <= PRODUCT_CAP => {
+            let set: BTreeSet<i32> = a
+                .iter()
+                .flat_map(|&x| b.iter().map(move |&y| eval_binary(op, x, y)))
+                .collect();
+            (set.len() <= VALUE_SET_CAP).then_some(set)
+        }
+        _ => None,
+    }
 }
 
 fn term_set(
@@ -253,16 +268,7 @@ fn term_set(
         Term::Binary(op, a, b) => {
             let a = term_set(events, read_sets, a, memo);
             let b = term_set(events, read_sets, b, memo);
-            match (a, b) {
-                (Some(a), Some(b)) if a.len() * b.len() <= PRODUCT_CAP => {
-                    let set: BTreeSet<i32> = a
-                        .iter()
-                        .flat_map(|&x| b.iter().map(move |&y| eval_binary(op, x, y)))
-                        .collect();
-                    (set.len() <= VALUE_SET_CAP).then_some(set)
-                }
-                _ => None,
-            }
+            binary_set(op, a, b)
         }
         Term::Ite(c, a, b) => {
             let c = term_set(events, read_sets, c, memo);

@@ -161,7 +161,7 @@ fn search_text(inf: &Inference) -> String {
     }
 }
 
-fn orders_text(assignment: &[Choice]) -> String {
+pub(super) fn orders_text(assignment: &[Choice]) -> String {
     assignment
         .iter()
         .map(|&c| choice_name(c))

@@ -3,9 +3,9 @@
 
 use std::fmt::Write as _;
 
-use super::infer::violation_text;
+use super::infer::{orders_text, violation_text};
 use super::{one_line, Palette, Report};
-use crate::analysis::infer::{choice_name, Choice, Together};
+use crate::analysis::infer::{choice_name, Together};
 use crate::program::Program;
 
 pub struct TogetherReport<'a> {
@@ -40,14 +40,6 @@ impl TogetherReport<'_> {
         let text = text.trim_end_matches(" in");
         format!("test {}: {text}", self.test_label(t))
     }
-}
-
-fn orders_text(assignment: &[Choice]) -> String {
-    assignment
-        .iter()
-        .map(|&c| choice_name(c))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 impl Report for TogetherReport<'_> {

@@ -16,7 +16,7 @@
 use std::collections::HashMap;
 
 use super::search::{covers, Direction, Oracle, Seeds};
-use super::{at_most, sites, Checker, Choice, InferError, Property, Site, Violation};
+use super::{at_most, below, sites, Checker, Choice, InferError, Property, Site, Violation};
 use crate::analysis::{AnalysisError, AnalysisOptions};
 use crate::diagnostics::{Diagnostic, InputError};
 use crate::program::Program;
@@ -365,7 +365,6 @@ struct Joint<'a> {
 
 impl Joint<'_> {
     fn passes(&mut self, a: &[Choice]) -> Result<bool, InferError> {
-        let below = |a: &[Choice], b: &[Choice]| a.iter().zip(b).all(|(&x, &y)| at_most(x, y));
         if self.minimal.iter().any(|m| below(m, a)) {
             return Ok(true);
         }

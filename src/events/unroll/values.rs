@@ -30,20 +30,18 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::{Builder, UnrollError};
-use crate::events::bounds::VALUE_SET_CAP;
+use crate::events::bounds::{binary_set, union};
 use crate::events::{Events, Term, TermId};
-use crate::program::arith::{eval_binary, eval_unary};
+use crate::program::arith::eval_unary;
 use crate::program::{Instr, Program};
 
 /// A set of values, `None` for any value.
-pub(super) type ValueSet = Option<BTreeSet<i32>>;
+pub(super) use crate::events::bounds::ValueSet;
 
 /// Accesses with more cells than this are worth the fixpoint.
 const PRUNE_FROM: usize = 16;
 /// Unrollings tried before giving up on pruning.
 const MAX_ROUNDS: usize = 8;
-/// Largest product of operand set sizes evaluated pointwise (as `bounds`).
-const PRODUCT_CAP: usize = 4096;
 
 /// Whether some access of `program` splits into more than [`PRUNE_FROM`] cells.
 pub(super) fn worth_pruning(program: &Program) -> bool {
@@ -93,12 +91,6 @@ pub(super) fn fixpoint(
     Ok(None)
 }
 
-fn union(a: ValueSet, b: ValueSet) -> ValueSet {
-    let (mut a, b) = (a?, b?);
-    a.extend(b);
-    (a.len() <= VALUE_SET_CAP).then_some(a)
-}
-
 impl Builder {
     /// The values `term` may take when every read returns a value of its location's
     /// assumed set; `None` when not pruning or not known.
@@ -119,16 +111,7 @@ impl Builder {
             }
             Term::Binary(op, a, b) => {
                 let (a, b) = (self.term_values(a), self.term_values(b));
-                match (a, b) {
-                    (Some(a), Some(b)) if a.len() * b.len() <= PRODUCT_CAP => {
-                        let set: BTreeSet<i32> = a
-                            .iter()
-                            .flat_map(|&x| b.iter().map(move |&y| eval_binary(op, x, y)))
-                            .collect();
-                        (set.len() <= VALUE_SET_CAP).then_some(set)
-                    }
-                    _ => None,
-                }
+                binary_set(op, a, b)
             }
             Term::Ite(c, a, b) => {
                 let c = self.term_values(c);
