@@ -183,18 +183,6 @@ pub(crate) fn compare_with(
     text: &str,
     strategy: AcyclicStrategy,
 ) -> Result<(), String> {
-    compare_answers(name, text, strategy, true)
-}
-
-/// [`compare_with`], leaving deadlocks out when `deadlocks` is false: the reference calls a
-/// spin loop stuck when its state repeats at the loop's test, which does not hold for a
-/// compare-exchange retry loop (see `cas_retry.rs`).
-pub(crate) fn compare_answers(
-    name: &str,
-    text: &str,
-    strategy: AcyclicStrategy,
-    deadlocks: bool,
-) -> Result<(), String> {
     let program = lower(name, text);
     let mine = product(&program, strategy);
     let theirs = reference(&program);
@@ -238,7 +226,7 @@ pub(crate) fn compare_answers(
             mine.assertion_failure, theirs.assertion_failure
         ));
     }
-    if deadlocks && mine.deadlock != theirs.deadlock {
+    if mine.deadlock != theirs.deadlock {
         problems.push(format!(
             "deadlock differs: product {}, reference {}",
             mine.deadlock, theirs.deadlock

@@ -269,7 +269,7 @@ struct Frame<'a> {
     /// This frame is the body of an atomic block: leaving it closes the innermost block.
     atomic: bool,
     /// This frame is a spin loop's prelude: at its end the loop's test runs, with the
-    /// registers and memory at the previous test that went on.
+    /// registers, memory and other threads' changes at the previous test that went on.
     spin: Option<SpinFrame<'a>>,
 }
 
@@ -277,8 +277,15 @@ struct Frame<'a> {
 struct SpinFrame<'a> {
     cond: &'a Expr,
     body: &'a [Step<'a>],
-    last: Option<(Vec<i32>, Vec<i32>)>,
+    last: Option<SpinState>,
 }
+
+/// What a spin loop's next iteration depends on: the thread's registers, memory, and how
+/// many times other threads changed a value in memory. Memory alone can repeat after
+/// other threads wrote a value and then the old one back (ABA) during the iteration, and a
+/// compare-exchange retry loop that failed on the middle value would succeed if run again;
+/// only an iteration that no other thread disturbed repeats itself for good.
+type SpinState = (Vec<i32>, Vec<i32>, u64);
 
 /// One executing instance of an `atomic { }` block.
 #[derive(Clone, Debug)]
@@ -329,6 +336,8 @@ struct ThreadState<'a> {
     /// compare-exchange that failed (its write, the access an ordering point after it
     /// names, did not happen).
     last_access: Option<(LocId, u32, bool)>,
+    /// Of the state's `changes`, those this thread's steps made.
+    own_changes: u64,
 }
 
 /// An ordering point's access: its location, the place in the location's coherence order of
@@ -395,6 +404,8 @@ struct State<'a> {
     steps: u64,
     /// Per location, the writes so far (the initial one is place 0).
     writes: Vec<u32>,
+    /// Shared steps so far that changed a value in memory.
+    changes: u64,
 }
 
 /// What running a thread's local steps found.
@@ -457,6 +468,7 @@ pub fn explore_within(program: &Program, unroll: u32, spins: &[Span], budget: u6
             methods: Vec::new(),
             depth: 0,
             last_access: None,
+            own_changes: 0,
         })
         .collect();
     let state = State {
@@ -470,6 +482,7 @@ pub fn explore_within(program: &Program, unroll: u32, spins: &[Span], budget: u6
         window: BTreeSet::new(),
         steps: 0,
         writes: vec![0; program.locations.len()],
+        changes: 0,
     };
     let mut explorer = Explorer {
         program,
@@ -560,7 +573,8 @@ impl<'p> Explorer<'p> {
             let Some(step) = steps.get(frame.pc) else {
                 if let Some(spin) = &mut frame.spin {
                     if eval(spin.cond, &th.regs) != 0 {
-                        let now = (th.regs.clone(), state.memory.clone());
+                        let by_others = state.changes - th.own_changes;
+                        let now = (th.regs.clone(), state.memory.clone(), by_others);
                         if spin.last.as_ref() == Some(&now) {
                             return Next::Stuck;
                         }
@@ -793,6 +807,7 @@ impl<'p> Explorer<'p> {
         // (location, writes, order) of each data access the step makes.
         let mut accesses: Vec<(LocId, bool, MemOrder)> = Vec::new();
         let span;
+        let memory_before = state.memory.clone();
         {
             let memory = &mut state.memory;
             let th = &mut state.threads[t];
@@ -916,6 +931,10 @@ impl<'p> Explorer<'p> {
         }
         {
             let th = &mut state.threads[t];
+            if state.memory != memory_before {
+                state.changes += 1;
+                th.own_changes += 1;
+            }
             for &(loc, write, _) in &accesses {
                 if write {
                     state.writes[loc] += 1;
