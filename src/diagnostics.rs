@@ -8,10 +8,10 @@ use std::fmt;
 use std::sync::Arc;
 
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A half-open byte range `[start, end)` into the source text.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Span {
     pub start: usize,
     pub end: usize,
@@ -33,7 +33,7 @@ impl Span {
 /// A C program is several files (the one named and the files it includes): their texts
 /// are kept one after the other, each an entry of `parts`, so that a span still indexes
 /// one text and every location is reported in its own file and line.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SourceFile {
     pub name: String,
     pub text: Arc<str>,
@@ -43,7 +43,7 @@ pub struct SourceFile {
 }
 
 /// One file of a [`SourceFile`] made of several, from `start` in its text on.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FilePart {
     pub name: String,
     pub start: usize,

@@ -6,7 +6,7 @@
 //! and address-of are not among them: lowering turns them into memory accesses and
 //! addresses, so the IR never holds one.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A unary operator on values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -19,7 +19,7 @@ pub enum UnaryOp {
     BitNot,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum BinaryOp {
     Add,
     Sub,

@@ -403,6 +403,10 @@ pub struct AnalysisArgs {
     /// leaves them without -check-liveness.
     #[arg(long)]
     pub no_liveness: bool,
+    /// Check the model again rather than read it from the cache of checked models
+    /// (`$XDG_CACHE_HOME/nemos`; `NEMOS_NO_CACHE=1` does the same).
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 fn parse_timeout(s: &str) -> Result<Duration, String> {

@@ -102,7 +102,7 @@ impl HiArgs {
             .herd_lib
             .clone()
             .or_else(|| std::env::var_os("HERDLIB").map(PathBuf::from));
-        let loaded = models::load_model_with(&model, herd_lib.as_deref())?;
+        let loaded = models::load_model_with(&model, herd_lib.as_deref(), !common.no_cache)?;
         let options = QueryOptions {
             skip: common.skip.clone(),
             strategy: common.acyclicity,

@@ -4,6 +4,7 @@
 
 mod args;
 mod batch;
+mod cache;
 mod cfiles;
 mod files;
 mod graphs;

@@ -11,13 +11,15 @@ use super::output::{colors, eprint_error, Stdout};
 /// The model `spec` names, loaded once per run: a bad model file is reported once, not once
 /// per test, and so is the note on what it reads as empty.
 pub fn load_model(spec: &str) -> Result<LoadedModel, Status> {
-    load_model_with(spec, None)
+    load_model_with(spec, None, true)
 }
 
-/// [`load_model`], with herd's library folder (`--herd-lib`, `HERDLIB`).
+/// [`load_model`], with herd's library folder (`--herd-lib`, `HERDLIB`), through the cache
+/// of checked models when `use_cache` (`cli/cache.rs`).
 pub fn load_model_with(
     spec: &str,
     herd_lib: Option<&std::path::Path>,
+    use_cache: bool,
 ) -> Result<LoadedModel, Status> {
     type Key = (String, Option<std::path::PathBuf>);
     type Cache = std::collections::HashMap<Key, Result<LoadedModel, Status>>;
@@ -27,7 +29,7 @@ pub fn load_model_with(
     if let Some(known) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
         return known;
     }
-    let loaded = nemos::load_model_with(spec, &mut |path| std::fs::read(path), herd_lib);
+    let loaded = super::cache::load_model(spec, herd_lib, use_cache);
     let loaded = match loaded {
         Ok(loaded) => {
             if let Some(note) = loaded.placeholder_note() {

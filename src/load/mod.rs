@@ -6,6 +6,7 @@
 //! with one error type: every problem of the input, located in the text, or the limit on
 //! its size that stopped the unrolling.
 
+pub mod cache;
 pub mod model;
 
 use std::fmt;

@@ -23,7 +23,7 @@ pub type ReadFile<'a> = &'a mut dyn FnMut(&Path) -> io::Result<Vec<u8>>;
 
 /// A model as its name loaded it: the model, and the macros of the `.def` file beside it
 /// when there is one (herd's `-macros`), with which the tests are read.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct LoadedModel {
     pub model: Arc<Model>,
     pub macros: Option<Arc<Macros>>,

@@ -15,7 +15,7 @@ use crate::diagnostics::{Diagnostic, InputError, SourceFile, Span};
 use crate::syntax::ast::BinaryOp;
 
 /// The macros of one `.def` file, in its order.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Macros {
     /// The file, for the messages of an expansion that goes wrong.
     pub file: SourceFile,
@@ -35,7 +35,7 @@ impl Macros {
 }
 
 /// `NAME(P1,..,Pn) BODY`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Macro {
     pub name: String,
     pub params: Vec<String>,
@@ -44,7 +44,7 @@ pub struct Macro {
 }
 
 /// What a macro expands into.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum Body {
     /// An expression: the call has its value.
     Value(MacroExpr),
@@ -53,7 +53,7 @@ pub enum Body {
 }
 
 /// A primitive or a macro applied to arguments, possibly compared with an integer.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct MacroExpr {
     pub head: Head,
     pub args: Vec<MacroArg>,
@@ -62,7 +62,7 @@ pub struct MacroExpr {
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Head {
     /// `__load{once}`: the primitive's name without the underscores, and its tag as
     /// written.
@@ -71,7 +71,7 @@ pub enum Head {
     Macro(String),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum MacroArg {
     /// The parameter at this position, under `derefs` stars (`*X`).
     Param {

@@ -42,6 +42,7 @@ mod lkmm_rcu;
 mod localize;
 mod localize_write;
 mod macros;
+mod model_cache;
 mod model_errors;
 mod model_semantics;
 mod models;

@@ -13,11 +13,13 @@ mod statements;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use serde::{Deserialize, Serialize};
+
 use super::ast::{BinOp, CheckKind, Expr, UnOp};
 use crate::diagnostics::Span;
 use crate::diagnostics::{InputError, SourceFile};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Type {
     Set,
     Rel,
@@ -33,7 +35,7 @@ impl Type {
 }
 
 /// The relations and sets every model can use, computed from the events and the encoding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Base {
     // Sets.
     /// `_`: every event.
@@ -155,7 +157,7 @@ impl Base {
 }
 
 /// A resolved, typed expression.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TExpr {
     Base(Base),
     /// The `let` definition with this index in [`Model::defs`].
@@ -170,7 +172,7 @@ pub enum TExpr {
 }
 
 /// A check (or flag) of the model.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Check {
     pub kind: CheckKind,
     pub negated: bool,
@@ -185,7 +187,7 @@ pub struct Check {
 
 /// A checked model: its definitions (in order; a later one may use an earlier one) and
 /// checks, includes inlined.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Model {
     pub name: String,
     pub title: Option<String>,
@@ -205,7 +207,7 @@ pub struct Model {
 
 /// The definitions of one `let rec`, and the definitions made while checking their
 /// bodies (local `let .. in`), which depend on the iteration and are recomputed with it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RecGroup {
     pub members: Vec<usize>,
     pub inner: std::ops::Range<usize>,

@@ -14,6 +14,14 @@ use crate::encode::cnf::{Bool, ClauseSink, Gates};
 use crate::encode::relation::Relation;
 use crate::events::EventId;
 
+/// A relation's bound, or `empty` for a set's (as [`Compiler::ub_rel`] reads it).
+fn rel_or<'a>(u: &'a Ub, empty: &'a Bits) -> &'a Bits {
+    match u {
+        Ub::Rel(r) => r,
+        Ub::Set(_) => empty,
+    }
+}
+
 /// Demand: which pairs of each relation the checks can look at.
 ///
 /// Before any literal is built, every definition gets a static upper bound (`ub`, the pairs
@@ -161,12 +169,13 @@ impl<'e> Compiler<'e, '_> {
                         Some(m) => m.intersection(ua),
                         None => ua.clone(),
                     };
+                    let empty = Bits::new(self.enc.events.len());
                     if *op == BinOp::Inter {
-                        first.intersect_with(&self.ub_rel(sink, b));
+                        first.intersect_with(rel_or(&self.ub(sink, b), &empty));
                     }
                     self.want(sink, a, Some(&first));
                     if *op == BinOp::Diff {
-                        first.intersect_with(&self.ub_rel(sink, b));
+                        first.intersect_with(rel_or(&self.ub(sink, b), &empty));
                     }
                     self.want(sink, b, Some(&first));
                 }
@@ -191,17 +200,19 @@ impl<'e> Compiler<'e, '_> {
         b: &TExpr,
         mask: Option<&Mask>,
     ) -> (Mask, Mask) {
-        let ua = self.ub_rel(sink, a);
-        let ub = self.ub_rel(sink, b);
+        // The bounds are read where they are kept, not copied.
+        let (ua, ub) = (self.ub(sink, a), self.ub(sink, b));
+        let empty = Bits::new(self.enc.events.len());
+        let (ua, ub) = (rel_or(&ua, &empty), rel_or(&ub, &empty));
         let all;
         let wanted = match mask {
             Some(m) => m,
             None => {
-                all = ua.compose(&ub);
+                all = ua.compose(ub);
                 &all
             }
         };
-        compose_needs(&ua, &ub, wanted)
+        compose_needs(ua, ub, wanted)
     }
 
     /// What the closure `e` of `inner` reads of `inner` for its pairs `mask`.
@@ -212,12 +223,14 @@ impl<'e> Compiler<'e, '_> {
         inner: &TExpr,
         mask: Option<&Mask>,
     ) -> Mask {
-        let ui = self.ub_rel(sink, inner);
+        let ui = self.ub(sink, inner);
+        let empty = Bits::new(self.enc.events.len());
+        let ui = rel_or(&ui, &empty);
         match mask {
-            Some(m) => closure_needs(&ui, m),
+            Some(m) => closure_needs(ui, m),
             None => {
-                let all = self.ub_rel(sink, e);
-                closure_needs(&ui, &all)
+                let all = self.ub(sink, e);
+                closure_needs(ui, rel_or(&all, &empty))
             }
         }
     }
@@ -346,6 +359,13 @@ impl<'e> Compiler<'e, '_> {
             },
             TExpr::Binary(op, a, b) => {
                 let (x, y) = (self.ub(sink, a), self.ub(sink, b));
+                // A difference of relations is bounded by its first operand's bound, kept
+                // as it is.
+                if *op == BinOp::Diff
+                    && !matches!((x.as_ref(), y.as_ref()), (Ub::Set(_), Ub::Set(_)))
+                {
+                    return x;
+                }
                 match (op, x.as_ref(), y.as_ref()) {
                     (BinOp::Union, Ub::Set(x), Ub::Set(y)) => {
                         Ub::Set(x.iter().zip(y).map(|(&p, &q)| p || q).collect())
