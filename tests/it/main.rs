@@ -55,3 +55,4 @@ mod slice;
 mod spec;
 mod spin_locks;
 mod thin_air;
+mod xchg_spin;
