@@ -82,3 +82,20 @@ fn exchange_spin_loops_are_reduced() {
         assert_eq!(spins.len(), loops, "{name}: every exchange loop is reduced");
     }
 }
+
+#[test]
+fn an_exchange_in_a_retry_loop_keeps_it_unrolled() {
+    // A compare-exchange retry loop drops its failed iterations' events, which must not
+    // write: an exchange in its body (of another location) keeps the loop unrolled, and
+    // the answers are the reference's.
+    let text = "C retry-xchg\n{ x = 0; y = 0; }\n\
+                P0(atomic_int *x, atomic_int *y) { int r = atomic_load(x); \
+                while (!atomic_compare_exchange_strong(x, &r, r + 1)) { int s = atomic_exchange(y, 1); } }\n\
+                P1(atomic_int *x, atomic_int *y) { atomic_store(x, 5); int t = atomic_load(y); }\n\
+                exists (1:t = 1)\n";
+    let file = SourceFile::new("retry-xchg".to_string(), text.to_string());
+    let program = nemos::load::lower(&file).unwrap_or_else(|e| panic!("{}", e.short()));
+    assert!(spin_loops(&program).is_empty(), "the loop is not reduced");
+    compare_answers("retry-xchg", text, AcyclicStrategy::Ranks, true)
+        .unwrap_or_else(|e| panic!("{e}"));
+}

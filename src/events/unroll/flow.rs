@@ -90,6 +90,9 @@ pub(super) struct Flow {
     pub(super) varying: BTreeSet<RegId>,
     /// Inside a branch whose condition varies.
     under_varying_branch: bool,
+    /// Exchanges are followed (a spin loop's, whose unrolling checks that a failed one
+    /// writes back what it read); other runs (a retry loop's) refuse them.
+    exchanges: bool,
 }
 
 impl Flow {
@@ -197,7 +200,7 @@ impl Flow {
                     operand,
                     unless: None,
                     ..
-                } if loc.fixed().is_some() => {
+                } if self.exchanges && loc.fixed().is_some() => {
                     self.uses(operand);
                     if let Some(dst) = dst {
                         self.loads(*dst);
@@ -370,7 +373,10 @@ pub(super) fn spin_reducible(
     cond: &Expr,
     body: &[Instr],
 ) -> bool {
-    let mut flow = Flow::default();
+    let mut flow = Flow {
+        exchanges: true,
+        ..Flow::default()
+    };
     if !flow.follow(body, None) || !flow.follow(prelude, negated_register(cond)) {
         return false;
     }
