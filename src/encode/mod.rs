@@ -723,12 +723,18 @@ impl<'a> Encoding<'a> {
                 WaitOn::Spin { reads, .. } => {
                     for &r in reads {
                         let loc = events.events[r].location;
+                        // An exchange's read is followed by its own write, which writes back
+                        // what it read when the loop spins: that write may follow.
+                        let own = events.events[r].rmw;
                         for &w in &events.bounds.rf_candidates[r] {
                             let rf = self.rf.get(w, r);
                             if rf.is_false() {
                                 continue;
                             }
-                            for later in events.writes().filter(|x| x.location == loc) {
+                            for later in events
+                                .writes()
+                                .filter(|x| x.location == loc && Some(x.id) != own)
+                            {
                                 let co = self.co.get(w, later.id);
                                 if !co.is_false() {
                                     sink.clause(&[!blocked, !rf, !co]);

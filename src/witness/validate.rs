@@ -534,10 +534,15 @@ fn computed_results(
                 == Some(&w)
         };
         let why = match &wait.on {
+            // An exchange's own write may follow the write it read (`encode_waits`).
             WaitOn::Spin { reads, .. } => reads
                 .iter()
                 .filter(|&&r| executed(r))
-                .find(|&&r| !execution.rf.iter().any(|&(w, r2)| r2 == r && co_last(w)))
+                .find(|&&r| {
+                    !execution.rf.iter().any(|&(w, r2)| {
+                        r2 == r && (co_last(w) || events.events[r].rmw.is_some_and(co_last))
+                    })
+                })
                 .map(|r| format!("read {} of a blocked spin loop reads an older write", r + 1)),
             WaitOn::Mutex { loc, lock } => {
                 let held = if enc.mutexes[*loc] {

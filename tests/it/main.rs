@@ -56,3 +56,4 @@ mod slice;
 mod spec;
 mod spin_locks;
 mod thin_air;
+mod xchg_spin;

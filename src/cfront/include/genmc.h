@@ -22,7 +22,8 @@ void __VERIFIER_hp_retire(void *block);
 #define __VERIFIER_helped_CAS(cas) do { cas; } while (0)
 
 /* GenMC runs an optional block only in executions it then blocks (`__VERIFIER_assume(0)`
- * follows the block), which are not complete executions: the block is left out. */
-#define __VERIFIER_optional(block) do { } while (0)
+ * follows the block), which are not complete executions: the block is left out. An
+ * expression, not `do { } while (0)`, so that a spin loop around it stays one. */
+#define __VERIFIER_optional(block) ((void)0)
 
 #endif

@@ -295,18 +295,78 @@ impl Builder {
         body: &[Instr],
         span: Span,
     ) {
+        let since = self.events.len();
         self.block(cond_prelude, state);
         let iterations = if entry_test_reads_first(cond_prelude, body) {
             1
         } else {
             2
         };
-        self.spin_test(state, cond_prelude, cond, body, span, iterations, None);
+        self.spin_test(
+            state,
+            cond_prelude,
+            cond,
+            body,
+            span,
+            iterations,
+            None,
+            since,
+        );
+    }
+
+    /// An exchange of a reduced spin loop (events from `since` on) that writes a value other
+    /// than the one it read, in an iteration that goes on (`going_on`), changes memory: the
+    /// iterations after it are not those of a failed iteration, which the reduction drops,
+    /// so such an execution is cut, as by the bound (a `BoundHit`), and the rest of the
+    /// thread is guarded by its negation. An exchange that writes back what it read leaves
+    /// every value as it was (docs/unrolling.md, "Spin loops").
+    fn changing_exchange(
+        &mut self,
+        state: &mut ThreadState,
+        since: usize,
+        going_on: TermId,
+        span: Span,
+    ) {
+        let mut changes = Vec::new();
+        for e in since..self.events.len() {
+            let event = &self.events[e];
+            let (Some(read), Some(written)) = (event.rmw, event.value) else {
+                continue;
+            };
+            // A compare-exchange's read has a failure order; its failure writes nothing.
+            if !event.is_write() || self.events[read].failure_order.is_some() {
+                continue;
+            }
+            let guard = event.guard.clone();
+            let old = self.terms.read(read);
+            let differs = self.terms.binary(BinaryOp::Ne, old, written);
+            let runs = self.guard_term(&guard);
+            changes.push(self.and(runs, differs));
+        }
+        let Some(mut any) = changes.pop() else {
+            return;
+        };
+        for c in changes {
+            any = self.terms.binary(BinaryOp::Or, any, c);
+        }
+        let hit = self.and(going_on, any);
+        if self.terms.constant_value(hit) == Some(0) {
+            return;
+        }
+        let control = self.control(state, hit, Guard::default(), span);
+        self.bound_hits.push(BoundHit {
+            thread: state.index,
+            guard: state.guard.clone(),
+            control,
+            span,
+        });
+        state.guard = state.guard.with(control, false);
     }
 
     /// A test of a reduced spin loop and, when it holds, `iterations` more iterations, the
     /// last followed by the wait. `went_on`: the guard under which an earlier test of this
-    /// loop held, when one could fail (a `do` loop's first test cannot).
+    /// loop held, when one could fail (a `do` loop's first test cannot). `since`: the first
+    /// event of the iteration (or entry test) this test ends.
     #[allow(clippy::too_many_arguments)]
     fn spin_test(
         &mut self,
@@ -317,11 +377,13 @@ impl Builder {
         span: Span,
         iterations: u32,
         went_on: Option<Guard>,
+        since: usize,
     ) {
         let changed = self.enter_condition(state, cond);
         let value = self.term(cond, state);
         let zero = self.terms.constant(0);
         let entered = self.terms.binary(BinaryOp::Ne, value, zero);
+        self.changing_exchange(state, since, entered, span);
         let can_fail = self.terms.constant_value(entered).is_none();
         self.branch(
             state,
@@ -336,7 +398,16 @@ impl Builder {
                     return;
                 }
                 if iterations > 1 {
-                    return b.spin_test(s, cond_prelude, cond, body, span, iterations - 1, went_on);
+                    return b.spin_test(
+                        s,
+                        cond_prelude,
+                        cond,
+                        body,
+                        span,
+                        iterations - 1,
+                        went_on,
+                        first,
+                    );
                 }
                 let reads = b.events[first..]
                     .iter()
@@ -346,6 +417,7 @@ impl Builder {
                 let value = b.term(cond, s);
                 let zero = b.terms.constant(0);
                 let spinning = b.terms.binary(BinaryOp::Ne, value, zero);
+                b.changing_exchange(s, first, spinning, span);
                 let on = WaitOn::Spin {
                     reads,
                     loop_span: span,

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::program::{Address, BinaryOp, Expected, Expr, Instr, LocId, Program, RegId};
+use crate::program::{Address, BinaryOp, Expected, Expr, Instr, LocId, Program, RegId, RmwOp};
 
 /// Per location: some critical section of it contains a statement that may stop its thread
 /// for good (a `lock`, a loop, which may wait or hit the bound, a register-indexed access,
@@ -90,6 +90,9 @@ pub(super) struct Flow {
     pub(super) varying: BTreeSet<RegId>,
     /// Inside a branch whose condition varies.
     under_varying_branch: bool,
+    /// Exchanges are followed (a spin loop's, whose unrolling checks that a failed one
+    /// writes back what it read); other runs (a retry loop's) refuse them.
+    exchanges: bool,
 }
 
 impl Flow {
@@ -186,6 +189,23 @@ impl Flow {
                     self.varying.insert(*e);
                     self.loads(*dst);
                 }
+                // An exchange at a fixed address (`while (1) if (!xchg(&l, 1)) return;`): in
+                // an iteration that goes on it must write back the value it read, so that it
+                // changes no value; the unrolling checks that (`Builder::spin_test`: an
+                // exchange that writes another value in a failed iteration is a bound hit).
+                Instr::Rmw {
+                    dst,
+                    loc,
+                    op: RmwOp::Exchange,
+                    operand,
+                    unless: None,
+                    ..
+                } if self.exchanges && loc.fixed().is_some() => {
+                    self.uses(operand);
+                    if let Some(dst) = dst {
+                        self.loads(*dst);
+                    }
+                }
                 // A fence adds ordering only: a failed iteration's fence, like its reads, can
                 // be dropped from an execution without making it inconsistent.
                 Instr::Fence { .. } => {}
@@ -248,6 +268,65 @@ pub(super) fn negated_register(cond: &Expr) -> Option<RegId> {
     }
 }
 
+/// The flags `break` and `return` set inside a loop (`while (1) { if (c) return; }` is
+/// lowered as `while (!ret && 1) { if (c) ret = 1; }`): registers the condition requires
+/// to be 0 (a conjunct `r == 0` or `!r`) that the loop writes only by assigning a non-zero
+/// constant. An iteration that writes one ends the loop, so every iteration that goes on
+/// leaves it as it was: at each test it holds its value at the loop's entry, and an
+/// iteration that reads it before writing it depends on no earlier iteration through it;
+/// after the loop it holds what the exiting iteration left.
+pub(super) fn exit_flags(cond: &Expr, runs: &[&[Instr]]) -> BTreeSet<RegId> {
+    fn zero_conjuncts(cond: &Expr, out: &mut BTreeSet<RegId>) {
+        match cond {
+            Expr::Binary(BinaryOp::And, a, b) => {
+                zero_conjuncts(a, out);
+                zero_conjuncts(b, out);
+            }
+            Expr::Binary(BinaryOp::Ne, a, b) if matches!(**b, Expr::Const(0)) => {
+                zero_conjuncts(a, out)
+            }
+            _ => {
+                if let Some(r) = negated_register(cond) {
+                    out.insert(r);
+                }
+            }
+        }
+    }
+    /// Registers written otherwise than by a non-zero constant.
+    fn other_writes(instrs: &[Instr], out: &mut BTreeSet<RegId>) {
+        for instr in instrs {
+            match instr {
+                Instr::Assign {
+                    value: Expr::Const(c),
+                    ..
+                } if *c != 0 => {}
+                Instr::Assign { dst, .. } | Instr::Load { dst, .. } => {
+                    out.insert(*dst);
+                }
+                Instr::Rmw { dst, .. } => out.extend(*dst),
+                Instr::CompareExchange { dst, expected, .. } => {
+                    out.extend(*dst);
+                    if let Expected::Register(e) = expected {
+                        out.insert(*e);
+                    }
+                }
+                Instr::CallEnter { bind, .. } => out.extend(bind.iter().map(|(r, _)| *r)),
+                _ => {}
+            }
+            for nested in instr.nested() {
+                other_writes(nested, out);
+            }
+        }
+    }
+    let mut flags = BTreeSet::new();
+    zero_conjuncts(cond, &mut flags);
+    let mut other = BTreeSet::new();
+    for run in runs {
+        other_writes(run, &mut other);
+    }
+    &flags - &other
+}
+
 /// Whether the entry test of a reduced spin loop runs every read of an iteration that
 /// goes on: its condition's reads, unconditionally, and none in the body. Then the entry
 /// test holds the first instance of each of them, and the first instance of a read races
@@ -277,10 +356,14 @@ pub(super) fn entry_test_reads_first(cond_prelude: &[Instr], body: &[Instr]) -> 
 ///   branches, fences, and a compare-exchange at a fixed address with a register as
 ///   expected value whose success ends the loop
 ///   (`while (!atomic_compare_exchange_strong(&l, &e, 1)) e = 0;`), last in the prelude;
-///   no store, read-modify-write, lock, assertion, assumption or inner loop;
+///   an exchange at a fixed address, which in an iteration that goes on must write back
+///   the value it read (checked as the loop is unrolled; an execution where it does not is
+///   cut, as by the bound); no store, other read-modify-write, lock, assertion, assumption
+///   or inner loop;
 /// - read no register it writes before writing it (so an iteration does not depend on the
 ///   one before: `e = 0` before the exchange reads `e` is fine, a bare
-///   `while (!cas(&l, &e, 1));`, which retries with the value it saw, is not);
+///   `while (!cas(&l, &e, 1));`, which retries with the value it saw, is not), but for
+///   the flags `break` and `return` set ([`exit_flags`]);
 /// - write on every path each register it writes, unless lowering made it for one
 ///   expression (a temporary nothing reads later): after the loop every register holds what
 ///   the exiting iteration gave it, whatever iterations came before.
@@ -290,15 +373,19 @@ pub(super) fn spin_reducible(
     cond: &Expr,
     body: &[Instr],
 ) -> bool {
-    let mut flow = Flow::default();
+    let mut flow = Flow {
+        exchanges: true,
+        ..Flow::default()
+    };
     if !flow.follow(body, None) || !flow.follow(prelude, negated_register(cond)) {
         return false;
     }
     flow.uses(cond);
-    flow.exposed.is_disjoint(&flow.written)
+    let flags = exit_flags(cond, &[body, prelude]);
+    (&flow.exposed - &flags).is_disjoint(&flow.written)
         && flow.addressing.is_disjoint(&flow.varying)
         && flow
             .written
             .iter()
-            .all(|r| flow.surely.contains(r) || temporaries[*r])
+            .all(|r| flow.surely.contains(r) || temporaries[*r] || flags.contains(r))
 }
