@@ -318,7 +318,12 @@ impl<'a> Session<'a> {
         let mut encoding = Encoding::with_options(&mut solver, program, events, shape);
         prepare(&mut solver, &mut encoding);
         if options.symmetry {
-            let classes = interchangeable_threads(program);
+            // Started C threads' flags: the argument is made for SC and RC11 as shipped.
+            let classes = if slice::is_sc(&model) || slice::is_rc11(&model) {
+                crate::program::spawn_symmetry::interchangeable_spawned_threads(program)
+            } else {
+                interchangeable_threads(program)
+            };
             break_symmetry(&mut solver, &encoding, &classes);
         }
         if model.uses_values() {

@@ -14,6 +14,7 @@ mod lower;
 pub mod mutex;
 pub mod points_to;
 pub mod size;
+pub mod spawn_symmetry;
 pub mod symmetry;
 
 pub use crate::operators::{BinaryOp, Quantifier, UnaryOp};

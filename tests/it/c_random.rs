@@ -412,3 +412,89 @@ fn the_comparison_tells_models_apart() {
     }
     compare(&fenced).expect("the fenced C program and its twin agree");
 }
+
+/// A random thread started two or three times in a loop with `(void *)(long)i` (which it
+/// does not read), beside another random thread started once when there are two copies; `main` joins them all and
+/// asserts over the globals. The copies form a class (`program::spawn_symmetry`), and one
+/// execution per renaming of them keeps every final state of `x`, `y` and `a` (against the
+/// reference explorer under SC, and against the encoding without the constraints under
+/// RC11) and the assertion's verdict.
+fn render_copies(test: &Random, copies: usize) -> String {
+    let mut out = String::from(
+        "#include <assert.h>\n#include <pthread.h>\n#include <stdatomic.h>\n\natomic_int x, y;\nint a;\n",
+    );
+    let others = &test.threads[1..test.threads.len().min(4 - copies)];
+    for (k, body) in std::iter::once(&test.threads[0]).chain(others).enumerate() {
+        out.push_str(&format!("\nvoid *t{k}(void *arg)\n{{\n"));
+        registers(&mut out);
+        for s in body {
+            render_stmt(s, true, 1, &mut out);
+        }
+        out.push_str("\treturn NULL;\n}\n");
+    }
+    out.push_str("\nint main()\n{\n\tpthread_t h[3], g[4];\n");
+    out.push_str(&format!(
+        "\tfor (int i = 0; i < {copies}; i++)\n\t\tpthread_create(&h[i], NULL, t0, (void *)(long)i);\n"
+    ));
+    for k in 1..=others.len() {
+        out.push_str(&format!("\tpthread_create(&g[{k}], NULL, t{k}, NULL);\n"));
+    }
+    out.push_str(&format!(
+        "\tfor (int i = 0; i < {copies}; i++)\n\t\tpthread_join(h[i], NULL);\n"
+    ));
+    for k in 1..=others.len() {
+        out.push_str(&format!("\tpthread_join(g[{k}], NULL);\n"));
+    }
+    let (v0, v1) = (test.condition[0].2, test.pick as i32 % 3);
+    out.push_str(&format!(
+        "\tassert(!(x == {v0} && y == {v1}));\n\treturn 0;\n}}\n"
+    ));
+    out
+}
+
+/// The statements of a thread, those inside `if`s included.
+fn steps(body: &[Stmt]) -> usize {
+    body.iter()
+        .map(|s| match s {
+            Stmt::If(_, _, inner) => 1 + steps(inner),
+            _ => 1,
+        })
+        .sum()
+}
+
+proptest! {
+    #![proptest_config(common::proptest_config(32, "tests/proptest-regressions/c_random_symmetry.txt"))]
+
+    #[test]
+    fn started_copies_keep_every_outcome_with_symmetry(test in random(), more in any::<bool>()) {
+        let copies = if more { 3 } else { 2 };
+        prop_assume!(steps(&test.threads[0]) <= 5 - copies);
+        let text = render_copies(&test, copies);
+        let mut c = load_c(&text);
+        let classes = nemos::program::spawn_symmetry::interchangeable_spawned_threads(&c.program);
+        prop_assert!(
+            // A thread started once next to them may be the same program, and joins them.
+            classes.iter().any(|class| (1..=copies).all(|t| class.contains(&t))),
+            "{classes:?}\n{text}"
+        );
+        c.program.observed = ["x", "y", "a"]
+            .iter()
+            .filter_map(|name| c.program.locations.iter().position(|l| l.name == *name))
+            .map(nemos::program::Observable::Loc)
+            .collect();
+        let spins = crate::differential::spin_loops(&c.program);
+        let r = crate::reference::explore_within(&c.program, 2, &spins, 200_000);
+        prop_assume!(!r.gave_up);
+        let run = |model: &str, symmetry: bool| {
+            let options = AnalysisOptions { symmetry, ..common::under(model) };
+            let mut session = Session::new(&c.program, &c.events, &options).expect("a session");
+            let states = common::final_states(&mut session);
+            let fails = session.assertion_failure().expect("solved").is_some();
+            (states, fails)
+        };
+        let (states, fails) = run("sc", true);
+        prop_assert_eq!(&states, &r.outcomes, "{}", text);
+        prop_assert_eq!(fails, r.assertion_failure, "{}", text);
+        prop_assert_eq!(run("rc11", true), run("rc11", false), "{}", text);
+    }
+}

@@ -13,6 +13,7 @@ mod c11;
 mod c_examples;
 mod c_programs;
 mod c_random;
+mod c_symmetry;
 mod cas_retry;
 mod certify;
 mod cli;
