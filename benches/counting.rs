@@ -1,6 +1,7 @@
 //! Counters, where the solver used to count increments order by order: `check` of the
 //! locked counter (`families::locked_counter`, its `exists (c=T*M)`, and `exists (0:s=T*M)`
-//! for thread 0's final unprotected read) and `outcomes` of the
+//! for thread 0's final unprotected read, and `exists (0:r=20)` for its last locked read,
+//! which only interleaved sections meet) and `outcomes` of the
 //! unlocked one (`families::unlocked_counter`), under SC, with the counting lemmas
 //! (`encode::counting`) and without them (the value ranges of `events::counting` are part
 //! of the unrolled test either way).
@@ -64,6 +65,24 @@ fn locked(c: &mut Criterion) {
                 let mut session = Session::new(&program, &events, &options).expect("encodes");
                 let result = session.check().expect("solves");
                 assert!(result.ok && result.negative.is_some());
+            })
+        });
+    }
+    // Issue 40: `exists (0:r=20)`, thread 0's last locked read after exactly 11 of the
+    // other threads' 30 sections, which no serial schedule meets (over 300 s before the
+    // read and order lemmas of `encode::counting`); and `exists (0:r=40)`, which nothing
+    // meets.
+    for (condition, reachable) in [("0:r=20", true), ("0:r=40", false)] {
+        let text = families::locked_counter(4, 10)
+            .replace("exists (c=40)", &format!("exists ({condition})"));
+        let (program, events) = families::load(&text, 10);
+        let options = AnalysisOptions::default();
+        let id = BenchmarkId::new("interleaved read", condition);
+        group.bench_function(id, |b| {
+            b.iter(|| {
+                let mut session = Session::new(&program, &events, &options).expect("encodes");
+                let result = session.check().expect("solves");
+                assert_eq!(result.positive.is_some(), reachable);
             })
         });
     }

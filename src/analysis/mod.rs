@@ -27,7 +27,9 @@ use serde::Serialize;
 use crate::cat::Model;
 use crate::encode::acyclic::{AcyclicStrategy, Order};
 use crate::encode::cnf::{Bool, ClauseSink, Gates, Lit};
-use crate::encode::counting::{add_lemmas, lock_premise, locked_counters, LockedCounter};
+use crate::encode::counting::{
+    add_lemmas, add_order_lemmas, add_read_lemmas, lock_premise, locked_counters, LockedCounter,
+};
 use crate::encode::model::{encode_model, CompiledModel};
 use crate::encode::sc;
 use crate::encode::symmetry::break_symmetry;
@@ -176,6 +178,14 @@ pub struct Session<'a> {
     /// How many counting lemmas this session added (a counter's final value tied to the
     /// sum of its increments): tests check that they fire where they should.
     pub counting_lemmas: usize,
+    /// How many reads of locked counters inside critical sections were tied to the number
+    /// of increments `lko` puts before them (`encode::counting::add_read_lemmas`, once per
+    /// session, when one of them assigns an observed register).
+    pub read_lemmas: usize,
+    /// The clauses `encode::counting::add_order_lemmas` added with them (the lock order of
+    /// the counter's mutex stated eagerly: without it the read lemmas alone did not help).
+    pub order_lemmas: usize,
+    reads_tied: bool,
     /// How many `hb` literals of `races` were read off one mutex's lock order
     /// (`lock_order.rs`): tests check that it fires where it should.
     pub lock_order_pairs: usize,
@@ -370,6 +380,9 @@ impl<'a> Session<'a> {
             counters,
             counting_premise,
             counting_lemmas: 0,
+            read_lemmas: 0,
+            order_lemmas: 0,
+            reads_tied: false,
             lock_order_pairs: 0,
             outcomes_cut: false,
             guess: options.sequential_guess,
@@ -446,7 +459,36 @@ impl<'a> Session<'a> {
             .into_iter()
             .map(|o| (o, self.encoding.final_value(&mut self.solver, o)))
             .collect();
+        self.tie_reads();
         self.tie_counters();
+    }
+
+    /// Tie the reads of each locked counter inside its critical sections to the increments
+    /// before them in the lock order (`encode::counting::add_read_lemmas`), once, when one
+    /// of them assigns an observed register (a condition on the counter's final value has
+    /// its own lemma).
+    fn tie_reads(&mut self) {
+        let Some(premise) = self.counting_premise else {
+            return;
+        };
+        let registers: Vec<_> = (self.observed.iter())
+            .filter_map(|(o, _)| match *o {
+                Observable::Reg { thread, reg } => Some((thread, reg)),
+                Observable::Loc(_) => None,
+            })
+            .collect();
+        if registers.is_empty() || self.reads_tied {
+            return;
+        }
+        for counter in &self.counters {
+            let (solver, encoding) = (&mut self.solver, &mut self.encoding);
+            let reads = add_read_lemmas(solver, encoding, counter, premise, &registers);
+            if reads > 0 {
+                self.reads_tied = true;
+                self.read_lemmas += reads;
+                self.order_lemmas += add_order_lemmas(solver, encoding, counter, premise);
+            }
+        }
     }
 
     /// Tie the final value of each locked counter now observed to the sum of its

@@ -33,7 +33,7 @@ use crate::cat::ast::{BinOp, CheckKind, UnOp};
 use crate::cat::{Base, Model, TExpr};
 use crate::events::counting::CounterWrite;
 use crate::events::{EventId, EventKind, Events};
-use crate::program::{BinaryOp, LocId};
+use crate::program::{BinaryOp, LocId, RegId};
 
 /// A counter all of whose increments lie in critical sections of one mutex.
 #[derive(Clone, Debug)]
@@ -301,4 +301,234 @@ fn ladder<S: ClauseSink>(sink: &mut S, v: &Value) -> Option<Vec<(i32, Bool)>> {
             })
             .collect(),
     )
+}
+
+/// The most one-hot cases the read lemmas of one counter may build, counted as reads x
+/// increments x values of the range: 4 threads of 20 locked increments (80 x 80 x 81) are
+/// within it, 4 x 50 (200 x 200 x 201) is not (its `check` of `exists (c=200)` took twice
+/// the time and memory with them, and the lemmas serve conditions on the reads only).
+pub const READ_LEMMA_BUDGET: usize = 1 << 20;
+
+/// The critical section of `mutex` that `read` lies in, entered whenever `read` runs and
+/// released after it: its lock and unlock. `None` when there is none, or its release is
+/// not matched.
+fn section_of(events: &Events, mutex: LocId, read: EventId) -> Option<(EventId, EventId)> {
+    let r = &events.events[read];
+    let thread = r.thread?;
+    events.threads[thread]
+        .iter()
+        .map(|&id| &events.events[id])
+        .filter(|k| k.kind == EventKind::Lock && k.location == Some(mutex))
+        .filter(|k| k.position < r.position && events.guard_implies(&r.guard, &k.guard))
+        .find_map(|k| {
+            let u = k.lock_match?;
+            (events.events[u].position > r.position).then_some((k.id, u))
+        })
+}
+
+/// Add, under `premise`, the read lemmas of the locked counter `counter`: each read of the
+/// counter inside a critical section `S` of its mutex returns `init + sum of k` over the
+/// increments that run and precede it: those of its own thread before it in program order,
+/// and those of other threads whose critical section `lko` puts before `S`. Returns how
+/// many reads were tied (none when some increment's section has no matched release).
+///
+/// Why it holds (under the same premise as [`add_lemmas`], whose steps (1) to (3) it
+/// reuses): the writes of the counter `hb`-before the read are the initial write, the
+/// increments in sections before `S` and its own thread's increments before it, since
+/// every section runs whole in `lko`'s order (a section after `S` is `hb`-after the read);
+/// they are a prefix of `co`, the order (section, position), whose last write holds the
+/// prefix's sum; and the read returns the `co`-latest write `hb`-before it (an older one is
+/// `fr` against `hb`, a newer one `rf` against `hb`). So a read's value is a count over the
+/// lock order's literals (a cardinality constraint the solver propagates), instead of a
+/// value passed on through `rf` and `co` that only cycle cuts correct: `exists (0:r=20)`
+/// on four threads of ten locked increments is "exactly 20 increments precede P0's last
+/// section". They are added only when some read inside a section assigns one of the
+/// `observed` registers (thread, register): a condition on other values gains nothing (on
+/// an unprotected read `0:s`, the chains doubled `check`'s time). Each read's sum is a chain of one-hot values over the increments (gates in
+/// the number of increments times the counter's range): the lemmas are left out, and 0
+/// returned, when the reads' chains together would exceed [`READ_LEMMA_BUDGET`].
+pub fn add_read_lemmas<S: ClauseSink>(
+    sink: &mut S,
+    encoding: &mut Encoding,
+    counter: &LockedCounter,
+    premise: Bool,
+    observed: &[(usize, RegId)],
+) -> usize {
+    let events = encoding.events;
+    let Some(sections) = counter
+        .increments
+        .iter()
+        .map(|i| i.unlock)
+        .collect::<Option<Vec<EventId>>>()
+    else {
+        return 0;
+    };
+    let reads: Vec<(EventId, EventId)> = events
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::Read && e.location == Some(counter.location))
+        .filter_map(|e| section_of(events, counter.mutex, e.id).map(|(lock, _)| (e.id, lock)))
+        .collect();
+    let observes = |&(r, _): &(EventId, EventId)| {
+        let e = &events.events[r];
+        matches!((e.thread, e.register), (Some(t), Some(reg)) if observed.contains(&(t, reg)))
+    };
+    if !reads.iter().any(observes) {
+        return 0;
+    }
+    let range = counter
+        .increments
+        .iter()
+        .map(|i| i.k.unsigned_abs() as usize)
+        .sum::<usize>()
+        + 1;
+    let size = reads
+        .len()
+        .saturating_mul(counter.increments.len())
+        .saturating_mul(range);
+    if size > READ_LEMMA_BUDGET {
+        return 0;
+    }
+    for &(read, lock) in &reads {
+        let (thread, position) = (events.events[read].thread, events.events[read].position);
+        let mut sum = Value::constant(counter.init);
+        for (inc, &unlock) in counter.increments.iter().zip(&sections) {
+            let w = &events.events[inc.write];
+            let before = if w.thread == thread {
+                if w.position > position {
+                    continue;
+                }
+                encoding.feasible[inc.write]
+            } else {
+                let lko = encoding.lko.get(unlock, lock);
+                sink.and2(encoding.feasible[inc.write], lko)
+            };
+            if before.is_false() {
+                continue;
+            }
+            let more = value::apply_binary(
+                sink,
+                BinaryOp::Add,
+                &sum,
+                &Value::constant(inc.k),
+                ONE_HOT_CAP,
+            );
+            sum = value::ite(sink, before, &more, &sum, ONE_HOT_CAP);
+        }
+        let v = encoding.event_value(sink, read);
+        let equal = value::equals(sink, &v, &sum);
+        sink.clause(&[!premise, !encoding.feasible[read], equal]);
+    }
+    reads.len()
+}
+
+/// Add, under `premise`, the lock order of the locked counter's mutex as a total order of
+/// its critical sections, stated eagerly, and the counter's `co` read off it: (a) a
+/// section `lko`-before (after) a section of another thread is before (after) every
+/// section that thread runs earlier (later) in program order; (b) no three sections of
+/// three threads form an `lko` cycle; (c) for increments `x`, `y` of different threads
+/// that run, `lko` from `x`'s section to `y`'s gives `co(x, y)`. Returns the clauses
+/// added.
+///
+/// Why they hold: under the premise `po | lko` is acyclic, and `lko` has one choice per
+/// pair of sections of different threads that run (`Encoding::encode_locks`), so the
+/// sections that run are a tournament without cycles: a total order extending `po`, which
+/// (a) and (b) state for the pairs and triples a cycle of `po | lko` between two or three
+/// threads would use; (c) is step (2) of [`add_lemmas`]. The lazy acyclicity would find
+/// each of these by cutting cycles; with them, a choice of the sections' order propagates
+/// to every other choice it forces, and, with [`add_read_lemmas`], to the values read.
+pub fn add_order_lemmas<S: ClauseSink>(
+    sink: &mut S,
+    encoding: &Encoding,
+    counter: &LockedCounter,
+    premise: Bool,
+) -> usize {
+    let events = encoding.events;
+    // Each thread's matched sections of the mutex, in program order.
+    let mut threads: Vec<Vec<(EventId, EventId)>> = vec![Vec::new(); events.threads.len()];
+    for (t, ids) in events.threads.iter().enumerate() {
+        for &id in ids {
+            let e = &events.events[id];
+            if e.kind == EventKind::Lock && e.location == Some(counter.mutex) {
+                if let Some(u) = e.lock_match {
+                    threads[t].push((id, u));
+                }
+            }
+        }
+    }
+    let before = |a: (EventId, EventId), b: (EventId, EventId)| encoding.lko.get(a.1, b.0);
+    let mut clauses = 0;
+    let mut add = |sink: &mut S, clause: &[Bool]| {
+        if clause.iter().all(|b| !b.is_true()) {
+            sink.clause(clause);
+            clauses += 1;
+        }
+    };
+    for (t, own) in threads.iter().enumerate() {
+        for (j, &b) in own.iter().enumerate() {
+            for &a in &own[..j] {
+                for (_, others) in threads.iter().enumerate().filter(|&(o, _)| o != t) {
+                    for &c in others {
+                        // (a): `b` before `c` and `a` runs: `a` before `c`; `c` before `a`
+                        // and `b` runs: `c` before `b`.
+                        let (bc, ca) = (before(b, c), before(c, a));
+                        if !bc.is_false() {
+                            let clause = [!premise, !bc, !encoding.feasible[a.0], before(a, c)];
+                            add(sink, &clause);
+                        }
+                        if !ca.is_false() {
+                            let clause = [!premise, !ca, !encoding.feasible[b.0], before(c, b)];
+                            add(sink, &clause);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // (b): one clause per cyclic orientation of each triple of sections of three threads.
+    let n = threads.len();
+    for t1 in 0..n {
+        for t2 in t1 + 1..n {
+            for t3 in t2 + 1..n {
+                for &a in &threads[t1] {
+                    for &b in &threads[t2] {
+                        for &c in &threads[t3] {
+                            for (x, y, z) in [(a, b, c), (a, c, b)] {
+                                let cycle = [before(x, y), before(y, z), before(z, x)];
+                                if cycle.iter().any(|l| l.is_false()) {
+                                    continue;
+                                }
+                                let clause = [!premise, !cycle[0], !cycle[1], !cycle[2]];
+                                add(sink, &clause);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // (c).
+    for x in &counter.increments {
+        for y in &counter.increments {
+            let (ex, ey) = (&events.events[x.write], &events.events[y.write]);
+            let Some(u) = x.unlock else { continue };
+            if ex.thread == ey.thread {
+                continue;
+            }
+            let lko = encoding.lko.get(u, y.lock);
+            let co = encoding.co.get(x.write, y.write);
+            if lko.is_false() || co.is_true() {
+                continue;
+            }
+            let clause = [
+                !premise,
+                !lko,
+                !encoding.feasible[x.write],
+                !encoding.feasible[y.write],
+                co,
+            ];
+            add(sink, &clause);
+        }
+    }
+    clauses
 }
