@@ -1,6 +1,8 @@
 //! The SC issue's scaling family (`families::scaling`) through the whole query, under each
 //! acyclicity strategy: `check` (both condition queries, the bound and the assertions) for
-//! the allowed and the forbidden condition, and `outcomes` (every final state).
+//! the allowed and the forbidden condition, and `outcomes` (every final state). `nested_ifs`:
+//! loading and checking n nested `if (READ_ONCE(*x) == i)` in one thread (issue 38's memory
+//! row), whose cost should grow about linearly with n.
 //!
 //! `cargo bench --bench sc -- --warm-up-time 1 --measurement-time 3`
 
@@ -68,5 +70,29 @@ fn outcomes(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, check, outcomes);
+fn nested_ifs(c: &mut Criterion) {
+    let mut group = c.benchmark_group("nested_ifs");
+    group.sample_size(10).warm_up_time(Duration::from_secs(1));
+    for n in [250, 500, 1000] {
+        let mut text = String::from("C nest\n{ x=0; }\nP0(int *x) {\n int r0=0;\n");
+        for i in 0..n {
+            text.push_str(&format!(" if (READ_ONCE(*x)=={i}) {{\n"));
+        }
+        text.push_str(" r0=1;\n");
+        text.push_str(&" }\n".repeat(n));
+        text.push_str("}\nexists (0:r0=1)\n");
+        group.bench_with_input(BenchmarkId::new("check", n), &n, |b, _| {
+            b.iter(|| {
+                let (program, events) = families::load(&text, 2);
+                let options = AnalysisOptions::default();
+                let mut session = Session::new(&program, &events, &options).expect("encodes");
+                let result = session.check().expect("solves");
+                assert!(result.positive.is_none());
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, check, outcomes, nested_ifs);
 criterion_main!(benches);

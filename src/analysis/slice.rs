@@ -186,8 +186,8 @@ pub fn unobservable_locations(program: &Program, events: &Events) -> Vec<bool> {
         deps.addr
             .iter()
             .chain(&deps.data)
-            .chain(&deps.ctrl)
-            .map(|d| (d.when, None)),
+            .map(|d| (d.when, None))
+            .chain(deps.ctrl.iter().map(|s| (s.when, None))),
     );
     sinks.extend(events.access_checks.values().map(|c| (c.selector, None)));
     for o in &filtered {

@@ -247,13 +247,14 @@ impl<'a> Encoding<'a> {
             }
         }
         let deps = &events.dependencies;
-        for d in deps.addr.iter().chain(&deps.data).chain(&deps.ctrl) {
-            if events.terms.constant_value(d.when).is_none()
-                && !enc.dependency_conditions.contains_key(&d.when)
+        let whens = deps.addr.iter().chain(&deps.data).map(|d| d.when);
+        for when in whens.chain(deps.ctrl.iter().map(|s| s.when)) {
+            if events.terms.constant_value(when).is_none()
+                && !enc.dependency_conditions.contains_key(&when)
             {
-                let v = enc.term(sink, d.when);
+                let v = enc.term(sink, when);
                 let holds = value::is_nonzero(sink, &v);
-                enc.dependency_conditions.insert(d.when, holds);
+                enc.dependency_conditions.insert(when, holds);
             }
         }
         enc.name_literals(sink);

@@ -11,9 +11,11 @@
 
 pub mod bounds;
 pub mod counting;
+mod ctrl;
 pub mod spec;
 mod unroll;
 
+pub use ctrl::CtrlSpan;
 pub use unroll::{unroll, unroll_keeping_retry_loops, TooManyEvents, UnrollError, UnrollOptions};
 
 use std::collections::HashMap;
@@ -331,8 +333,9 @@ pub struct Dependencies {
     pub data: Vec<Dependency>,
     /// From a read to every access and fence inside the branches of an `if` (or the
     /// iterations of a loop) whose condition uses it; not to the events after the join,
-    /// as in herd's C semantics.
-    pub ctrl: Vec<Dependency>,
+    /// as in herd's C semantics. As spans (`ctrl.rs`); [`Events::ctrl_pairs`] lists the
+    /// pairs.
+    pub ctrl: Vec<CtrlSpan>,
 }
 
 impl Events {

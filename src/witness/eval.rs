@@ -460,7 +460,7 @@ impl<'a> Explicit<'a> {
             Base::Tag(i) => self.by_tag(tags.get(usize::from(i)).map_or("", String::as_str)),
             Base::Addr => Dense::Rel(self.dependency(&events.dependencies.addr)),
             Base::Data => Dense::Rel(self.dependency(&events.dependencies.data)),
-            Base::Ctrl => Dense::Rel(self.dependency(&events.dependencies.ctrl)),
+            Base::Ctrl => Dense::Rel(self.dependency(&events.ctrl_pairs())),
         }
     }
 

@@ -330,28 +330,49 @@ impl Compiler<'_, '_> {
 }
 
 /// The nodes that may lie on a cycle: repeatedly drop nodes without a possible incoming or
-/// outgoing edge among the remaining ones.
+/// outgoing edge among the remaining ones. A node is dropped once, and each edge counted
+/// down once at either end (rounds over every edge took one per link of a long chain).
 fn cycle_candidates(edges: &[(EventId, EventId, Bool)]) -> HashSet<EventId> {
-    let mut nodes: HashSet<EventId> = HashSet::new();
+    let mut ins: HashMap<EventId, usize> = HashMap::new();
+    let mut outs: HashMap<EventId, usize> = HashMap::new();
+    let mut succ: HashMap<EventId, Vec<EventId>> = HashMap::new();
+    let mut pred: HashMap<EventId, Vec<EventId>> = HashMap::new();
     for &(a, b, _) in edges {
-        nodes.insert(a);
-        nodes.insert(b);
+        *outs.entry(a).or_insert(0) += 1;
+        *ins.entry(b).or_insert(0) += 1;
+        outs.entry(b).or_insert(0);
+        ins.entry(a).or_insert(0);
+        succ.entry(a).or_default().push(b);
+        pred.entry(b).or_default().push(a);
     }
-    loop {
-        let mut has_in: HashSet<EventId> = HashSet::new();
-        let mut has_out: HashSet<EventId> = HashSet::new();
-        for &(a, b, _) in edges {
-            if nodes.contains(&a) && nodes.contains(&b) {
-                has_out.insert(a);
-                has_in.insert(b);
+    let mut nodes: HashSet<EventId> = ins.keys().copied().collect();
+    let mut drop: Vec<EventId> = nodes
+        .iter()
+        .filter(|n| ins[*n] == 0 || outs[*n] == 0)
+        .copied()
+        .collect();
+    while let Some(n) = drop.pop() {
+        if !nodes.remove(&n) {
+            continue;
+        }
+        for b in succ.get(&n).into_iter().flatten() {
+            if let Some(d) = ins.get_mut(b) {
+                *d -= 1;
+                if *d == 0 && nodes.contains(b) {
+                    drop.push(*b);
+                }
             }
         }
-        let before = nodes.len();
-        nodes.retain(|n| has_in.contains(n) && has_out.contains(n));
-        if nodes.len() == before {
-            return nodes;
+        for a in pred.get(&n).into_iter().flatten() {
+            if let Some(d) = outs.get_mut(a) {
+                *d -= 1;
+                if *d == 0 && nodes.contains(a) {
+                    drop.push(*a);
+                }
+            }
         }
     }
+    nodes
 }
 
 /// Constant-true edges `a -> b` with a constant-true path `a -> c -> b`: any strict order
@@ -408,4 +429,54 @@ fn has_cycle(succ: &HashMap<EventId, HashSet<EventId>>) -> bool {
         }
     }
     seen < indegree.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The definition, round by round over every edge.
+    fn by_rounds(edges: &[(EventId, EventId, Bool)]) -> HashSet<EventId> {
+        let mut nodes: HashSet<EventId> = edges.iter().flat_map(|&(a, b, _)| [a, b]).collect();
+        loop {
+            let live = |n: &EventId, nodes: &HashSet<EventId>| {
+                let inside = |&&(a, b, _): &&(EventId, EventId, Bool)| {
+                    nodes.contains(&a) && nodes.contains(&b)
+                };
+                edges.iter().filter(inside).any(|e| e.1 == *n)
+                    && edges.iter().filter(inside).any(|e| e.0 == *n)
+            };
+            let keep: HashSet<EventId> =
+                nodes.iter().filter(|n| live(n, &nodes)).copied().collect();
+            if keep.len() == nodes.len() {
+                return nodes;
+            }
+            nodes = keep;
+        }
+    }
+
+    #[test]
+    fn cycle_candidates_are_what_dropping_by_rounds_leaves() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % m) as usize
+        };
+        for _ in 0..200 {
+            let n = 1 + next(12) as u64;
+            let edges: Vec<_> = (0..next(30))
+                .map(|_| (next(n), next(n), Bool::TRUE))
+                .collect();
+            assert_eq!(cycle_candidates(&edges), by_rounds(&edges), "{edges:?}");
+        }
+        // A chain into a cycle: only the cycle stays.
+        let chain: Vec<_> = (0..50)
+            .map(|i| (i, i + 1, Bool::TRUE))
+            .chain([(50, 48, Bool::TRUE)])
+            .collect();
+        let expected: HashSet<EventId> = [48, 49, 50].into();
+        assert_eq!(cycle_candidates(&chain), expected);
+    }
 }

@@ -413,7 +413,7 @@ impl Compiler<'_, '_> {
             }
             Base::Addr => self.dependency(sink, &events.dependencies.addr),
             Base::Data => self.dependency(sink, &events.dependencies.data),
-            Base::Ctrl => self.dependency(sink, &events.dependencies.ctrl),
+            Base::Ctrl => self.dependency(sink, &events.ctrl_pairs()),
         }
     }
 

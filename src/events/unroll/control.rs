@@ -51,6 +51,7 @@ impl Builder {
         then_branch: impl FnOnce(&mut Builder, &mut ThreadState),
         else_branch: impl FnOnce(&mut Builder, &mut ThreadState),
     ) {
+        let join = state.join.take();
         // A constant condition selects its branch statically: no control variable, no
         // infeasible events.
         if let Some(v) = self.terms.constant_value(cond) {
@@ -88,7 +89,13 @@ impl Builder {
         let mut else_side = state.close_side(mark).written;
         let end = self.events.len();
         state.guard = outer_guard;
-        let written: BTreeSet<RegId> = then_side.keys().chain(else_side.keys()).copied().collect();
+        // A register nothing reads after the join keeps its value before the branch.
+        let written: BTreeSet<RegId> = then_side
+            .keys()
+            .chain(else_side.keys())
+            .copied()
+            .filter(|&reg| state.liveness.live_after(join, reg))
+            .collect();
         // The registers are as before the branch; each written one takes the value of the
         // side that ran (values first, then dependencies, in register order).
         let mut sides = Vec::with_capacity(written.len());
@@ -174,7 +181,7 @@ impl Builder {
         // Where the loop may exit: condition k, and the registers when it is false (their
         // values, their dependencies, and the first event after that point).
         let mut exits: Vec<(TermId, Vec<TermId>, Vec<Deps>, EventId)> = Vec::new();
-        let outer_ctrl = state.ctrl.clone();
+        let outer_ctrl = state.ctrl_deps().clone();
         let mut hit = None;
         let mut remaining = self.unroll;
         // Iterations whose condition is known while unrolling (`for (i = 0; i < N; i++)` on
@@ -231,9 +238,13 @@ impl Builder {
             }
             // The iterations to come are inside this one's branch.
             let cond_deps = self.expr_deps(cond, state);
-            let mut ctrl = std::mem::take(&mut state.ctrl);
-            self.add_deps(&mut ctrl, &cond_deps);
-            state.ctrl = ctrl;
+            for (read, when) in cond_deps {
+                let joined = match state.ctrl_get(read) {
+                    Some(before) => self.or(before, when),
+                    None => when,
+                };
+                state.ctrl_set(read, Some(joined));
+            }
             if !constant {
                 let control = self.control(state, c, link(reached), span);
                 exits.push((
@@ -275,7 +286,7 @@ impl Builder {
                 }
             }
         }
-        state.ctrl = outer_ctrl;
+        state.ctrl_replace(outer_ctrl);
         state.guard = entry;
         self.unless_stopped(state, stops_before, span);
         if let Some(hit) = hit {

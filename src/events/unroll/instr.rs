@@ -80,7 +80,10 @@ impl Builder {
                 then_branch,
                 else_branch,
                 span,
-            } => self.if_else(state, cond, then_branch, else_branch, *span),
+            } => {
+                state.join = state.liveness.join(instr);
+                self.if_else(state, cond, then_branch, else_branch, *span)
+            }
             Instr::While {
                 cond_prelude,
                 cond,

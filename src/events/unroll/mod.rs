@@ -3,9 +3,11 @@
 mod access;
 mod calls;
 mod control;
+mod ctrl;
 mod flow;
 mod heap;
 mod instr;
+mod liveness;
 mod locks;
 mod mutex;
 mod retry;
@@ -309,7 +311,6 @@ type Deps = BTreeMap<EventId, TermId>;
 enum DepKind {
     Addr,
     Data,
-    Ctrl,
 }
 
 /// The state of one thread while unrolling it.
@@ -321,12 +322,16 @@ struct ThreadState {
     /// Per register, the reads its value depends on (syntactically).
     deps: Vec<Deps>,
     /// The reads the conditions of the enclosing branches and loop iterations depend on:
-    /// every access and fence emitted here depends on them by `ctrl`.
-    ctrl: Deps,
+    /// every access and fence emitted here depends on them by `ctrl` (see `ctrl.rs`).
+    ctrl: ctrl::CtrlScope,
     /// What register writes inside open branches overwrote (see `trail.rs`).
     trail: Vec<trail::Overwritten>,
     /// The sides of branches being unrolled.
     open_branches: usize,
+    /// Which registers a join may leave unmerged (see `liveness.rs`).
+    liveness: liveness::Liveness,
+    /// The join of the `if` about to be unrolled, taken by `Builder::branch`.
+    join: Option<liveness::Join>,
     guard: Guard,
     /// Locks held, innermost last: (location, lock event, source of the lock).
     held: Vec<(LocId, EventId, Span)>,
@@ -370,9 +375,11 @@ impl Builder {
             index,
             events: Vec::new(),
             deps: vec![Deps::new(); registers.len()],
-            ctrl: Deps::new(),
+            ctrl: ctrl::CtrlScope::default(),
             trail: Vec::new(),
             open_branches: 0,
+            liveness: liveness::Liveness::new(thread),
+            join: None,
             registers,
             guard: Guard::default(),
             held: Vec::new(),
@@ -386,6 +393,8 @@ impl Builder {
             call_points_start: self.ordering_points.len(),
         };
         self.block(&thread.body, &mut state);
+        let spans = state.ctrl_finish();
+        self.dependencies.ctrl.extend(spans);
         // A thread that stopped keeps the registers it had there: later assignments are
         // guarded events, but register values are terms, which know no guards.
         for (stopped, registers) in std::mem::take(&mut state.stops).into_iter().rev() {
@@ -414,8 +423,7 @@ impl Builder {
         state.events.push(id);
         let kind = self.events[id].kind;
         if self.events[id].is_memory() || kind == EventKind::Fence {
-            let ctrl = state.ctrl.clone();
-            self.depend(DepKind::Ctrl, &ctrl, id);
+            state.ctrl_target();
         }
         id
     }
@@ -474,7 +482,6 @@ impl Builder {
         let list = match kind {
             DepKind::Addr => &mut self.dependencies.addr,
             DepKind::Data => &mut self.dependencies.data,
-            DepKind::Ctrl => &mut self.dependencies.ctrl,
         };
         list.extend(
             deps.iter()
@@ -509,13 +516,13 @@ impl Builder {
         let deps = self.expr_deps(cond, state);
         let mut changed = Vec::with_capacity(deps.len());
         for (read, when) in deps {
-            let before = state.ctrl.get(&read).copied();
+            let before = state.ctrl_get(read);
             let joined = match before {
                 Some(before) => self.or(before, when),
                 None => when,
             };
             changed.push((read, before));
-            state.ctrl.insert(read, joined);
+            state.ctrl_set(read, Some(joined));
         }
         changed
     }
@@ -523,10 +530,7 @@ impl Builder {
     /// The reads the enclosing conditions depend on, as before [`Builder::enter_condition`].
     fn leave_condition(state: &mut ThreadState, changed: Vec<(EventId, Option<TermId>)>) {
         for (read, before) in changed.into_iter().rev() {
-            match before {
-                Some(when) => state.ctrl.insert(read, when),
-                None => state.ctrl.remove(&read),
-            };
+            state.ctrl_set(read, before);
         }
     }
 

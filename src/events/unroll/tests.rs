@@ -229,7 +229,11 @@ fn dependencies(body: &str) -> (Events, [Vec<(String, String)>; 3]) {
             .collect::<Vec<_>>()
     };
     let deps = &test.events.dependencies;
-    let named = [named(&deps.addr), named(&deps.data), named(&deps.ctrl)];
+    let named = [
+        named(&deps.addr),
+        named(&deps.data),
+        named(&test.events.ctrl_pairs()),
+    ];
     (test.events, named)
 }
 
@@ -317,4 +321,65 @@ fn a_register_assigned_in_one_branch_depends_on_the_read_when_that_branch_ran() 
             "y = {y}"
         );
     }
+}
+
+/// `depth` nested `if (READ_ONCE(*x) == i) {` in one thread, `r0 = 1;` innermost (the
+/// shape of issue 38's 5000 nested `if`s).
+fn nested_ifs(depth: usize) -> (Program, Events) {
+    let mut body = String::from("  int r0 = 0;\n");
+    for i in 0..depth {
+        body.push_str(&format!("  if (READ_ONCE(*x) == {i}) {{\n"));
+    }
+    body.push_str("  r0 = 1;\n");
+    body.push_str(&"  }\n".repeat(depth));
+    build(&body)
+}
+
+#[test]
+fn nested_ifs_merge_only_the_registers_read_after_their_joins() {
+    // Each level loads a temporary for its condition, which nothing reads after any join:
+    // merging every one at every enclosing join made depth^2 / 2 terms (5000 at depth 100).
+    let terms = |depth| nested_ifs(depth).1.terms.len();
+    let (small, large) = (terms(100), terms(200));
+    assert!(
+        large - small <= small + 20,
+        "terms: {small} at 100, {large} at 200"
+    );
+    // r0, read by the condition, is still merged at every join: it ends 1 exactly when
+    // every read returned its level.
+    let (program, events) = nested_ifs(3);
+    let r0 = program.threads[0]
+        .registers
+        .iter()
+        .position(|r| r.name == "r0")
+        .unwrap();
+    let reads: Vec<EventId> = events.threads[0]
+        .iter()
+        .copied()
+        .filter(|&e| events.events[e].kind == EventKind::Read)
+        .collect();
+    assert_eq!(reads.len(), 3);
+    for (values, expected) in [([0, 1, 2], 1), ([0, 1, 3], 0), ([1, 1, 2], 0)] {
+        let value = |e: EventId| reads.iter().position(|&r| r == e).map_or(0, |i| values[i]);
+        let end = events.terms.eval(events.final_registers[0][r0], &value);
+        assert_eq!(end, expected, "reads {values:?}");
+    }
+}
+
+#[test]
+fn ctrl_of_nested_ifs_is_one_span_per_read_for_the_pairs_herd_has() {
+    let depth = 200;
+    let (_, events) = nested_ifs(depth);
+    // Read k controls the reads of levels k+1.. : depth (depth - 1) / 2 pairs, which the
+    // relation still has, written as at most one span per read.
+    assert!(
+        events.dependencies.ctrl.len() <= depth,
+        "{} spans",
+        events.dependencies.ctrl.len()
+    );
+    let pairs = events.ctrl_pairs();
+    assert_eq!(pairs.len(), depth * (depth - 1) / 2);
+    let thread = &events.threads[0];
+    let position = |e: EventId| thread.iter().position(|&t| t == e).unwrap();
+    assert!(pairs.iter().all(|d| position(d.from) < position(d.to)));
 }
