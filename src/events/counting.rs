@@ -16,7 +16,7 @@
 
 use serde::Serialize;
 
-use super::{EventId, EventKind, Events, Term};
+use super::{EventId, EventKind, Events, Guard, Term, TermId};
 use crate::program::{BinaryOp, LocId};
 
 /// One write of a counter.
@@ -47,12 +47,18 @@ fn write_shape(events: &Events, loc: LocId, w: EventId) -> Option<CounterWrite> 
         return Some(CounterWrite::Root(0));
     };
     let terms = &events.terms;
+    // The value the write has when it runs: a choice its guard decides is made.
+    let t = decided(events, &write.guard, t);
     if let Some(v) = terms.constant_value(t) {
         return Some(CounterWrite::Root(v));
     }
     let Term::Binary(BinaryOp::Add, a, b) = *terms.get(t) else {
         return None;
     };
+    let (a, b) = (
+        decided(events, &write.guard, a),
+        decided(events, &write.guard, b),
+    );
     let (read, k) = match (terms.get(a), terms.get(b)) {
         (&Term::Read(r), &Term::Const(k)) | (&Term::Const(k), &Term::Read(r)) => (r, k),
         _ => return None,
@@ -63,8 +69,57 @@ fn write_shape(events: &Events, loc: LocId, w: EventId) -> Option<CounterWrite> 
         && write.thread.is_some()
         && source.thread == write.thread
         && source.position < write.position
-        && events.guard_implies(&write.guard, &source.guard);
+        && guard_entails(events, &write.guard, &source.guard, 0);
     (feeds && k >= 1).then_some(CounterWrite::Increment { read, k })
+}
+
+/// `term` with each choice `c ? a : b` whose condition `guard` decides replaced by the
+/// branch taken: the value `term` has in every execution where `guard` holds. An access
+/// through a computed index (`n[t] = n[t] + 1`, `events::unroll::access`) writes cell `k`
+/// under the case `t == k` the value `(t == 0 ? r0 : t == 1 ? r1 : ..) + 1`, in which the
+/// case decides the read: `r_k + 1`.
+fn decided(events: &Events, guard: &Guard, term: TermId) -> TermId {
+    let mut term = term;
+    while let Term::Ite(c, a, b) = *events.terms.get(term) {
+        match condition_known(events, guard, c, 0) {
+            Some(true) => term = a,
+            Some(false) => term = b,
+            None => break,
+        }
+    }
+    term
+}
+
+/// How deep [`guard_entails`] follows the guards of the controls it compares.
+const DEPTH: usize = 8;
+
+/// The truth of condition `term` (non-zero or not) wherever `guard` holds, when one of its
+/// literals is a control on the same term: a true control `d` means `term != 0`; a false
+/// one means `term == 0` where `d`'s own guard holds, which `guard` must then entail.
+fn condition_known(events: &Events, guard: &Guard, term: TermId, depth: usize) -> Option<bool> {
+    guard.0.iter().find_map(|&(d, q)| {
+        let control = &events.controls[d];
+        let known = control.term == term
+            && (q || (depth < DEPTH && guard_entails(events, guard, &control.within, depth + 1)));
+        known.then_some(q)
+    })
+}
+
+/// Every execution in which `guard` holds satisfies `implied`: as
+/// [`Events::guard_implies`], and also when a literal of `implied` is a control on a term
+/// whose truth `guard` decides through another control on the same term (two case splits
+/// of one index, each with its own control, in one access `n[t]++`). Control `c` holds iff
+/// its own guard does and its term is non-zero (`encode`): `(c, true)` needs both, `(c,
+/// false)` is met by a zero term.
+fn guard_entails(events: &Events, guard: &Guard, implied: &Guard, depth: usize) -> bool {
+    implied.0.iter().all(|&(c, p)| {
+        if events.guard_implies(guard, &Guard(vec![(c, p)])) {
+            return true;
+        }
+        let control = &events.controls[c];
+        condition_known(events, guard, control.term, depth) == Some(p)
+            && (!p || (depth < DEPTH && guard_entails(events, guard, &control.within, depth + 1)))
+    })
 }
 
 /// Every counter of the test, by location.

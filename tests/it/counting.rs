@@ -36,6 +36,12 @@ enum Step {
     Loop(i32),
     /// A counted loop of two unlocked increments (the shape of `families::unlocked_counter`).
     UnlockedLoop(i32),
+    /// `lock(l); g = *x; r = a[g]; a[g] = r + k; unlock(l);`: an increment of the cell of
+    /// `a` a value read from memory selects, split by the unroller into one case per cell,
+    /// each cell's write `(g == 0 ? r_0 : r_1) + k` under its case.
+    IndexedLocked(i32),
+    /// The same without the lock.
+    IndexedUnlocked(i32),
 }
 
 fn step(unlocked: bool) -> impl Strategy<Value = Step> {
@@ -46,11 +52,13 @@ fn step(unlocked: bool) -> impl Strategy<Value = Step> {
         (1, Just(Step::SetX).boxed()),
         (1, Just(Step::Peek).boxed()),
         (1, k.clone().prop_map(Step::Loop).boxed()),
+        (2, k.clone().prop_map(Step::IndexedLocked).boxed()),
     ];
     if unlocked {
         options.push((3, k.clone().prop_map(Step::Unlocked).boxed()));
         options.push((2, k.clone().prop_map(Step::UnlockedLoop).boxed()));
         options.push((1, (0..=1i32).prop_map(Step::Reset).boxed()));
+        options.push((2, k.clone().prop_map(Step::IndexedUnlocked).boxed()));
     }
     prop::strategy::Union::new_weighted(options)
 }
@@ -68,9 +76,9 @@ fn program(unlocked: bool) -> impl Strategy<Value = Vec<Vec<Step>>> {
 /// make up the total, only schedules that run thread 0 after them meet it, which the
 /// thread order does not.
 fn render(threads: &[Vec<Step>], total: Option<i32>) -> String {
-    let mut text = String::from("C counter\n{ c = 0; l = 0; x = 0; }\n\n");
+    let mut text = String::from("C counter\n{ c = 0; l = 0; x = 0; int a[2] = {0, 0}; }\n\n");
     for (t, steps) in threads.iter().enumerate() {
-        text.push_str(&format!("P{t} (int* c, int* l, int* x) {{\n"));
+        text.push_str(&format!("P{t} (int* c, int* l, int* x, int* a) {{\n"));
         for i in 0..steps.len() {
             text.push_str(&format!("  int r{i} = 0;\n  int g{i} = 0;\n"));
         }
@@ -87,6 +95,12 @@ fn render(threads: &[Vec<Step>], total: Option<i32>) -> String {
                 Step::UnlockedLoop(k) => format!(
                     "for (int i{i} = 0; i{i} < 2; i{i}++) {{ r{i} = *c; *c = r{i} + {k}; }}"
                 ),
+                Step::IndexedLocked(k) => {
+                    format!("lock(l); g{i} = *x; r{i} = a[g{i}]; a[g{i}] = r{i} + {k}; unlock(l);")
+                }
+                Step::IndexedUnlocked(k) => {
+                    format!("g{i} = *x; r{i} = a[g{i}]; a[g{i}] = r{i} + {k};")
+                }
             };
             text.push_str(&format!("  {line}\n"));
         }
@@ -425,4 +439,32 @@ proptest! {
             );
         }
     }
+}
+
+/// An increment through a computed index (`a[g] = a[g] + 1`) is a counter of each cell it
+/// may reach: each cell's write, `(g == 0 ? r_0 : r_1) + 1` under the case `g == k`, adds 1
+/// to the value its case read. So the proptest above exercises the shape.
+#[test]
+fn an_increment_through_a_computed_index_is_a_counter_of_each_cell() {
+    let text = render(
+        &[
+            vec![Step::IndexedUnlocked(1), Step::SetX],
+            vec![Step::IndexedUnlocked(2)],
+        ],
+        None,
+    );
+    let program = lower(&text);
+    let events = common::unrolled(&program, UNROLL);
+    let mut counted: Vec<(String, (i32, i32))> = events
+        .bounds
+        .counters
+        .iter()
+        .map(|c| (program.locations[c.location].name.clone(), c.range))
+        .collect();
+    counted.sort();
+    assert_eq!(
+        counted,
+        [("a[0]".to_string(), (0, 3)), ("a[1]".to_string(), (0, 3))],
+        "{text}"
+    );
 }
