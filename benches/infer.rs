@@ -13,7 +13,7 @@ use nemos::analysis::query::{ask, Query, QueryOptions};
 use nemos::diagnostics::SourceFile;
 use nemos::load::LoadOptions;
 
-const EXAMPLES: [&str; 2] = ["treiber-stack", "linux-rwlock"];
+const EXAMPLES: [&str; 3] = ["treiber-stack", "linux-rwlock", "peterson"];
 
 fn infer_against_check(c: &mut Criterion) {
     let model = match nemos::cat::load_shipped("rc11") {

@@ -251,7 +251,9 @@ impl Execution {
         edges
     }
 
-    fn interleave(&mut self, enc: &Encoding) {
+    /// The interleaving (and `cyclic`) recomputed from the events that run, as `decode`
+    /// computes it.
+    pub(crate) fn interleave(&mut self, enc: &Encoding) {
         let priority: Vec<u64> = (0..enc.events.len() as u64).collect();
         self.reinterleave(enc.events, &priority);
     }

@@ -6,7 +6,7 @@ use crate::common;
 use crate::reference;
 
 use nemos::analysis::infer::{
-    infer, patched, sites, Choice, Inference, PatchError, Property, Search, Violation,
+    infer, patched, sites, Access, Choice, Inference, PatchError, Property, Search, Violation,
 };
 use nemos::program::MemOrder::{self, *};
 use nemos::program::Quantifier;
@@ -486,4 +486,78 @@ fn infer_marks_the_race_and_shows_one_execution_once() {
         "one witness, its two racing accesses marked:\n{text}"
     );
     assert_eq!(text.matches("on the same accesses").count(), 3, "{text}");
+}
+
+/// Issue 38, item 9: a kept execution that breaks the condition under a weakening is shown
+/// without solving again. Every reason of Peterson's lock (16 minimal assignments, every
+/// one of them the condition broken) is checked here on its own: the assignment is the
+/// minimal one with that site one step weaker, the execution is allowed by every check of
+/// RC11 under those orders (its fences run or left out as they say), and it ends with
+/// `x` not 2.
+#[test]
+fn reasons_shown_without_a_solve_are_allowed_and_break_the_condition() {
+    let path = common::manifest_dir().join("examples/peterson.litmus");
+    let text = std::fs::read_to_string(path).expect("the example is in the repository");
+    let test = common::load("peterson", &text);
+    let answer = infer(
+        &test.program,
+        UNROLL,
+        &common::under("rc11"),
+        Property::default(),
+        &[],
+        Search::Incremental,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(answer.minimal.len(), 16);
+    let model = nemos::cat::load_shipped("rc11").unwrap().unwrap();
+    let x = test
+        .program
+        .locations
+        .iter()
+        .position(|l| l.name == "x")
+        .expect("peterson has x");
+    let fences: Vec<usize> = sites(&test.program)
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.access == Access::Fence)
+        .map(|(i, _)| i)
+        .collect();
+    let all_sites = sites(&test.program);
+    let mut shown = 0;
+    for m in &answer.minimal {
+        for reason in &m.reasons {
+            let failure = &reason.failure;
+            let mut tried = m.assignment.clone();
+            tried[reason.site] = reason.weaker;
+            assert_eq!(failure.assignment, tried);
+            assert_eq!(failure.violation, Violation::Condition);
+            let mutexes = nemos::encode::mutex_locations(&failure.program, &failure.events);
+            let explicit = nemos::witness::eval::Explicit::of_execution(
+                &failure.events,
+                &mutexes,
+                &failure.execution,
+            );
+            let mut evaluator = explicit.evaluator(&model);
+            for check in model.checks.iter().filter(|c| !c.flag) {
+                assert_eq!(evaluator.holds(check), Ok(true), "{:?}", check.name);
+            }
+            let final_x = failure
+                .execution
+                .final_state
+                .iter()
+                .find(|(o, _)| *o == nemos::program::Observable::Loc(x))
+                .map(|(_, v)| *v);
+            assert!(matches!(final_x, Some(v) if v != 2), "{final_x:?}");
+            for &site in &fences {
+                let removed = tried[site].is_none();
+                for (e, event) in failure.events.events.iter().enumerate() {
+                    if removed && event.span == all_sites[site].span {
+                        assert!(!failure.execution.feasible[e], "a removed fence runs");
+                    }
+                }
+            }
+            shown += 1;
+        }
+    }
+    assert!(shown >= 100, "{shown} reasons");
 }

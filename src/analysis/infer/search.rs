@@ -7,14 +7,15 @@ use super::{
     Site, Violation, MAX_ASSIGNMENTS,
 };
 use crate::analysis::{AnalysisError, Session, SolveOutcome};
-use crate::cat::Check;
+use crate::cat::{Check, TExpr};
 use crate::diagnostics::Span;
 use crate::encode::cnf::{Bool, ClauseSink, Gates};
 use crate::encode::OrderOption;
-use crate::events::{EventKind, Events};
+use crate::events::{EventId, EventKind, Events};
 use crate::program::{MemOrder, Program};
 use crate::solver::{Solver, VarisatSolver};
 use crate::witness::eval::Explicit;
+use crate::witness::validate::{validate, ModelChecks};
 use crate::witness::Execution;
 
 /// What a search finds: the minimal passing assignments, in the order of [`nth`] (weakest
@@ -102,6 +103,13 @@ struct Counterexample {
     /// A part of the property that no order changes broke: the condition, an assertion,
     /// a deadlock (only the model's flags depend on the orders).
     fixed: bool,
+    /// Those parts, in the order of the property's parts (`Checker::violations`).
+    fixed_parts: Vec<Violation>,
+    /// It passed the encoding's rules when found (`witness::validate`: reads, coherence,
+    /// values; nothing of them depends on the orders), and no location was left out of
+    /// the encoding: it may be shown under another assignment without solving again once
+    /// the model's checks hold there.
+    valid: bool,
     /// The literals of its `rf`, `co` and executed accesses, with their values: assumed
     /// to find it again under another assignment.
     hints: Vec<Bool>,
@@ -268,7 +276,8 @@ impl<'a> Oracle<'a> {
         let solver = &session.solver;
         let enc = &session.encoding;
         let truth = |b: Bool| solver.value_of(b);
-        let execution = Execution::decode(enc, &|l| solver.value(l), &[]);
+        // Decoded as `Session::find` decodes a witness, final state included.
+        let execution = Execution::decode(enc, &|l| solver.value(l), &session.observed);
         let guard_held = enc
             .events
             .events
@@ -278,14 +287,24 @@ impl<'a> Oracle<'a> {
         // A specification's synchronisation rules read the model's `hb`, which the orders
         // change; without rules its verdict reads only values, `rf` and `co`.
         let rules = enc.events.spec.as_ref().is_some_and(|s| !s.sync.is_empty());
-        let fixed = self.parts.iter().any(|(v, lit)| {
-            let fixed_part = match v {
-                Violation::Flag(_) => false,
-                Violation::Spec => !rules,
-                _ => true,
-            };
-            fixed_part && truth(*lit)
-        });
+        let fixed_parts: Vec<Violation> = self
+            .parts
+            .iter()
+            .filter(|(v, lit)| {
+                let fixed_part = match v {
+                    Violation::Flag(_) => false,
+                    Violation::Spec => !rules,
+                    _ => true,
+                };
+                fixed_part && truth(*lit)
+            })
+            .map(|(v, _)| v.clone())
+            .collect();
+        let interleaved = ModelChecks {
+            sc: session.order.is_some(),
+        };
+        let valid =
+            !enc.sliced.contains(&true) && validate(enc, &truth, &execution, interleaved).is_ok();
         let polar = |b: Bool| if truth(b) { b } else { !b };
         let mut hints: Vec<Bool> = Vec::new();
         for (_, _, lit) in enc.rf.iter().chain(enc.co.iter()) {
@@ -302,7 +321,9 @@ impl<'a> Oracle<'a> {
         Counterexample {
             execution,
             guard_held,
-            fixed,
+            fixed: !fixed_parts.is_empty(),
+            fixed_parts,
+            valid,
             hints,
         }
     }
@@ -315,6 +336,50 @@ impl<'a> Oracle<'a> {
     /// The kept execution, its fences run or left out as `a` says, is allowed by the
     /// model under `a`'s orders and breaks the property there.
     fn breaks(&self, cx: &Counterexample, a: &[Choice]) -> bool {
+        self.judge(cx, a, false).is_some()
+    }
+
+    /// The kept execution as the witness under `a`, without a solve, when the first part of
+    /// the property it breaks there is known (as `failure` shows it: the first part in the
+    /// order of the property's parts, a race with its first racing pair in the order of the
+    /// model's `race`); `None` when it does not break it, or was not valid when found, or
+    /// when which part comes first rests on what the solver would choose.
+    fn replayed(
+        &self,
+        cx: &Counterexample,
+        a: &[Choice],
+    ) -> Option<(Violation, Execution, Vec<EventId>)> {
+        if !cx.valid {
+            return None;
+        }
+        let judged = self.judge(cx, a, true)?;
+        let mut execution = judged.execution;
+        execution.interleave(&self.session.encoding);
+        let place = |v: &Violation| self.parts.iter().position(|(p, _)| p == v);
+        let first_flag = self
+            .parts
+            .iter()
+            .position(|(p, _)| matches!(p, Violation::Flag(_)));
+        match (cx.fixed_parts.first(), judged.flag) {
+            (Some(first), None) => Some((first.clone(), execution, Vec::new())),
+            (Some(first), Some(_)) if place(first) < first_flag => {
+                Some((first.clone(), execution, Vec::new()))
+            }
+            // Broken by a flag alone when found, so within the bound and blocking no thread
+            // (what the flags' parts ask), which no order changes either.
+            (None, Some((flag, racing))) => {
+                let name = self.session.compiled.flags.get(flag)?.0.clone();
+                Some((Violation::Flag(name), execution, racing))
+            }
+            _ => None,
+        }
+    }
+
+    /// When the kept execution, its fences run or left out as `a` says, is allowed by the
+    /// model under `a`'s orders and breaks the property there: that execution, and whether
+    /// the model raises a flag on it. The flags are evaluated when the fixed parts do not
+    /// settle the verdict, or when `flags` asks.
+    fn judge(&self, cx: &Counterexample, a: &[Choice], flags: bool) -> Option<Judged> {
         let session = &self.session;
         let events = session.encoding.events;
         let mut execution = cx.execution.clone();
@@ -346,18 +411,45 @@ impl<'a> Oracle<'a> {
         };
         for check in model.checks.iter().filter(|c| !c.flag && in_force(c)) {
             if evaluator.holds(check) != Ok(true) {
-                return false;
+                return None;
             }
         }
-        if cx.fixed {
-            return true;
+        if !self.checker.property.flags || (cx.fixed && !flags) {
+            return cx.fixed.then_some(Judged {
+                execution,
+                flag: None,
+            });
         }
-        self.checker.property.flags
-            && model
-                .checks
-                .iter()
-                .filter(|c| c.flag)
-                .any(|check| evaluator.holds(check) == Ok(true))
+        let flag_checks: Vec<&Check> = model.checks.iter().filter(|c| c.flag).collect();
+        let raised = flag_checks
+            .iter()
+            .position(|check| evaluator.holds(check) == Ok(true));
+        let Some(raised) = raised else {
+            return cx.fixed.then_some(Judged {
+                execution,
+                flag: None,
+            });
+        };
+        // The flag's name is the compiled one's at the same place: only when they pair up.
+        let mut racing = Vec::new();
+        if flags && flag_checks.len() == session.compiled.flags.len() {
+            // The first pair of the compiled `race` that races here (`racing_pair`).
+            let race = model.defs.iter().rposition(|(n, _, _)| n == "race");
+            if let (Some(id), Some(pairs)) = (race, &session.compiled.race) {
+                let value = evaluator.eval(&TExpr::Def(id)).ok()?;
+                racing = pairs
+                    .iter()
+                    .find(|&(x, y, _)| x != y && explicit.related(&value, x, y))
+                    .map(|(x, y, _)| vec![x.min(y), x.max(y)])
+                    .unwrap_or_default();
+            }
+        } else if flags {
+            return None;
+        }
+        Some(Judged {
+            execution,
+            flag: Some((raised, racing)),
+        })
     }
 
     /// From a passing `a`, step down while some one-step weakening passes: the result is
@@ -416,11 +508,23 @@ impl<'a> Oracle<'a> {
     /// is the one shown. A kept execution that breaks it guides the solver there first.
     pub(super) fn failure(&mut self, a: &[Choice]) -> Result<Option<Failure>, InferError> {
         let chosen = self.choosing(a);
-        let hint = self
-            .breaking(a)
-            .map(|k| self.counterexamples[k].hints.clone());
+        let kept = self.breaking(a);
         let parts = self.parts.clone();
         let mut found = None;
+        let mut racing = None;
+        if let Some(k) = kept {
+            // A kept execution valid when found and breaking the property under `a` is
+            // the witness without a solve, when it is known which part comes first. The
+            // hinted solve below would find it again (`rf`, `co` and the accesses that run
+            // fixed by its hints) and show that part.
+            if let Some((violation, execution, pair)) = self.replayed(&self.counterexamples[k], a) {
+                found = Some((violation, execution));
+                racing = Some(pair);
+            }
+        }
+        let hint = kept
+            .filter(|_| found.is_none())
+            .map(|k| self.counterexamples[k].hints.clone());
         if let Some(hint) = hint {
             // The kept execution, found again: the part shown is the first it breaks.
             let mut all = vec![self.base[0]];
@@ -448,7 +552,7 @@ impl<'a> Oracle<'a> {
         let Some((violation, execution)) = found else {
             return Ok(None);
         };
-        let racing = racing_pair(&self.session, &violation);
+        let racing = racing.unwrap_or_else(|| racing_pair(&self.session, &violation));
         let program = with_orders(self.checker.program, self.sites, a);
         let mut events = self.session.encoding.events.clone();
         for (e, site) in self.site_of.iter().enumerate() {
@@ -468,6 +572,16 @@ impl<'a> Oracle<'a> {
             racing,
         }))
     }
+}
+
+/// A kept execution allowed under an assignment and breaking the property there
+/// (`Oracle::judge`).
+struct Judged {
+    /// Its fences run or left out as the assignment says.
+    execution: Execution,
+    /// The first of the model's flags raised on it, when they were evaluated, with the
+    /// first racing pair (empty when the model has no `race`).
+    flag: Option<(usize, Vec<EventId>)>,
 }
 
 /// The choice at most as strong as every other of the site's, if there is one.
