@@ -47,6 +47,7 @@ use extras::{clang_failure_order, is_struct_object};
 mod control;
 mod exit;
 mod heap;
+mod helper_exit;
 mod known;
 mod members;
 mod memset;
@@ -1134,6 +1135,8 @@ impl Translator<'_> {
     fn block(&mut self, items: &[Node<c::BlockItem>], scope: &Scope) -> Vec<ast::Stmt> {
         let mut inner = scope.clone();
         let mut out = Vec::new();
+        let straight = known::straight_locals(items);
+        inner.followed.extend(straight.iter().cloned());
         let mut at = 0;
         while let Some(item) = items.get(at) {
             if let Some((label, end)) = self.retry_loop(items, at) {
@@ -1147,7 +1150,15 @@ impl Translator<'_> {
             match &item.node {
                 c::BlockItem::Declaration(d) => self.local_declaration(d, &mut inner, &mut out),
                 c::BlockItem::StaticAssert(s) => self.refuse("`_Static_assert`", s.span),
-                c::BlockItem::Statement(s) => self.statement(s, &mut inner, &mut out),
+                c::BlockItem::Statement(s) => {
+                    let noted = self.straight_value(s, &straight, &inner);
+                    if let Some((name, _)) = &noted {
+                        // The write itself is to the register.
+                        inner.constants.remove(name);
+                    }
+                    self.statement(s, &mut inner, &mut out);
+                    self.note_straight(noted, &mut inner);
+                }
             }
         }
         out
@@ -1612,6 +1623,7 @@ impl Translator<'_> {
                 }
                 if let Some(value) = self.value(e, scope, out) {
                     out.push(stmt(StmtKind::Expr(value), span));
+                    self.end_after_helper_exit(call_node, scope, out);
                 }
             }
             c::Expression::BinaryOperator(b) => {
