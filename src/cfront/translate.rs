@@ -51,6 +51,7 @@ mod helper_exit;
 mod known;
 mod members;
 mod memset;
+mod offsetof;
 mod scoping;
 mod stack;
 mod succeed;
@@ -992,6 +993,11 @@ impl Translator<'_> {
                 .copied()
                 .or_else(|| self.known_global(&id.node.name, scope)),
             c::Expression::Cast(cast) => self.try_constant(&cast.node.expression, scope),
+            c::Expression::UnaryOperator(u)
+                if matches!(u.node.operator.node, c::UnaryOperator::Address) =>
+            {
+                self.null_member_offset(&u.node.operand)
+            }
             c::Expression::UnaryOperator(u) => {
                 let v = self.try_constant(&u.node.operand, scope)?;
                 match u.node.operator.node {
@@ -1029,6 +1035,7 @@ impl Translator<'_> {
                 }
             }
             c::Expression::SizeOfTy(t) => self.sizeof_type(&t.node.0.node),
+            c::Expression::OffsetOf(o) => self.offset_of(&o.node),
             c::Expression::Conditional(k) => {
                 let condition = self.try_constant(&k.node.condition, scope)?;
                 if condition != 0 {
@@ -1996,6 +2003,10 @@ impl Translator<'_> {
                 let operand = &u.node.operand;
                 match u.node.operator.node {
                     c::UnaryOperator::Address => {
+                        if let Some(offset) = self.null_member_offset(operand) {
+                            // `&((T *)0)->f`: `offsetof` as C libraries spell it.
+                            return Some(expr(ExprKind::Int(offset), span));
+                        }
                         let (place, _) = self.place(operand, scope)?;
                         Some(address_of(place, span))
                     }
@@ -2018,6 +2029,10 @@ impl Translator<'_> {
             c::Expression::Cast(cast) => {
                 let target = self.type_name(&cast.node.type_name.node);
                 let inner = self.expression(&cast.node.expression, scope)?;
+                if let Some(ty) = self.kept_cast(&cast.node, span) {
+                    // `container_of`'s casts (`offsetof.rs`).
+                    return Some(expr(ExprKind::Cast(ty, Box::new(inner)), span));
+                }
                 if target.base == "_Bool" && target.pointer_depth == 0 {
                     return Some(expr(
                         ExprKind::Binary(
@@ -2111,11 +2126,20 @@ impl Translator<'_> {
             | c::Expression::CompoundLiteral(_)
             | c::Expression::GenericSelection(_)
             | c::Expression::AlignOf(_)
-            | c::Expression::OffsetOf(_)
             | c::Expression::VaArg(_) => {
                 self.refuse(unsupported_expression(&e.node), e.span);
                 None
             }
+            c::Expression::OffsetOf(o) => match self.offset_of(&o.node) {
+                Some(cells) => Some(expr(ExprKind::Int(cells), span)),
+                None => {
+                    self.refuse(
+                        "`offsetof` of a member that is not a field of a struct",
+                        e.span,
+                    );
+                    None
+                }
+            },
         }
     }
 

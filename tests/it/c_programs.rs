@@ -63,6 +63,14 @@ const KNOWN: &[Known] = &[
         litmus: None,
     },
     Known {
+        file: "offsetof_container.c",
+        // `container_of` steps back from the published field to its struct, with both
+        // spellings of `offsetof` (GenMC 0.11: 2 executions, no error, under both).
+        rc11: (false, 2),
+        sc: (false, 2),
+        litmus: None,
+    },
+    Known {
         file: "handles_in_sequence.c",
         // `t[i]` with `i` moved by `i++;` between the creates: both joins wait (GenMC
         // 0.11: 2 executions, no error, under both).
@@ -1306,8 +1314,8 @@ fn an_index_read_from_memory_reaches_only_the_cells_it_can_hold() {
     }
 }
 
-/// A helper's `pthread_exit` and handles indexed by a straight-line local, against the
-/// reference explorer (SC, every interleaving of the IR):
+/// A helper's `pthread_exit`, handles indexed by a straight-line local and `container_of`
+/// (`offsetof`), against the reference explorer (SC, every interleaving of the IR):
 /// whether an assertion can fail, on the programs and on a twin whose assertion fails, and
 /// `check --model sc` on the programs.
 #[test]
@@ -1317,6 +1325,10 @@ fn thread_ends_and_sequenced_handles_agree_with_the_reference_explorer() {
         (
             "handles_in_sequence.c",
             ("memory_order_relaxed) == 3", "memory_order_relaxed) == 2"),
+        ),
+        (
+            "offsetof_container.c",
+            ("assert(q->val == 5);", "assert(q->val == 0);"),
         ),
     ] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
