@@ -533,6 +533,11 @@ fn pthread_exit_outside_the_start_routine_is_refused_at_the_call() {
 }
 
 #[test]
+fn pthread_exit_in_a_helper_that_may_return_is_refused() {
+    assert_refused("exit_after_return_refused.c", "exit_after_return_refused.c:11:2: `pthread_exit` outside the function a thread starts with (or `main`), other than as the last statement of a `void` function is not supported yet");
+}
+
+#[test]
 fn a_create_in_a_loop_not_unrolled_is_refused_at_the_create() {
     // `n` is written by the thread: the loop's count is not known before the program runs.
     let dir = tempfile::tempdir().expect("a temporary directory");

@@ -7,7 +7,10 @@
 //! objects freed and its `return v`, as its own `pthread_exit(v)` is written
 //! (`threads.rs`). `v` must be a constant (`NULL`), since it is the helper's expression
 //! and the caller's frame writes it. A helper that calls `pthread_exit` elsewhere than as
-//! its last statement, returns a value, or is called from another helper, stays refused.
+//! its last statement, has a `return`, returns a value, or is called from another helper,
+//! stays refused.
+
+use lang_c::visit::{self, Visit};
 
 use super::*;
 
@@ -36,7 +39,23 @@ fn final_exit(f: &Node<c::FunctionDefinition>) -> Option<&Node<c::Expression>> {
     let c::Expression::Call(call_node) = &e.node else {
         return None;
     };
-    matches!(callee_name(call_node), Some("pthread_exit" | "thrd_exit")).then_some(e)
+    // A `return` elsewhere would let the helper come back: not a helper that never returns.
+    let mut returns = Returns(false);
+    returns.visit_statement(&f.node.statement.node, &f.node.statement.span);
+    (!returns.0 && matches!(callee_name(call_node), Some("pthread_exit" | "thrd_exit")))
+        .then_some(e)
+}
+
+/// Whether a body has a `return` statement.
+struct Returns(bool);
+
+impl<'ast> Visit<'ast> for Returns {
+    fn visit_statement(&mut self, s: &'ast c::Statement, span: &'ast lang_c::span::Span) {
+        if matches!(s, c::Statement::Return(_)) {
+            self.0 = true;
+        }
+        visit::visit_statement(self, s, span);
+    }
 }
 
 impl Translator<'_> {
