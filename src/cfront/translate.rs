@@ -47,9 +47,11 @@ use extras::{clang_failure_order, is_struct_object};
 mod control;
 mod exit;
 mod heap;
+mod helper_exit;
 mod known;
 mod members;
 mod memset;
+mod offsetof;
 mod scoping;
 mod stack;
 mod succeed;
@@ -991,6 +993,11 @@ impl Translator<'_> {
                 .copied()
                 .or_else(|| self.known_global(&id.node.name, scope)),
             c::Expression::Cast(cast) => self.try_constant(&cast.node.expression, scope),
+            c::Expression::UnaryOperator(u)
+                if matches!(u.node.operator.node, c::UnaryOperator::Address) =>
+            {
+                self.null_member_offset(&u.node.operand)
+            }
             c::Expression::UnaryOperator(u) => {
                 let v = self.try_constant(&u.node.operand, scope)?;
                 match u.node.operator.node {
@@ -1028,6 +1035,7 @@ impl Translator<'_> {
                 }
             }
             c::Expression::SizeOfTy(t) => self.sizeof_type(&t.node.0.node),
+            c::Expression::OffsetOf(o) => self.offset_of(&o.node),
             c::Expression::Conditional(k) => {
                 let condition = self.try_constant(&k.node.condition, scope)?;
                 if condition != 0 {
@@ -1134,6 +1142,8 @@ impl Translator<'_> {
     fn block(&mut self, items: &[Node<c::BlockItem>], scope: &Scope) -> Vec<ast::Stmt> {
         let mut inner = scope.clone();
         let mut out = Vec::new();
+        let straight = known::straight_locals(items);
+        inner.followed.extend(straight.iter().cloned());
         let mut at = 0;
         while let Some(item) = items.get(at) {
             if let Some((label, end)) = self.retry_loop(items, at) {
@@ -1147,7 +1157,15 @@ impl Translator<'_> {
             match &item.node {
                 c::BlockItem::Declaration(d) => self.local_declaration(d, &mut inner, &mut out),
                 c::BlockItem::StaticAssert(s) => self.refuse("`_Static_assert`", s.span),
-                c::BlockItem::Statement(s) => self.statement(s, &mut inner, &mut out),
+                c::BlockItem::Statement(s) => {
+                    let noted = self.straight_value(s, &straight, &inner);
+                    if let Some((name, _)) = &noted {
+                        // The write itself is to the register.
+                        inner.constants.remove(name);
+                    }
+                    self.statement(s, &mut inner, &mut out);
+                    self.note_straight(noted, &mut inner);
+                }
             }
         }
         out
@@ -1612,6 +1630,7 @@ impl Translator<'_> {
                 }
                 if let Some(value) = self.value(e, scope, out) {
                     out.push(stmt(StmtKind::Expr(value), span));
+                    self.end_after_helper_exit(call_node, scope, out);
                 }
             }
             c::Expression::BinaryOperator(b) => {
@@ -1984,6 +2003,10 @@ impl Translator<'_> {
                 let operand = &u.node.operand;
                 match u.node.operator.node {
                     c::UnaryOperator::Address => {
+                        if let Some(offset) = self.null_member_offset(operand) {
+                            // `&((T *)0)->f`: `offsetof` as C libraries spell it.
+                            return Some(expr(ExprKind::Int(offset), span));
+                        }
                         let (place, _) = self.place(operand, scope)?;
                         Some(address_of(place, span))
                     }
@@ -2006,6 +2029,10 @@ impl Translator<'_> {
             c::Expression::Cast(cast) => {
                 let target = self.type_name(&cast.node.type_name.node);
                 let inner = self.expression(&cast.node.expression, scope)?;
+                if let Some(ty) = self.kept_cast(&cast.node, span) {
+                    // `container_of`'s casts (`offsetof.rs`).
+                    return Some(expr(ExprKind::Cast(ty, Box::new(inner)), span));
+                }
                 if target.base == "_Bool" && target.pointer_depth == 0 {
                     return Some(expr(
                         ExprKind::Binary(
@@ -2099,11 +2126,20 @@ impl Translator<'_> {
             | c::Expression::CompoundLiteral(_)
             | c::Expression::GenericSelection(_)
             | c::Expression::AlignOf(_)
-            | c::Expression::OffsetOf(_)
             | c::Expression::VaArg(_) => {
                 self.refuse(unsupported_expression(&e.node), e.span);
                 None
             }
+            c::Expression::OffsetOf(o) => match self.offset_of(&o.node) {
+                Some(cells) => Some(expr(ExprKind::Int(cells), span)),
+                None => {
+                    self.refuse(
+                        "`offsetof` of a member that is not a field of a struct",
+                        e.span,
+                    );
+                    None
+                }
+            },
         }
     }
 

@@ -491,3 +491,105 @@ impl Translator<'_> {
         })
     }
 }
+
+/// The locals a block declares (once, as scalars) whose every write is one of the block's
+/// own top-level statements `x = e;`, `x++;`, `x += k;` (no write in a nested statement,
+/// a loop's head, an expression of another statement, nor `&x`). Their value is followed
+/// from statement to statement as it is known (`int i = 0; pthread_create(&t[i], ...);
+/// i++;`): the block's statements run in order, and only they move the register.
+pub(super) fn straight_locals(items: &[Node<c::BlockItem>]) -> HashSet<String> {
+    let mut all = Writes::default();
+    let mut top: HashMap<String, usize> = HashMap::new();
+    let mut candidates = HashSet::new();
+    for item in items {
+        match &item.node {
+            c::BlockItem::Declaration(d) => {
+                all.visit_declaration(&d.node, &d.span);
+                for i in &d.node.declarators {
+                    if derived(&i.node.declarator.node).is_empty() {
+                        if let Some(name) = declarator_name(&i.node.declarator.node) {
+                            candidates.insert(name.node.name.clone());
+                        }
+                    }
+                }
+            }
+            c::BlockItem::Statement(s) => {
+                all.visit_statement(&s.node, &s.span);
+                if let Some((name, _)) = straight_write(s) {
+                    *top.entry(name.to_string()).or_default() += 1;
+                }
+            }
+            c::BlockItem::StaticAssert(_) => {}
+        }
+    }
+    candidates
+        .into_iter()
+        .filter(|name| {
+            all.declared.get(name) == Some(&1)
+                && all.count.get(name).copied().unwrap_or(0) == top.get(name).copied().unwrap_or(0)
+        })
+        .collect()
+}
+
+/// How a top-level statement writes a straight local.
+enum StraightWrite<'a> {
+    Step(i64),
+    Assign(&'a Node<c::Expression>),
+}
+
+/// The local a statement `x = e;`, `x++;` or `x += k;` writes, and how.
+fn straight_write(s: &Node<c::Statement>) -> Option<(&str, StraightWrite<'_>)> {
+    let c::Statement::Expression(Some(e)) = &s.node else {
+        return None;
+    };
+    if let Some((name, by)) = simple_step(e) {
+        return Some((name, StraightWrite::Step(by)));
+    }
+    let c::Expression::BinaryOperator(b) = &e.node else {
+        return None;
+    };
+    let c::Expression::Identifier(id) = &b.node.lhs.node else {
+        return None;
+    };
+    matches!(b.node.operator.node, c::BinaryOperator::Assign)
+        .then(|| (id.node.name.as_str(), StraightWrite::Assign(&b.node.rhs)))
+}
+
+impl Translator<'_> {
+    /// Before a block's top-level statement is translated: the value it leaves in the
+    /// straight local it writes (`None` inside when the value is not known), to note once
+    /// the statement is translated (its own reads see the value before it).
+    pub(super) fn straight_value(
+        &self,
+        s: &Node<c::Statement>,
+        straight: &HashSet<String>,
+        scope: &Scope,
+    ) -> Option<(String, Option<i64>)> {
+        let (name, write) = straight_write(s)?;
+        if !straight.contains(name) {
+            return None;
+        }
+        let value = match write {
+            StraightWrite::Step(by) => scope
+                .constants
+                .get(name)
+                .and_then(|v| v.checked_add(by))
+                .filter(|v| i32::try_from(*v).is_ok()),
+            StraightWrite::Assign(e) => self.try_constant(e, scope),
+        };
+        Some((name.to_string(), value))
+    }
+
+    /// After the statement: the straight local holds its new value, or is not known.
+    pub(super) fn note_straight(&self, noted: Option<(String, Option<i64>)>, scope: &mut Scope) {
+        match noted {
+            Some((name, Some(v))) => {
+                scope.constants.insert(name, v);
+            }
+            Some((name, None)) => {
+                scope.constants.remove(&name);
+            }
+            None => {}
+        }
+    }
+}

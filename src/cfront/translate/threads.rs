@@ -43,7 +43,7 @@ const THREAD_CALLS: &[&str] = &[
 #[derive(Default)]
 pub(super) struct ThreadState<'a> {
     /// Every function the program defines, by name.
-    definitions: HashMap<String, &'a Node<c::FunctionDefinition>>,
+    pub(super) definitions: HashMap<String, &'a Node<c::FunctionDefinition>>,
     /// Thread-local variables: their kind, type and the initial item of one copy.
     thread_locals: HashMap<String, ((Global, TypeInfo), ast::InitItem)>,
     /// Functions translated once per thread that runs them.
@@ -305,9 +305,15 @@ impl<'a> Translator<'a> {
             out.push(stmt(StmtKind::Return(None), span));
             return true;
         }
+        if !scope.start && self.is_helper_final_exit(e) {
+            // A helper that never returns (`helper_exit.rs`): its callers end the thread.
+            let _ = self.free_frame(None, span, out);
+            out.push(stmt(StmtKind::Return(None), span));
+            return true;
+        }
         if !scope.start {
             self.refuse(
-                &format!("`{name}` outside the function a thread starts with (or `main`)"),
+                &format!("`{name}` outside the function a thread starts with (or `main`), other than as the last statement of a `void` function"),
                 call_node.span,
             );
             return true;
