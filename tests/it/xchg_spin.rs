@@ -8,7 +8,7 @@
 use nemos::diagnostics::SourceFile;
 use nemos::encode::acyclic::AcyclicStrategy;
 
-use crate::differential::{compare_answers, spin_loops};
+use crate::differential::{compare_with, spin_loops};
 
 /// A test-and-set acquisition of `x` into `r`, with the flag `f` (`break` as the C front
 /// end lowers it).
@@ -64,7 +64,7 @@ fn programs() -> Vec<(&'static str, String)> {
 fn exchange_spin_loops_match_the_reference() {
     let mut failures = Vec::new();
     for (name, text) in programs() {
-        if let Err(e) = compare_answers(name, &text, AcyclicStrategy::Ranks, true) {
+        if let Err(e) = compare_with(name, &text, AcyclicStrategy::Ranks) {
             failures.push(e);
         }
     }
@@ -96,6 +96,5 @@ fn an_exchange_in_a_retry_loop_keeps_it_unrolled() {
     let file = SourceFile::new("retry-xchg".to_string(), text.to_string());
     let program = nemos::load::lower(&file).unwrap_or_else(|e| panic!("{}", e.short()));
     assert!(spin_loops(&program).is_empty(), "the loop is not reduced");
-    compare_answers("retry-xchg", text, AcyclicStrategy::Ranks, true)
-        .unwrap_or_else(|e| panic!("{e}"));
+    compare_with("retry-xchg", text, AcyclicStrategy::Ranks).unwrap_or_else(|e| panic!("{e}"));
 }
