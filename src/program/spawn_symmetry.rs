@@ -17,8 +17,8 @@
 
 use std::collections::BTreeSet;
 
-use super::symmetry::interchangeable_threads;
-use super::{Address, Expr, Instr, Observable, Program, RegId, ThreadProgram};
+use super::symmetry::{distinguished_threads, interchangeable_threads};
+use super::{Address, Expr, Instr, Program, RegId, ThreadProgram};
 
 /// The classes of interchangeable threads (positions in [`Program::threads`]), each of two
 /// threads or more, in increasing order: [`interchangeable_threads`]'s, and those of
@@ -50,25 +50,6 @@ pub fn interchangeable_spawned_threads(program: &Program) -> Vec<Vec<usize>> {
     }
     classes.sort();
     classes
-}
-
-/// Threads whose registers the condition, the filter or the `locations` list name.
-fn distinguished_threads(program: &Program) -> BTreeSet<usize> {
-    let mut named = Vec::new();
-    if let Some(condition) = &program.condition {
-        condition.prop.observables(&mut named);
-    }
-    if let Some(filter) = &program.filter {
-        filter.observables(&mut named);
-    }
-    named.extend(program.observed.iter().copied());
-    named
-        .iter()
-        .filter_map(|o| match o {
-            Observable::Reg { thread, .. } => Some(*thread),
-            Observable::Loc(_) => None,
-        })
-        .collect()
 }
 
 /// A started thread's flags, as the front end lowers them.

@@ -15,21 +15,7 @@ use super::{Observable, Program};
 /// The classes of interchangeable threads (positions in [`Program::threads`]), each of two
 /// threads or more, in increasing order.
 pub fn interchangeable_threads(program: &Program) -> Vec<Vec<usize>> {
-    let mut named = Vec::new();
-    if let Some(condition) = &program.condition {
-        condition.prop.observables(&mut named);
-    }
-    if let Some(filter) = &program.filter {
-        filter.observables(&mut named);
-    }
-    named.extend(program.observed.iter().copied());
-    let distinguished: BTreeSet<usize> = named
-        .iter()
-        .filter_map(|o| match o {
-            Observable::Reg { thread, .. } => Some(*thread),
-            Observable::Loc(_) => None,
-        })
-        .collect();
+    let distinguished = distinguished_threads(program);
     let mut classes: Vec<(serde_json::Value, Vec<usize>)> = Vec::new();
     for (position, thread) in program.threads.iter().enumerate() {
         if distinguished.contains(&position) {
@@ -49,6 +35,25 @@ pub fn interchangeable_threads(program: &Program) -> Vec<Vec<usize>> {
         .into_iter()
         .map(|(_, members)| members)
         .filter(|members| members.len() > 1)
+        .collect()
+}
+
+/// Threads whose registers the condition, the filter or the `locations` list name.
+pub(super) fn distinguished_threads(program: &Program) -> BTreeSet<usize> {
+    let mut named = Vec::new();
+    if let Some(condition) = &program.condition {
+        condition.prop.observables(&mut named);
+    }
+    if let Some(filter) = &program.filter {
+        filter.observables(&mut named);
+    }
+    named.extend(program.observed.iter().copied());
+    named
+        .iter()
+        .filter_map(|o| match o {
+            Observable::Reg { thread, .. } => Some(*thread),
+            Observable::Loc(_) => None,
+        })
         .collect()
 }
 

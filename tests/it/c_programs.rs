@@ -1053,14 +1053,7 @@ fn barriers_agree_with_the_reference_explorer() {
             .join("tests/c")
             .join(file);
         let text = std::fs::read_to_string(&path).expect("the program");
-        let source = nemos::diagnostics::SourceFile::new(*file, text.as_str());
-        let options = nemos::LoadOptions {
-            preprocessor: Some(reference_preprocessor(defines)),
-            ..nemos::LoadOptions::default()
-        };
-        let test = nemos::load(&source, &options).expect("the program loads");
-        let spins = crate::differential::spin_loops(&test.program);
-        let reference = crate::reference::explore_with_spins(&test.program, 2, &spins);
+        let reference = reference_explorer_on(file, &text, defines);
         let mut args = vec!["check", "--format", "json", "--model", "sc"];
         let flags: Vec<String> = defines.iter().map(|d| format!("-D{d}")).collect();
         args.extend(flags.iter().map(String::as_str));
@@ -1280,14 +1273,7 @@ fn stack_objects_agree_with_the_reference_explorer() {
             .join("tests/c")
             .join(file);
         let text = std::fs::read_to_string(&path).expect("the program");
-        let source = nemos::diagnostics::SourceFile::new(file, text.as_str());
-        let options = nemos::LoadOptions {
-            preprocessor: Some(reference_preprocessor(&[])),
-            ..nemos::LoadOptions::default()
-        };
-        let test = nemos::load(&source, &options).expect("the program loads");
-        let spins = crate::differential::spin_loops(&test.program);
-        let reference = crate::reference::explore_with_spins(&test.program, 2, &spins);
+        let reference = reference_explorer_on(file, &text, &[]);
         let (_, json) = check(file, "sc");
         assert_eq!(
             json["assertion_fails"] == true,
@@ -1394,17 +1380,23 @@ fn thread_ends_and_sequenced_handles_agree_with_the_reference_explorer() {
         let twin = text.replace(edit.0, edit.1);
         assert_ne!(twin, text, "{file}: the twin differs");
         for (source_text, fails) in [(text.as_str(), false), (twin.as_str(), true)] {
-            let source = nemos::diagnostics::SourceFile::new(file, source_text);
-            let options = nemos::LoadOptions {
-                preprocessor: Some(reference_preprocessor(&[])),
-                ..nemos::LoadOptions::default()
-            };
-            let test = nemos::load(&source, &options).expect("the program loads");
-            let spins = crate::differential::spin_loops(&test.program);
-            let reference = crate::reference::explore_with_spins(&test.program, 2, &spins);
+            let reference = reference_explorer_on(file, source_text, &[]);
             assert_eq!(reference.assertion_failure, fails, "{file}: reference");
         }
         let (_, json) = check(file, "sc");
         assert_eq!(json["assertion_fails"], false, "{file}: check");
     }
+}
+
+/// The reference explorer's answer on a C program (SC, loops at bound 2, spin loops run
+/// without a bound), preprocessed with `defines` as the explorer's tests preprocess.
+fn reference_explorer_on(file: &str, text: &str, defines: &[&str]) -> crate::reference::Reference {
+    let source = nemos::diagnostics::SourceFile::new(file, text);
+    let options = nemos::LoadOptions {
+        preprocessor: Some(reference_preprocessor(defines)),
+        ..nemos::LoadOptions::default()
+    };
+    let test = nemos::load(&source, &options).expect("the program loads");
+    let spins = crate::differential::spin_loops(&test.program);
+    crate::reference::explore_with_spins(&test.program, 2, &spins)
 }

@@ -36,6 +36,19 @@ fn inferred(text: &str, model: &str, keep: &[usize]) -> Inference {
     exhaustive
 }
 
+/// The incremental search's answer under rc11, nothing kept.
+fn incremental_under_rc11(program: &nemos::program::Program) -> Inference {
+    infer(
+        program,
+        UNROLL,
+        &common::under("rc11"),
+        Property::default(),
+        &[],
+        Search::Incremental,
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
 fn orders(orders: &[MemOrder]) -> Vec<Choice> {
     orders.iter().map(|&o| Some(o)).collect()
 }
@@ -366,15 +379,7 @@ fn check_defects(program: &nemos::program::Program) -> Vec<&'static str> {
 #[test]
 fn orders_infer_calls_enough_never_deadlock() {
     let test = common::load("mcs", MCS_STRUCT);
-    let answer = infer(
-        &test.program,
-        UNROLL,
-        &common::under("rc11"),
-        Property::default(),
-        &[],
-        Search::Incremental,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let answer = incremental_under_rc11(&test.program);
     assert!(answer.written_failure.is_none());
     assert!(!answer.minimal.is_empty());
     for minimal in &answer.minimal {
@@ -448,15 +453,7 @@ exists (x = 3)\n";
 #[test]
 fn infer_marks_the_race_and_shows_one_execution_once() {
     let test = common::load("dekker", DEKKER);
-    let answer = infer(
-        &test.program,
-        UNROLL,
-        &common::under("rc11"),
-        Property::default(),
-        &[],
-        Search::Incremental,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let answer = incremental_under_rc11(&test.program);
     assert_eq!(minimal(&answer), vec![orders(&[SeqCst; 4])]);
     let reasons = &answer.minimal[0].reasons;
     assert_eq!(reasons.len(), 4);
@@ -499,15 +496,7 @@ fn reasons_shown_without_a_solve_are_allowed_and_break_the_condition() {
     let path = common::manifest_dir().join("examples/peterson.litmus");
     let text = std::fs::read_to_string(path).expect("the example is in the repository");
     let test = common::load("peterson", &text);
-    let answer = infer(
-        &test.program,
-        UNROLL,
-        &common::under("rc11"),
-        Property::default(),
-        &[],
-        Search::Incremental,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let answer = incremental_under_rc11(&test.program);
     assert_eq!(answer.minimal.len(), 16);
     let model = nemos::cat::load_shipped("rc11").unwrap().unwrap();
     let x = test
