@@ -1241,3 +1241,36 @@ fn a_test_without_a_condition_leads_with_its_defect() {
         out.stdout
     );
 }
+
+/// A loop whose trip count is known runs up to 1024 iterations with no `--unroll`; a bound
+/// the user raises past that raises the cap too (issue 38 item 6: `--unroll 1000000` on a
+/// counted loop of a million increments is stopped by `--max-events` while unrolling, not
+/// cut at 1024 iterations with advice to raise `--unroll` that could not help).
+#[test]
+fn a_raised_unroll_bound_runs_a_counted_loop_past_the_default_cap() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let counted = |n: u32, body: &str| {
+        let path = dir.path().join(format!("counted{n}.litmus"));
+        let text = format!(
+            "C counted\n{{ x = 0; }}\nP0 (atomic_int* x) {{\n  int i;\n  int r = 0;\n  \
+             for (i = 0; i < {n}; i++) {{\n    {body}\n  }}\n  atomic_store(x, r);\n}}\n\
+             exists (x = {n})\n"
+        );
+        std::fs::write(&path, text).expect("write");
+        path.display().to_string()
+    };
+    let long = counted(1100, "r = r + 1;");
+    let cut = run(&["check", &long]);
+    assert_eq!(cut.code, 3, "{}", cut.stdout);
+    let decided = run(&["check", "--unroll", "1200", &long]);
+    assert_eq!(decided.code, 0, "{}", decided.stdout);
+    assert!(decided.stdout.contains("Ok"), "{}", decided.stdout);
+    let million = counted(1_000_000, "atomic_fetch_add(x, 1);");
+    let stopped = run(&["check", "--unroll", "1000000", &million]);
+    assert_eq!(stopped.code, 3, "{}", stopped.stdout);
+    assert!(
+        stopped.stdout.contains("exceed --max-events"),
+        "{}",
+        stopped.stdout
+    );
+}

@@ -192,7 +192,9 @@ impl Builder {
         let mut cond_registers = BTreeSet::new();
         registers_of(cond, &mut cond_registers);
         let counts_iterations = cond_registers.iter().any(|&r| !state.temporaries[r]);
-        let mut known_left = MAX_KNOWN_ITERATIONS;
+        // A bound the user raised past the default cap raises the cap too: the loop then
+        // runs until its count ends or `--max-events` stops the unrolling.
+        let mut known_left = MAX_KNOWN_ITERATIONS.max(self.unroll);
         let link = |c: Option<ControlId>| Guard(c.map(|c| (c, true)).into_iter().collect());
         loop {
             if self.cut {
