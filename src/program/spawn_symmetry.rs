@@ -17,7 +17,7 @@
 
 use std::collections::BTreeSet;
 
-use super::symmetry::{distinguished_threads, interchangeable_threads};
+use super::symmetry::{distinguished_threads, forget_spans, interchangeable_threads};
 use super::{Address, Expr, Instr, Program, RegId, ThreadProgram};
 
 /// The classes of interchangeable threads (positions in [`Program::threads`]), each of two
@@ -371,16 +371,4 @@ fn adjacent_run(block: &[Instr], locations: &BTreeSet<usize>, stride: usize) -> 
         }
     }
     None
-}
-
-/// Where the source text of an instruction lies says nothing of what it does.
-fn forget_spans(value: &mut serde_json::Value) {
-    match value {
-        serde_json::Value::Object(fields) => {
-            fields.remove("span");
-            fields.values_mut().for_each(forget_spans);
-        }
-        serde_json::Value::Array(items) => items.iter_mut().for_each(forget_spans),
-        _ => {}
-    }
 }

@@ -66,7 +66,7 @@ fn initial_values(program: &Program, thread: usize) -> Vec<i32> {
 }
 
 /// Where the source text of an instruction lies says nothing of what it does.
-fn forget_spans(value: &mut serde_json::Value) {
+pub(super) fn forget_spans(value: &mut serde_json::Value) {
     match value {
         serde_json::Value::Object(fields) => {
             fields.remove("span");

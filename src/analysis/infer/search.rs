@@ -221,13 +221,7 @@ impl<'a> Oracle<'a> {
     /// assignment or below a maximal failing one (monotonicity), or when a kept execution
     /// breaks it under `a`; solved otherwise.
     pub(super) fn passes(&mut self, a: &[Choice]) -> Result<bool, AnalysisError> {
-        if self.minimal.iter().any(|m| below(m, a)) {
-            return Ok(true);
-        }
-        if self.failing.iter().any(|f| below(a, f)) {
-            return Ok(false);
-        }
-        if let Some(&known) = self.verdicts.get(a) {
+        if let Some(known) = known_verdict(&self.minimal, &self.failing, &self.verdicts, a) {
             return Ok(known);
         }
         if let Some(k) = self.breaking(a) {
@@ -596,6 +590,24 @@ fn weakest(choices: &[Choice]) -> Option<Choice> {
 pub(super) enum Direction {
     Down,
     Up,
+}
+
+/// The verdict under `a` that is already known: passing when `a` is above a minimal
+/// passing assignment, failing when below a maximal failing one (monotonicity), or the
+/// verdict of an earlier solve.
+pub(super) fn known_verdict(
+    minimal: &[Vec<Choice>],
+    failing: &[Vec<Choice>],
+    verdicts: &HashMap<Vec<Choice>, bool>,
+    a: &[Choice],
+) -> Option<bool> {
+    if minimal.iter().any(|m| below(m, a)) {
+        return Some(true);
+    }
+    if failing.iter().any(|f| below(a, f)) {
+        return Some(false);
+    }
+    verdicts.get(a).copied()
 }
 
 /// The choices one step below (or above) `choice`: strictly weaker (stronger), with no

@@ -15,8 +15,8 @@
 
 use std::collections::HashMap;
 
-use super::search::{covers, Direction, Oracle, Seeds};
-use super::{at_most, below, sites, Checker, Choice, InferError, Property, Site, Violation};
+use super::search::{covers, known_verdict, Direction, Oracle, Seeds};
+use super::{at_most, sites, Checker, Choice, InferError, Property, Site, Violation};
 use crate::analysis::{AnalysisError, AnalysisOptions};
 use crate::diagnostics::{Diagnostic, InputError};
 use crate::program::Program;
@@ -365,13 +365,7 @@ struct Joint<'a> {
 
 impl Joint<'_> {
     fn passes(&mut self, a: &[Choice]) -> Result<bool, InferError> {
-        if self.minimal.iter().any(|m| below(m, a)) {
-            return Ok(true);
-        }
-        if self.failing.iter().any(|f| below(a, f)) {
-            return Ok(false);
-        }
-        if let Some(&known) = self.verdicts.get(a) {
+        if let Some(known) = known_verdict(&self.minimal, &self.failing, &self.verdicts, a) {
             return Ok(known);
         }
         let mut passes = true;
