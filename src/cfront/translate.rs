@@ -17,8 +17,8 @@
 //!   write it may read from, so the pair adds no execution; an execution where it would
 //!   read the initial 0 is not an execution of the program (the assumption blocks it) and
 //!   is not counted. Under C11's models the pair is a synchronises-with edge (`sw`, hence
-//!   `hb`); under every model it is `po; rf; po` from what comes before the create to what
-//!   the thread does.
+//!   `hb`); every model sees the pairs as the relations `tc` and `tj`
+//!   (`events::thread_sync`), which the shipped models order.
 //! - Integers are nemos's 32-bit integers whatever their C type; a cast keeps its operand's
 //!   value (a cast to `_Bool` compares with 0). Pointers are addresses as in litmus tests.
 //! - `printf` and its kin do nothing; `__VERIFIER_assume(c)` is `assume(c)`;

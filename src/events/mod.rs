@@ -13,6 +13,7 @@ pub mod bounds;
 pub mod counting;
 mod ctrl;
 pub mod spec;
+pub mod thread_sync;
 mod unroll;
 
 pub use ctrl::CtrlSpan;
@@ -309,6 +310,8 @@ pub struct Events {
     /// The histories of the method calls, when the program has a specification.
     pub spec: Option<spec::SpecRuns>,
     pub bounds: bounds::Bounds,
+    /// The create and join edges `tc` and `tj` (C programs' threads).
+    pub thread_sync: thread_sync::ThreadSync,
 }
 
 /// A dependency of event `to` on the read `from`: it holds in an execution in which both

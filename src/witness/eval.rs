@@ -446,6 +446,8 @@ impl<'a> Explicit<'a> {
             Base::Co => Dense::Rel(self.co.clone()),
             Base::Fr => Dense::Rel(fr()),
             Base::Lko => Dense::Rel(self.lko.clone()),
+            Base::Tc => Dense::Rel(self.rel(|a, b| events.thread_sync.create.contains(&(a, b)))),
+            Base::Tj => Dense::Rel(self.rel(|a, b| events.thread_sync.join.contains(&(a, b)))),
             Base::Rfe => Dense::Rel(self.filter(&self.rf, ext)),
             Base::Rfi => Dense::Rel(self.filter(&self.rf, |a, b| !ext(a, b))),
             Base::Coe => Dense::Rel(self.filter(&self.co, ext)),

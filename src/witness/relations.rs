@@ -392,6 +392,8 @@ fn base_name(base: Base) -> Option<&'static str> {
         Base::Fre => "fre",
         Base::Fri => "fri",
         Base::Lko => "lko",
+        Base::Tc => "tc",
+        Base::Tj => "tj",
         Base::Rmw => "rmw",
         Base::Loc => "loc",
         Base::Int => "int",

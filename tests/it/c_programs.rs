@@ -1400,3 +1400,138 @@ fn reference_explorer_on(file: &str, text: &str, defines: &[&str]) -> crate::ref
     let spins = crate::differential::spin_loops(&test.program);
     crate::reference::explore_with_spins(&test.program, 2, &spins)
 }
+
+/// Creation and join order what precedes them under every shipped model
+/// (`nemos::cat::SHIPPED`): a write before `pthread_create` is seen by the thread, a
+/// thread's write by what follows `pthread_join`, through chains of both, and a join
+/// orders only in the executions where it runs. Per program, whether an assertion can
+/// fail and the number of executions, per model (all the same unless listed).
+#[test]
+fn creation_and_join_order_under_every_shipped_model() {
+    type Case = (
+        &'static str,
+        &'static [&'static str],
+        bool,
+        u64,
+        &'static [(&'static str, bool, u64)],
+    );
+    let cases: &[Case] = &[
+        // Each read has one write it may read: the new value.
+        ("create_publishes_two.c", &[], false, 1, &[]),
+        ("join_publishes_two.c", &[], false, 1, &[]),
+        ("thread_order_chain.c", &[], false, 1, &[]),
+        // `picked` 0 joins the writer (x is 1); `picked` 1 joins the other (x is 0 or 1).
+        ("join_in_branch_orders_only_when_run.c", &[], false, 3, &[]),
+        (
+            "join_in_branch_orders_only_when_run.c",
+            &["STRONGER"],
+            true,
+            3,
+            &[],
+        ),
+        // (a, c) is (0, 0), (1, 0) or (0, 1); coherence alone adds load buffering's (1, 1).
+        (
+            "lb_through_creates.c",
+            &[],
+            false,
+            3,
+            &[("coherence", true, 4)],
+        ),
+    ];
+    let shipped: Vec<&str> = nemos::cat::SHIPPED
+        .iter()
+        .map(|(name, _, _)| *name)
+        .collect();
+    assert!(shipped.len() >= 6, "{shipped:?}");
+    for (file, defines, fails, count, except) in cases {
+        for model in &shipped {
+            let (fails, count) = except
+                .iter()
+                .find(|(m, _, _)| m == model)
+                .map_or((*fails, *count), |&(_, f, c)| (f, c));
+            let mut args = vec!["check", "--count", "--format", "json", "--model", model];
+            let flags: Vec<String> = defines.iter().map(|d| format!("-D{d}")).collect();
+            args.extend(flags.iter().map(String::as_str));
+            args.push(file);
+            let output = nemos().args(&args).output().expect("nemos runs");
+            let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+            assert_eq!(
+                json["assertion_fails"], fails,
+                "{file} {defines:?} under {model}"
+            );
+            assert_eq!(executions(&json), count, "{file} {defines:?} under {model}");
+            assert_eq!(
+                output.status.code(),
+                Some(i32::from(fails)),
+                "{file} {defines:?} under {model}"
+            );
+        }
+    }
+}
+
+/// A user's `.cat` file names creation and join `tc` and `tj` (README, "C programs"):
+/// `thread_edges.cat` raises a flag for each kind of edge the program has, and neither of
+/// the flags that would say an edge is not a read across threads or that the thread order
+/// lets a read see an overwritten value.
+#[test]
+fn a_users_model_sees_creation_and_join_as_tc_and_tj() {
+    for (file, raised) in [
+        ("create_publishes_two.c", &["created"][..]),
+        ("join_publishes_two.c", &["created", "joined"][..]),
+        ("thread_order_chain.c", &["created", "joined"][..]),
+        ("no_join.c", &["created"][..]),
+    ] {
+        let output = nemos()
+            .args([
+                "check",
+                "--format",
+                "json",
+                "--model",
+                "thread_edges.cat",
+                file,
+            ])
+            .output()
+            .expect("nemos runs");
+        let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        let flags: Vec<&str> = json["flags"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{file}: {json}"))
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        assert_eq!(flags, raised, "{file}");
+    }
+}
+
+/// The thread-order programs against the reference explorer (SC, every interleaving of the
+/// IR): whether an assertion can fail, as `check --model sc` says.
+#[test]
+fn thread_order_programs_agree_with_the_reference_explorer() {
+    let cases: &[(&str, &[&str])] = &[
+        ("create_publishes_two.c", &[]),
+        ("join_publishes_two.c", &[]),
+        ("thread_order_chain.c", &[]),
+        ("join_in_branch_orders_only_when_run.c", &[]),
+        ("join_in_branch_orders_only_when_run.c", &["STRONGER"]),
+        ("lb_through_creates.c", &[]),
+    ];
+    for (file, defines) in cases {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/c")
+            .join(file);
+        let text = std::fs::read_to_string(&path).expect("the program");
+        let reference = reference_explorer_on(file, &text, defines);
+        let mut args = vec!["check", "--format", "json", "--model", "sc"];
+        let flags: Vec<String> = defines.iter().map(|d| format!("-D{d}")).collect();
+        args.extend(flags.iter().map(String::as_str));
+        args.push(file);
+        let output = nemos().args(&args).output().expect("nemos runs");
+        let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        assert_eq!(
+            json["assertion_fails"] == true,
+            reference.assertion_failure,
+            "{file} {defines:?}"
+        );
+        assert!(!reference.deadlock, "{file} {defines:?}: no thread blocks");
+    }
+}

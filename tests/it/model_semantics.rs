@@ -63,6 +63,18 @@ const EXPRESSIONS: &[&str] = &[
     "addr | data | ctrl",
     "[R] ; (data | ctrl) ; [W] \\ (addr ; po)",
     "(data ; rfe)+ | ctrl ; [F]",
+    // Thread creation and join (C programs, `C_PROGRAMS`), as pso.cat and coherence.cat
+    // use them.
+    "tc | tj",
+    "[M] ; po ; [domain(tc | tj)]",
+    "(po? ; (tc | tj) ; po?)+ & loc",
+];
+
+/// C programs of `tests/c` whose threads are created and joined, one join conditional (a
+/// handle read from memory).
+const C_PROGRAMS: &[&str] = &[
+    "thread_order_chain.c",
+    "join_in_branch_orders_only_when_run.c",
 ];
 
 const PROGRAMS: &[&str] = &[
@@ -108,9 +120,17 @@ fn compiled_operators_agree_with_direct_evaluation() {
         })
         .collect();
     sources.push(("deps", DEPENDENCIES.to_string()));
+    let c_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/c");
+    for name in C_PROGRAMS {
+        sources.push((name, std::fs::read_to_string(c_dir.join(name)).unwrap()));
+    }
+    let options = nemos::LoadOptions {
+        preprocessor: Some(crate::c_programs::reference_preprocessor(&[])),
+        ..Default::default()
+    };
     for (name, text) in sources {
         let file = SourceFile::new(name, text);
-        let nemos::Test { program, events } = nemos::load(&file, &Default::default()).unwrap();
+        let nemos::Test { program, events } = nemos::load(&file, &options).unwrap();
         for expr in EXPRESSIONS {
             let text = if expr.starts_with("let ") {
                 format!("{expr}\n")

@@ -78,6 +78,11 @@ pub enum Base {
     /// The lock order: a critical section's unlock before a later lock of the same mutex
     /// in another thread.
     Lko,
+    /// Thread creation: a create to the first event of the thread it starts (GenMC's
+    /// `tc`; `events::thread_sync`).
+    Tc,
+    /// Thread join: a joined thread's last event to the join (GenMC's `tj`).
+    Tj,
     /// herd's lock events: the read half of a lock (`LKR`), its write half (`LKW`), an
     /// unlock (`UL`).
     Lkr,
@@ -135,6 +140,8 @@ pub const BASE_NAMES: &[(&str, Base)] = &[
     ("fre", Base::Fre),
     ("fri", Base::Fri),
     ("lko", Base::Lko),
+    ("tc", Base::Tc),
+    ("tj", Base::Tj),
     ("LKR", Base::Lkr),
     ("LKW", Base::Lkw),
     ("UL", Base::Ul),

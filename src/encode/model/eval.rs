@@ -370,9 +370,14 @@ impl Compiler<'_, '_> {
             Base::Sc => self.by_order(sink, |o| o == MemOrder::SeqCst),
             Base::Na => set(&|e| e.is_memory() && e.order == MemOrder::NonAtomic),
             Base::A => set(&|e| e.is_memory() && e.order != MemOrder::NonAtomic),
-            Base::Po | Base::PoLoc | Base::Id | Base::Loc | Base::Int | Base::Ext => {
-                Val::Rel(self.pairwise_rel(sink, b, None))
-            }
+            Base::Po
+            | Base::PoLoc
+            | Base::Id
+            | Base::Loc
+            | Base::Int
+            | Base::Ext
+            | Base::Tc
+            | Base::Tj => Val::Rel(self.pairwise_rel(sink, b, None)),
             Base::Rf => Val::Rel(enc.rf.clone()),
             Base::Co => Val::Rel(enc.co.clone()),
             Base::Fr => Val::Rel(enc.fr.clone()),

@@ -491,6 +491,8 @@ impl<'e> Compiler<'e, '_> {
             // The initial writes form a pseudo-thread of their own.
             Base::Int => Box::new(move |a, b| !external(a, b)),
             Base::Ext => Box::new(external),
+            Base::Tc => Box::new(move |a, b| events.thread_sync.create.contains(&(a, b))),
+            Base::Tj => Box::new(move |a, b| events.thread_sync.join.contains(&(a, b))),
             _ => return None,
         })
     }

@@ -215,7 +215,9 @@ fn unroll_once(
         unroll: options.unroll,
         spec: None,
         bounds: bounds::Bounds::default(),
+        thread_sync: Default::default(),
     };
+    events.thread_sync = super::thread_sync::compute(program, &events.events);
     events.spec = super::spec::histories(program, &mut events);
     events.bounds = bounds::compute(&events);
     Ok(events)
