@@ -7,7 +7,8 @@
 //! the encoding documents (`encode/model/eval.rs`), which are the ones to keep in step with.
 //! Nothing here imports `encode`: the two implementations share only the model.
 
-use std::collections::HashMap;
+// FxHash: the bases are looked up at every leaf of every expression evaluated.
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::cat::ast::{BinOp, CheckKind, UnOp};
 use crate::cat::{Base, Check, Model, RecGroup, TExpr, Type};
@@ -300,7 +301,7 @@ impl<'a> Explicit<'a> {
             x: self,
             model,
             defs: vec![None; model.defs.len()],
-            bases: HashMap::new(),
+            bases: HashMap::default(),
         }
     }
 
