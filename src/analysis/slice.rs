@@ -36,6 +36,11 @@ use crate::program::{MemOrder, Observable, Program};
 /// The model is SC as shipped (`models/sc.cat`, wherever it was read from): the slice's
 /// argument is made for its checks, `acyclic po | com | lko` and RMW atomicity.
 pub fn is_sc(model: &Model) -> bool {
+    // A model with a `let rec` is neither (see `same_model`): spare loading the shipped
+    // one to compare with (half a million instructions on each LKMM test).
+    if !model.rec_groups.is_empty() {
+        return false;
+    }
     static SC: OnceLock<Model> = OnceLock::new();
     same_model(model, SC.get_or_init(crate::cat::sc))
 }
@@ -43,6 +48,9 @@ pub fn is_sc(model: &Model) -> bool {
 /// The model is RC11 as shipped (`models/rc11.cat`): the slice's argument for it
 /// (docs/races-slice.md) needs a program without fences and atomic blocks ([`races_slice`]).
 pub fn is_rc11(model: &Model) -> bool {
+    if !model.rec_groups.is_empty() {
+        return false;
+    }
     static RC11: OnceLock<Option<Model>> = OnceLock::new();
     RC11.get_or_init(|| crate::cat::load_shipped("rc11").and_then(Result::ok))
         .as_ref()

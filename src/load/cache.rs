@@ -50,7 +50,9 @@ impl CacheKey {
 /// What one read answered.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ReadAnswer {
-    Bytes(Vec<u8>),
+    /// As one byte string (`serde_bytes`): a `Vec<u8>` of serde's own is read back one
+    /// element at a time, which was a quarter of reading the kernel model's entry.
+    Bytes(#[serde(with = "serde_bytes")] Vec<u8>),
     /// The read failed with this kind of error (`NotFound` where there is no file).
     Failed(String),
 }
@@ -88,7 +90,7 @@ pub fn load_model_recording(
 
 /// The first bytes of every entry, with the layout's version: an entry of another layout
 /// is not read.
-const MAGIC: &[u8] = b"nemos model cache 1\n";
+const MAGIC: &[u8] = b"nemos model cache 2\n";
 
 #[derive(Serialize)]
 struct EntryRef<'a> {

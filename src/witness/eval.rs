@@ -7,7 +7,10 @@
 //! the encoding documents (`encode/model/eval.rs`), which are the ones to keep in step with.
 //! Nothing here imports `encode`: the two implementations share only the model.
 
-use std::collections::HashMap;
+use std::rc::Rc;
+
+// FxHash: the bases are looked up at every leaf of every expression evaluated.
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::cat::ast::{BinOp, CheckKind, UnOp};
 use crate::cat::{Base, Check, Model, RecGroup, TExpr, Type};
@@ -300,7 +303,7 @@ impl<'a> Explicit<'a> {
             x: self,
             model,
             defs: vec![None; model.defs.len()],
-            bases: HashMap::new(),
+            bases: HashMap::default(),
         }
     }
 
@@ -499,22 +502,27 @@ impl<'a> Explicit<'a> {
 pub struct Evaluator<'m, 'a> {
     x: &'m Explicit<'a>,
     model: &'m Model,
-    defs: Vec<Option<Dense>>,
-    bases: HashMap<Base, Dense>,
+    /// Shared, not copied, by every expression that reads them.
+    defs: Vec<Option<Rc<Dense>>>,
+    bases: HashMap<Base, Rc<Dense>>,
 }
 
 impl Evaluator<'_, '_> {
     /// The value of `e`. `Err` only for an ill-formed model (an unknown definition, a type
     /// mismatch), which the model checker rules out.
     pub fn eval(&mut self, e: &TExpr) -> Result<Dense, String> {
-        let m = self.x.m();
+        self.value(e).map(Rc::unwrap_or_clone)
+    }
+
+    /// The value of `e`, shared with the cache when `e` is a definition or a base.
+    fn value(&mut self, e: &TExpr) -> Result<Rc<Dense>, String> {
         Ok(match e {
             TExpr::Base(b) => {
                 let x = self.x;
                 let tags = &self.model.tags;
                 self.bases
                     .entry(*b)
-                    .or_insert_with(|| x.base(*b, tags))
+                    .or_insert_with(|| Rc::new(x.base(*b, tags)))
                     .clone()
             }
             TExpr::Def(id) => {
@@ -533,11 +541,20 @@ impl Evaluator<'_, '_> {
                     return Err(format!("definition {id} does not exist"));
                 };
                 let v = self
-                    .eval(body)
+                    .value(body)
                     .map_err(|why| format!("in `{name}`: {why}"))?;
                 self.defs[*id] = Some(v.clone());
                 v
             }
+            _ => Rc::new(self.compound(e)?),
+        })
+    }
+
+    /// The value of an expression that is neither a base nor a definition.
+    fn compound(&mut self, e: &TExpr) -> Result<Dense, String> {
+        let m = self.x.m();
+        Ok(match e {
+            TExpr::Base(_) | TExpr::Def(_) => Rc::unwrap_or_clone(self.value(e)?),
             TExpr::Empty(Type::Set) => Dense::Set(BitSet::new(m)),
             TExpr::Empty(Type::Rel) => Dense::Rel(BitRel::new(m)),
             TExpr::DifferentValues(r) => {
@@ -597,7 +614,7 @@ impl Evaluator<'_, '_> {
                 UnOp::Opt => Dense::Rel(self.rel(a)?.zip(&BitRel::identity(m), |x, y| x | y)),
             },
             TExpr::Binary(op, a, b) => {
-                let (x, y) = (self.eval(a)?, self.eval(b)?);
+                let (x, y) = (self.value(a)?, self.value(b)?);
                 let pointwise = |op: BinOp| -> Option<fn(u64, u64) -> u64> {
                     match op {
                         BinOp::Union => Some(|x, y| x | y),
@@ -606,7 +623,7 @@ impl Evaluator<'_, '_> {
                         BinOp::Seq | BinOp::Product => None,
                     }
                 };
-                match (op, x, y) {
+                match (op, &*x, &*y) {
                     (BinOp::Product, Dense::Set(s), Dense::Set(t)) => {
                         let mut r = BitRel::new(m);
                         for i in (0..m).filter(|&i| s.get(i)) {
@@ -614,7 +631,7 @@ impl Evaluator<'_, '_> {
                         }
                         Dense::Rel(r)
                     }
-                    (BinOp::Seq, Dense::Rel(p), Dense::Rel(q)) => Dense::Rel(p.seq(&q)),
+                    (BinOp::Seq, Dense::Rel(p), Dense::Rel(q)) => Dense::Rel(p.seq(q)),
                     (&op, Dense::Set(s), Dense::Set(t)) => match pointwise(op) {
                         Some(f) => Dense::Set(BitSet {
                             words: s
@@ -627,7 +644,7 @@ impl Evaluator<'_, '_> {
                         None => return Err(format!("`{}` between sets", op.symbol())),
                     },
                     (&op, Dense::Rel(p), Dense::Rel(q)) => match pointwise(op) {
-                        Some(f) => Dense::Rel(p.zip(&q, f)),
+                        Some(f) => Dense::Rel(p.zip(q, f)),
                         None => return Err(format!("`{}` between relations", op.symbol())),
                     },
                     (op, _, _) => {
@@ -647,10 +664,10 @@ impl Evaluator<'_, '_> {
         let m = self.x.m();
         let model = self.model;
         for &d in &group.members {
-            self.defs[d] = Some(match model.defs.get(d).and_then(|d| d.2) {
+            self.defs[d] = Some(Rc::new(match model.defs.get(d).and_then(|d| d.2) {
                 Some(Type::Set) => Dense::Set(BitSet::new(m)),
                 _ => Dense::Rel(BitRel::new(m)),
-            });
+            }));
         }
         let k = group.members.len();
         let limit = (k * m * m + 1) * (k + 1);
@@ -665,7 +682,7 @@ impl Evaluator<'_, '_> {
                 let Some((_, body, _)) = model.defs.get(d) else {
                     return Err(format!("definition {d} does not exist"));
                 };
-                let next = self.eval(body)?;
+                let next = self.value(body)?;
                 stable &= self.defs[d].as_ref() == Some(&next);
                 self.defs[d] = Some(next);
             }
@@ -704,8 +721,8 @@ impl Evaluator<'_, '_> {
     /// The check's test holds on the execution (negation included): for a flag, that it
     /// is raised.
     pub fn holds(&mut self, check: &Check) -> Result<bool, String> {
-        let value = self.eval(&check.expr)?;
-        let test = match (check.kind, &value) {
+        let value = self.value(&check.expr)?;
+        let test = match (check.kind, &*value) {
             (CheckKind::Empty, Dense::Set(s)) => s.is_empty(),
             (CheckKind::Empty, Dense::Rel(r)) => r.is_empty(),
             (CheckKind::Irreflexive, Dense::Rel(r)) => !r.reflexive(),

@@ -30,7 +30,9 @@ mod eval;
 mod fixpoint;
 mod plan;
 
-use std::collections::HashMap;
+// FxHash for the compiler's tables (keys are small integers, bases and pairs of events):
+// SipHash was about a twentieth of a small LKMM test's instructions.
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
 use super::acyclic::{AcyclicStrategy, Order};
@@ -123,7 +125,7 @@ struct Compiler<'e, 'a> {
 }
 
 fn rec_members(model: &Model) -> HashMap<usize, usize> {
-    let mut groups = HashMap::new();
+    let mut groups = HashMap::default();
     for (g, group) in model.rec_groups.iter().enumerate() {
         for &m in &group.members {
             groups.insert(m, g);
@@ -278,14 +280,14 @@ impl<'e, 'a> Compiler<'e, 'a> {
             model,
             strategy,
             defs: vec![None; model.defs.len()],
-            bases: HashMap::new(),
+            bases: HashMap::default(),
             orders: Vec::new(),
             ubs: vec![None; model.defs.len()],
-            base_ubs: HashMap::new(),
+            base_ubs: HashMap::default(),
             node_ubs: plan::NodeUbs::new(model),
-            lbs: HashMap::new(),
+            lbs: HashMap::default(),
             wanted: vec![None; model.defs.len()],
-            pairs: HashMap::new(),
+            pairs: HashMap::default(),
             groups: rec_members(model),
         }
     }

@@ -574,7 +574,26 @@ impl NodeUbs {
             }
             ubs.insert(address(e), None);
         }
-        let mut ubs = HashMap::default();
+        // Sized for every node first: growing the table as it filled cost about as much
+        // as the inserts.
+        fn count(e: &TExpr) -> usize {
+            match e {
+                TExpr::Base(_) | TExpr::Def(_) | TExpr::Empty(_) => 0,
+                TExpr::Binary(_, a, b) => 1 + count(a) + count(b),
+                TExpr::Unary(_, a)
+                | TExpr::Domain(a)
+                | TExpr::Range(a)
+                | TExpr::DifferentValues(a) => 1 + count(a),
+            }
+        }
+        let exprs = || {
+            let bodies = model.defs.iter().map(|(_, body, _)| body);
+            bodies.chain(model.checks.iter().map(|check| &check.expr))
+        };
+        let mut ubs = HashMap::with_capacity_and_hasher(
+            exprs().map(count).sum(),
+            BuildHasherDefault::default(),
+        );
         for (_, body, _) in &model.defs {
             walk(body, &mut ubs);
         }
