@@ -18,7 +18,9 @@
 //! past an array, an integer that never was an address) is an invalid access, which the
 //! unroller reports.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
+
+use fixedbitset::FixedBitSet;
 
 use crate::diagnostics::{Diagnostic, Span};
 
@@ -76,9 +78,11 @@ fn has_pointer_access(program: &Program) -> bool {
 }
 
 /// What a value may be, as an address.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 struct Targets {
-    cells: BTreeSet<LocId>,
+    /// The cells, as a bit set over the locations: the fixpoint joins whole sets at every
+    /// load and store through a pointer, once per cell it may reach.
+    cells: FixedBitSet,
     /// Addresses one past an object's last cell (`a + 2` of `int a[2]`): no cell's, but
     /// addresses all the same, which arithmetic may bring back into the object.
     past: BTreeSet<i64>,
@@ -88,21 +92,25 @@ struct Targets {
 
 impl Targets {
     fn is_empty(&self) -> bool {
-        !self.any && self.cells.is_empty() && self.past.is_empty()
+        !self.any && self.cells.is_clear() && self.past.is_empty()
     }
 
     /// Adds `other`; whether anything changed.
     fn join(&mut self, other: &Targets) -> bool {
-        let before = (self.any, self.cells.len(), self.past.len());
+        let mut changed = other.any && !self.any;
         self.any |= other.any;
-        self.cells.extend(other.cells.iter().copied());
+        if !self.cells.is_superset(&other.cells) {
+            self.cells.union_with(&other.cells);
+            changed = true;
+        }
+        let past = self.past.len();
         self.past.extend(other.past.iter().copied());
-        before != (self.any, self.cells.len(), self.past.len())
+        changed || past != self.past.len()
     }
 
     fn anything() -> Targets {
         Targets {
-            cells: BTreeSet::new(),
+            cells: FixedBitSet::new(),
             past: BTreeSet::new(),
             any: true,
         }
@@ -111,6 +119,8 @@ impl Targets {
 
 struct Analysis {
     addresses: Vec<i32>,
+    /// The first cell at each address (`cell_at`).
+    cell_of_address: HashMap<i32, LocId>,
     registers: Vec<Vec<Targets>>,
     memory: Vec<Targets>,
 }
@@ -118,10 +128,15 @@ struct Analysis {
 impl Analysis {
     fn run(program: &Program) -> Analysis {
         let addresses: Vec<i32> = program.locations.iter().map(|l| l.address).collect();
+        let mut cell_of_address = HashMap::new();
+        for (cell, &address) in addresses.iter().enumerate() {
+            cell_of_address.entry(address).or_insert(cell);
+        }
         let mut analysis = Analysis {
             registers: Vec::new(),
             memory: Vec::new(),
             addresses,
+            cell_of_address,
         };
         analysis.memory = program
             .locations
@@ -153,7 +168,7 @@ impl Analysis {
 
     fn cell_at(&self, value: i64) -> Option<LocId> {
         let value = i32::try_from(value).ok()?;
-        self.addresses.iter().position(|&a| a == value)
+        self.cell_of_address.get(&value).copied()
     }
 
     fn constant(&self, value: i32) -> Targets {
@@ -167,7 +182,7 @@ impl Analysis {
         if targets.any {
             return (0..self.addresses.len()).collect();
         }
-        targets.cells.iter().copied().collect()
+        targets.cells.ones().collect()
     }
 
     /// Every cell of the objects of `targets` (those sharing an address block).
@@ -177,8 +192,8 @@ impl Analysis {
         }
         let blocks: BTreeSet<i64> = targets
             .cells
-            .iter()
-            .map(|&c| i64::from(object_block(self.addresses[c])))
+            .ones()
+            .map(|c| i64::from(object_block(self.addresses[c])))
             .chain(
                 targets
                     .past
@@ -205,13 +220,13 @@ impl Analysis {
         let mut out = Targets::default();
         let from_cells = targets
             .cells
-            .iter()
-            .map(|&c| i64::from(self.addresses[c]) + by);
+            .ones()
+            .map(|c| i64::from(self.addresses[c]) + by);
         let from_past = targets.past.iter().map(|&a| a + by);
         for address in from_cells.chain(from_past) {
             match self.cell_at(address) {
                 Some(cell) => {
-                    out.cells.insert(cell);
+                    out.cells.grow_and_insert(cell);
                 }
                 None if self.one_past_an_object(address) => {
                     out.past.insert(address);
@@ -227,7 +242,7 @@ impl Analysis {
         let Ok(below) = i32::try_from(address - 1) else {
             return false;
         };
-        self.addresses.contains(&below)
+        self.cell_of_address.contains_key(&below)
             && i32::try_from(address).is_ok_and(|a| object_block(a) == object_block(below))
     }
 
