@@ -16,9 +16,10 @@
 //! `tests/it/infer.rs` compares the two on every test of `litmus/` and the corpus it can):
 //! - *incremental* (the default): one instance in which the solver chooses every site's
 //!   order through selector literals; the assignments are searched as CEGAR would, MARCO's
-//!   way: an unexplored assignment from a second solver, shrunk to a minimal passing one or
-//!   grown to a maximal failing one, whose up-set or down-set is then blocked. Each verdict
-//!   is one solve under assumptions; nothing is encoded twice.
+//!   way: an unexplored assignment from a second solver, taken minimal among the unexplored
+//!   ones (so that one that passes is a minimal passing one at once), a failing one grown
+//!   while kept executions still break the property, whose up-set or down-set is then
+//!   blocked. Each verdict is one solve under assumptions; nothing is encoded twice.
 //! - *exhaustive*: every assignment is rewritten, unrolled and solved in a session of its
 //!   own, so the answer does not rest on monotonicity (a user's `.cat` need not have it).
 //!   The number of assignments is checked against a limit before any is solved.

@@ -13,7 +13,7 @@ use crate::encode::cnf::{Bool, ClauseSink, Gates};
 use crate::encode::OrderOption;
 use crate::events::{EventId, EventKind, Events};
 use crate::program::{MemOrder, Program};
-use crate::solver::{Solver, VarisatSolver};
+use crate::solver::{solve_under, Solver, VarisatSolver};
 use crate::witness::eval::Explicit;
 use crate::witness::validate::{validate, ModelChecks};
 use crate::witness::Execution;
@@ -461,12 +461,43 @@ impl<'a> Oracle<'a> {
         }
     }
 
-    /// From a failing `a`, step up while some one-step strengthening fails.
+    /// From a failing `a`, step up while some one-step strengthening is known to fail
+    /// without a solve (below a failing assignment found before, or broken by a kept
+    /// execution). The result fails, and so does everything below it; it need not be a
+    /// maximal failing assignment: the seeds then offer the least assignment above it not
+    /// yet decided, and its solve either passes (a minimal passing assignment) or finds a
+    /// new execution.
     fn grow(&mut self, mut a: Vec<Choice>) -> Result<Vec<Choice>, AnalysisError> {
-        while let Some(b) = self.step(&a, Direction::Up, false)? {
-            a = b;
+        'up: loop {
+            for i in 0..a.len() {
+                for next in covers(&self.sites[i].choices, a[i], Direction::Up) {
+                    let mut b = a.clone();
+                    b[i] = next;
+                    if self.fails_without_solving(&b) {
+                        a = b;
+                        continue 'up;
+                    }
+                }
+            }
+            return Ok(a);
         }
-        Ok(a)
+    }
+
+    /// `a` is known to fail: below a failing assignment decided before, or a kept
+    /// execution breaks the property under it.
+    fn fails_without_solving(&mut self, a: &[Choice]) -> bool {
+        if let Some(known) = known_verdict(&self.minimal, &self.failing, &self.verdicts, a) {
+            return !known;
+        }
+        match self.breaking(a) {
+            Some(k) => {
+                let kept = self.counterexamples.remove(k);
+                self.counterexamples.insert(0, kept);
+                self.verdicts.insert(a.to_vec(), false);
+                true
+            }
+            None => false,
+        }
     }
 
     /// A neighbour of `a` one step away in `direction` whose verdict is `passing`.
@@ -666,21 +697,53 @@ impl Seeds {
         }
     }
 
+    /// An assignment not yet explored with none strictly below it unexplored: whatever
+    /// lies below it is known to fail (it is below a failing assignment blocked before; it
+    /// cannot be above a passing one, or the seed would be too), so when it passes it is
+    /// a minimal passing assignment with no walk down, and when it fails it is as weak as
+    /// a failing seed can be.
     pub(super) fn next(&mut self, sites: &[Site]) -> Result<Option<Vec<Choice>>, AnalysisError> {
         if self.exhausted || self.solver.solve(&[])? == SolveOutcome::Unsat {
             return Ok(None);
         }
+        let mut seed = self.model(sites);
+        // Lower one site below its choice, every other site at most at its own, while the
+        // seed solver finds an unexplored assignment there (each solve is over a few
+        // literals per site).
+        'down: loop {
+            for i in 0..sites.len() {
+                for lower in covers(&sites[i].choices, seed[i], Direction::Down) {
+                    let mut bound = seed.clone();
+                    bound[i] = lower;
+                    let mut assumptions = Vec::new();
+                    for (j, site) in sites.iter().enumerate() {
+                        for (k, &c) in site.choices.iter().enumerate() {
+                            if !at_most(c, bound[j]) {
+                                assumptions.push(!self.lits[j][k]);
+                            }
+                        }
+                    }
+                    if solve_under(&mut self.solver, &assumptions)? == SolveOutcome::Sat {
+                        seed = self.model(sites);
+                        continue 'down;
+                    }
+                }
+            }
+            return Ok(Some(seed));
+        }
+    }
+
+    /// The assignment of the seed solver's last model.
+    fn model(&self, sites: &[Site]) -> Vec<Choice> {
         let solver = &self.solver;
-        Ok(Some(
-            sites
-                .iter()
-                .zip(&self.lits)
-                .map(|(site, lits)| {
-                    let k = lits.iter().position(|&l| solver.value_of(l)).unwrap_or(0);
-                    site.choices[k]
-                })
-                .collect(),
-        ))
+        sites
+            .iter()
+            .zip(&self.lits)
+            .map(|(site, lits)| {
+                let k = lits.iter().position(|&l| solver.value_of(l)).unwrap_or(0);
+                site.choices[k]
+            })
+            .collect()
     }
 
     /// No later seed lies in the up-set (`above`) or down-set of `a`: some site is given a
@@ -717,4 +780,67 @@ fn nth(sites: &[Site], mut i: usize) -> Vec<Choice> {
         i /= n;
     }
     assignment
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::MemOrder::*;
+
+    fn site(access: super::super::Access) -> Site {
+        Site {
+            thread: 0,
+            access,
+            span: Span::default(),
+            line: 1,
+            written: None,
+            choices: access.choices(),
+            pinned: false,
+        }
+    }
+
+    /// The seeds are minimal among the unexplored assignments: with a monotone verdict
+    /// (passing exactly above one of some targets), a seed that passes is blocked as it is,
+    /// with no walk down, and a failing one only as itself; the passing seeds are then
+    /// exactly the minimal targets, found with one verdict each.
+    #[test]
+    fn passing_seeds_are_the_minimal_passing_assignments() {
+        use super::super::Access;
+        let sites = vec![site(Access::Load), site(Access::Rmw), site(Access::Fence)];
+        let targets: Vec<Vec<Choice>> = vec![
+            vec![Some(Acquire), Some(Release), None],
+            vec![Some(Relaxed), Some(Acquire), Some(Release)],
+            vec![Some(Relaxed), Some(AcqRel), Some(Release)],
+            vec![Some(SeqCst), Some(Relaxed), Some(SeqCst)],
+        ];
+        let passes = |a: &[Choice]| targets.iter().any(|t| below(t, a));
+        let minimal: Vec<&Vec<Choice>> = targets
+            .iter()
+            .filter(|t| !targets.iter().any(|u| u != *t && below(u, t)))
+            .collect();
+        let mut seeds = Seeds::new(&sites);
+        let mut found = Vec::new();
+        let mut verdicts = 0;
+        while let Some(seed) = seeds.next(&sites).unwrap() {
+            verdicts += 1;
+            if passes(&seed) {
+                for (i, s) in sites.iter().enumerate() {
+                    for lower in covers(&s.choices, seed[i], Direction::Down) {
+                        let mut b = seed.clone();
+                        b[i] = lower;
+                        assert!(!passes(&b), "{seed:?} passes and is not minimal");
+                    }
+                }
+                seeds.block(&sites, &seed, true);
+                found.push(seed);
+            } else {
+                seeds.block(&sites, &seed, false);
+            }
+            assert!(verdicts <= 135, "more seeds than assignments");
+        }
+        found.sort_by_key(|a| format!("{a:?}"));
+        let mut expected: Vec<Vec<Choice>> = minimal.into_iter().cloned().collect();
+        expected.sort_by_key(|a| format!("{a:?}"));
+        assert_eq!(found, expected);
+    }
 }
