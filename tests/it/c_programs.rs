@@ -328,6 +328,14 @@ const KNOWN: &[Known] = &[
         litmus: None,
     },
     Known {
+        file: "deque_sc_fences.c",
+        // A work-stealing deque whose seq_cst events are two fences and the owner's
+        // exchange (GenMC 0.11: 7 executions, no error, under -rc11 and -sc).
+        rc11: (false, 7),
+        sc: (false, 7),
+        litmus: None,
+    },
+    Known {
         file: "stack_argument.c",
         // main's `data` is a stack object the thread writes; the join orders the write
         // before main's read.

@@ -42,10 +42,10 @@ enum Stmt {
 }
 
 #[derive(Clone, Debug)]
-struct Random {
+pub(crate) struct Random {
     threads: Vec<Vec<Stmt>>,
     /// `(thread, register, value)`: the twin's `exists` condition, a conjunction.
-    condition: Vec<(usize, usize, i32)>,
+    pub(crate) condition: Vec<(usize, usize, i32)>,
     /// Whether the condition is replaced by one of the states the reference reaches.
     reachable: bool,
     /// Which reachable state, modulo their number.
@@ -102,7 +102,7 @@ fn stmt() -> impl Strategy<Value = Stmt> {
     ]
 }
 
-fn random() -> impl Strategy<Value = Random> {
+pub(crate) fn random() -> impl Strategy<Value = Random> {
     (2..4usize)
         .prop_flat_map(|n| {
             (
@@ -217,7 +217,7 @@ fn render_c(test: &Random, condition: &[(usize, usize, i32)]) -> String {
 }
 
 /// The litmus twin, with `exists` of the condition.
-fn render_litmus(test: &Random, condition: &[(usize, usize, i32)]) -> String {
+pub(crate) fn render_litmus(test: &Random, condition: &[(usize, usize, i32)]) -> String {
     let mut out = String::from("C random\n{ x = 0; y = 0; a = 0; }\n");
     for (k, body) in test.threads.iter().enumerate() {
         out.push_str(&format!(

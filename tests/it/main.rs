@@ -50,6 +50,7 @@ mod models;
 mod parse_corpus;
 mod parse_errors;
 mod parse_robustness;
+mod rc11_psc;
 mod readme;
 mod semantic_errors;
 mod shard;
