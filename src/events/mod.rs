@@ -483,22 +483,45 @@ impl Terms {
         }
     }
 
-    /// Evaluate with the values of reads given.
+    /// Evaluate with the values of reads given. Terms are a DAG (a loop's exits merge
+    /// registers with `Ite`s that share their arms): each node is evaluated once, so the
+    /// cost is the number of nodes reached, not of paths through them (exponential in the
+    /// iterations of a loop whose exits nest).
     pub fn eval(&self, id: TermId, read_value: &impl Fn(EventId) -> i32) -> i32 {
+        self.eval_memo(id, read_value, &mut HashMap::new())
+    }
+
+    fn eval_memo(
+        &self,
+        id: TermId,
+        read_value: &impl Fn(EventId) -> i32,
+        memo: &mut HashMap<TermId, i32>,
+    ) -> i32 {
         match self.nodes[id] {
+            Term::Const(v) => return v,
+            Term::Read(e) => return read_value(e),
+            _ => {}
+        }
+        if let Some(&known) = memo.get(&id) {
+            return known;
+        }
+        let value = match self.nodes[id] {
             Term::Const(v) => v,
             Term::Read(e) => read_value(e),
-            Term::Unary(op, a) => eval_unary(op, self.eval(a, read_value)),
+            Term::Unary(op, a) => eval_unary(op, self.eval_memo(a, read_value, memo)),
             Term::Binary(op, a, b) => {
-                eval_binary(op, self.eval(a, read_value), self.eval(b, read_value))
+                let a = self.eval_memo(a, read_value, memo);
+                eval_binary(op, a, self.eval_memo(b, read_value, memo))
             }
             Term::Ite(c, a, b) => {
-                if self.eval(c, read_value) != 0 {
-                    self.eval(a, read_value)
+                if self.eval_memo(c, read_value, memo) != 0 {
+                    self.eval_memo(a, read_value, memo)
                 } else {
-                    self.eval(b, read_value)
+                    self.eval_memo(b, read_value, memo)
                 }
             }
-        }
+        };
+        memo.insert(id, value);
+        value
     }
 }

@@ -768,6 +768,42 @@ fn a_function_named_like_a_library_call_is_the_programs_own() {
     }
 }
 
+/// GenMC's hw-queue cut down (`queue_through_pointer.c`): the queue is reached through a
+/// pointer main sets, so the first round of the value-set pruning, with the pointer at its
+/// initial null, stops each thread at its first access, and the scan loop under it was
+/// unrolled 1024 times a thread for nothing, past `--max-events` (exit 3 on main 586c511).
+/// Its executions are GenMC 0.11's: 14 under sc, no error.
+#[test]
+fn a_loop_after_a_certain_stop_is_not_unrolled() {
+    let (code, text) = check_text("queue_through_pointer.c", &["--model", "sc", "--count"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("no assertion fails"), "{text}");
+    assert!(
+        text.contains("executions: 14 satisfy the condition, 0 do not"),
+        "{text}"
+    );
+    // The same bound GenMC's -unroll=3 maps to, with no execution left out.
+    let (code, text) = check_text(
+        "queue_through_pointer.c",
+        &[
+            "--model",
+            "sc",
+            "--count",
+            "--unroll",
+            "3",
+            "--block-at-bound",
+            "--max-events",
+            "2000",
+        ],
+    );
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("executions: 14 satisfy the condition"),
+        "{text}"
+    );
+    assert!(!text.contains("left out"), "{text}");
+}
+
 /// `check` on `file` with `args`: exit code and text.
 fn check_text(file: &str, args: &[&str]) -> (i32, String) {
     let output = nemos()

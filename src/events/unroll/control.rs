@@ -218,6 +218,11 @@ impl Builder {
                 state.guard = loop_guard(&entry, went_on, reached);
             }
             let constant = self.terms.constant_value(c).is_some();
+            // An iteration under a guard that holds in no execution (the thread stopped
+            // for sure in an earlier one) runs in none, and nor do the later ones.
+            if self.guard_dead(&state.guard) {
+                break;
+            }
             let bounded_out = if constant && counts_iterations {
                 known_left = known_left.saturating_sub(1);
                 known_left == 0

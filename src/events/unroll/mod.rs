@@ -4,6 +4,7 @@ mod access;
 mod calls;
 mod control;
 mod ctrl;
+mod dead;
 mod flow;
 mod heap;
 mod instr;
@@ -120,6 +121,7 @@ fn unroll_once(
         events: Vec::new(),
         terms: Terms::default(),
         controls: Vec::new(),
+        dead_controls: Vec::new(),
         bound_hits: Vec::new(),
         calls: Vec::new(),
         errors: Vec::new(),
@@ -258,6 +260,8 @@ struct Builder {
     events: Vec<Event>,
     terms: Terms,
     controls: Vec<Control>,
+    /// Per control, whether it is false in every execution (`dead.rs`).
+    dead_controls: Vec<bool>,
     bound_hits: Vec<BoundHit>,
     calls: Vec<Call>,
     errors: Vec<Diagnostic>,
@@ -651,6 +655,7 @@ impl Builder {
             within,
             event,
         });
+        self.note_control(control);
         control
     }
 
