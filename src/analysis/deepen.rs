@@ -52,6 +52,7 @@ pub fn ask_unrolled_as_needed(
             UnrollOptions {
                 unroll,
                 max_events: load.max_events,
+                end_threads_at_bound: load.end_threads_at_bound,
             },
         );
         // Past the event limit (or any refusal the larger bound brings) the answer at the

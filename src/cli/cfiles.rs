@@ -32,6 +32,11 @@ pub struct CArgs {
     /// over the executions within the bound.
     #[arg(long)]
     pub block_at_bound: bool,
+    /// A thread that would test a loop's condition after --unroll iterations ends there
+    /// (GenMC 0.11's -unroll=N kills the thread): the rest of it does not run, a join of it
+    /// waits forever, and the execution counts as complete rather than cut.
+    #[arg(long)]
+    pub end_threads_at_bound: bool,
 }
 
 /// The name the preprocessor's line markers give the file it reads from standard input.
@@ -43,6 +48,7 @@ impl CArgs {
         nemos::LoadOptions {
             preprocessor: Some(self.preprocessor()),
             block_at_bound: self.block_at_bound,
+            end_threads_at_bound: self.end_threads_at_bound,
             ..nemos::LoadOptions::default()
         }
     }

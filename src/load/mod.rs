@@ -42,6 +42,9 @@ pub struct LoadOptions {
     /// Leave out the executions that need more loop iterations than `unroll`, as GenMC's
     /// `-unroll=N` does, instead of reporting them as cut.
     pub block_at_bound: bool,
+    /// GenMC 0.11's `-unroll=N`: a thread that would test a loop's condition after N
+    /// iterations ends there instead (see [`events::UnrollOptions::end_threads_at_bound`]).
+    pub end_threads_at_bound: bool,
     /// The caller left the bound to nemos: a C file's check, outcomes and races raise it
     /// from `unroll` as far as the executions need ([`crate::analysis::deepen`]), as GenMC
     /// needs no bound for loops that end.
@@ -69,6 +72,7 @@ impl Default for LoadOptions {
             macros: None,
             preprocessor: None,
             block_at_bound: false,
+            end_threads_at_bound: false,
             unroll_as_needed: false,
         }
     }
@@ -173,6 +177,7 @@ pub fn load(source: &SourceFile, options: &LoadOptions) -> Result<Test, LoadErro
         UnrollOptions {
             unroll: options.unroll,
             max_events: options.max_events,
+            end_threads_at_bound: options.end_threads_at_bound,
         },
     )?;
     events.block_at_bound = options.block_at_bound;

@@ -1162,6 +1162,7 @@ fn unroll_bounds_the_runs_of_a_do_while() {
             UnrollOptions {
                 unroll: 1,
                 max_events: None,
+                end_threads_at_bound: false,
             },
         )
         .expect("unrolls");

@@ -3,7 +3,9 @@
 //! (`expected.csv`: one row per variant and model).
 //!
 //! Each row runs as GenMC ran it, from the corpus folder: `--model rc11|sc`, `-unroll=N` as
-//! `--unroll N --block-at-bound`, the row's `-D`/`-I` flags. nemos's verdict for the row:
+//! `--unroll N --block-at-bound --end-threads-at-bound` (GenMC 0.11's loop bound kills the
+//! thread that would start iteration N+1: `__VERIFIER_kill_thread` in its
+//! `LoopUnrollPass.cpp`), the row's `-D`/`-I` flags. nemos's verdict for the row:
 //! - `check` (with `--count` on the rows whose counts are compared; `--no-liveness` unless
 //!   the row has `-check-liveness`; `--ignore-races` when it has `-disable-race-detection`)
 //!   finds a failing assertion: GenMC's "Safety violation";
@@ -263,6 +265,7 @@ fn common_args(row: &Row) -> Vec<String> {
             "--unroll".to_string(),
             n.to_string(),
             "--block-at-bound".to_string(),
+            "--end-threads-at-bound".to_string(),
         ]);
     }
     args.extend(row.cflags.split_whitespace().map(str::to_string));

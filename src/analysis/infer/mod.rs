@@ -586,6 +586,7 @@ impl Checker<'_> {
             UnrollOptions {
                 unroll: self.unroll,
                 max_events: None,
+                end_threads_at_bound: false,
             },
         )
         .map_err(|e| InferError::Unroll(LoadError::from(e).short()))?;

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use super::flow::{entry_test_reads_first, registers_of, spin_reducible};
+use super::flow::{entry_test_reads_first, exit_flags, registers_of, spin_reducible};
 use super::{blank_event, loop_guard, Builder, Deps, ThreadState};
 use crate::diagnostics::Span;
 use crate::events::{
@@ -196,13 +196,32 @@ impl Builder {
         // runs until its count ends or `--max-events` stops the unrolling.
         let mut known_left = MAX_KNOWN_ITERATIONS.max(self.unroll);
         let link = |c: Option<ControlId>| Guard(c.map(|c| (c, true)).into_iter().collect());
+        let flags = if self.end_threads_at_bound {
+            exit_flags(cond, &[body, cond_prelude])
+        } else {
+            BTreeSet::new()
+        };
         loop {
             if self.cut {
                 return;
             }
-            let value = self.term(cond, state);
-            let zero = self.terms.constant(0);
-            let c = self.terms.binary(BinaryOp::Ne, value, zero);
+            // Back at the test after the bound's iterations, a thread ended at the bound
+            // stops before the test: the hit is reaching it.
+            let ends_here = self.end_threads_at_bound && remaining == 0;
+            let c = if ends_here {
+                // Reached unless a `break` or `return` of the last iteration left the loop.
+                let mut reached_test = self.terms.constant(1);
+                for &flag in &flags {
+                    let zero = self.terms.constant(0);
+                    let clear = self.terms.binary(BinaryOp::Eq, state.registers[flag], zero);
+                    reached_test = self.terms.binary(BinaryOp::And, reached_test, clear);
+                }
+                reached_test
+            } else {
+                let value = self.term(cond, state);
+                let zero = self.terms.constant(0);
+                self.terms.binary(BinaryOp::Ne, value, zero)
+            };
             if self.terms.constant_value(c) == Some(0) {
                 break;
             }
@@ -223,7 +242,9 @@ impl Builder {
             if self.guard_dead(&state.guard) {
                 break;
             }
-            let bounded_out = if constant && counts_iterations {
+            let bounded_out = if ends_here {
+                true
+            } else if constant && counts_iterations {
                 known_left = known_left.saturating_sub(1);
                 known_left == 0
             } else {
@@ -231,12 +252,21 @@ impl Builder {
             };
             if bounded_out {
                 let control = self.control(state, c, link(reached), span);
-                self.bound_hits.push(BoundHit {
-                    thread: state.index,
-                    guard: state.guard.clone(),
-                    control,
-                    span,
-                });
+                // A thread ended at the bound is an execution of the bounded program, not
+                // one cut or left out: it stops here, as at a failed address check, so the
+                // joins of the branches and loops around this one keep the rest from running.
+                if ends_here {
+                    let at_test = self.guard_term(&state.guard);
+                    let stopped = self.and(at_test, c);
+                    state.stops.push((stopped, state.registers.clone()));
+                } else {
+                    self.bound_hits.push(BoundHit {
+                        thread: state.index,
+                        guard: state.guard.clone(),
+                        control,
+                        span,
+                    });
+                }
                 hit = Some(control);
                 break;
             }
@@ -265,7 +295,9 @@ impl Builder {
             }
             let before = self.iteration_mark(state);
             self.balanced(state, span, "branch", |b, s| b.block(body, s));
-            self.block(cond_prelude, state);
+            if !(self.end_threads_at_bound && remaining == 0) {
+                self.block(cond_prelude, state);
+            }
             let after = self.iteration_mark(state);
             // An iteration that changed nothing under a constant condition repeats forever
             // (`while (1) {}`): every later one is the same, so go to the bound at once.

@@ -37,6 +37,11 @@ pub struct UnrollOptions {
     pub unroll: u32,
     /// Stop unrolling as soon as the program has more events than this.
     pub max_events: Option<usize>,
+    /// GenMC 0.11's `-unroll=N`: a thread that comes back to a loop's test after N
+    /// iterations ends there (GenMC's `__VERIFIER_kill_thread`, before that test's reads):
+    /// the rest of the thread does not run, a join of it waits forever, and the execution is
+    /// not cut by the bound (docs/unrolling.md, "Threads ended at the bound").
+    pub end_threads_at_bound: bool,
 }
 
 impl Default for UnrollOptions {
@@ -44,6 +49,7 @@ impl Default for UnrollOptions {
         UnrollOptions {
             unroll: 2,
             max_events: None,
+            end_threads_at_bound: false,
         }
     }
 }
@@ -127,6 +133,7 @@ fn unroll_once(
         errors: Vec::new(),
         unroll: options.unroll,
         max_events: options.max_events,
+        end_threads_at_bound: options.end_threads_at_bound,
         cut: false,
         control_terms: HashMap::new(),
         waits: Vec::new(),
@@ -267,6 +274,8 @@ struct Builder {
     errors: Vec<Diagnostic>,
     unroll: u32,
     max_events: Option<usize>,
+    /// See [`UnrollOptions::end_threads_at_bound`].
+    end_threads_at_bound: bool,
     /// The events passed `max_events`: every recursion returns at once.
     cut: bool,
     /// Per control, once asked for: a term that is 1 exactly when it is true.
