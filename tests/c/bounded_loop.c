@@ -1,6 +1,8 @@
 /* A loop that counts while it waits, so it is not a spin loop: its iterations are
- * bounded by --unroll. With --block-at-bound the executions that need more are left out,
- * as GenMC's -unroll=N does; without it they are reported as cut (exit 3). */
+ * bounded by --unroll. With --block-at-bound the executions that need more are left out;
+ * without it they are reported as cut (exit 3). With --end-threads-at-bound too, main ends
+ * at the loop's head past the bound, before reading `ready` again, as GenMC 0.11's
+ * -unroll=N does (GenMC 0.11: 3 executions at -unroll=2, 4 and no error at -unroll=3). */
 #include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>

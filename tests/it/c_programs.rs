@@ -1652,3 +1652,52 @@ fn thread_order_programs_agree_with_the_reference_explorer() {
         assert!(!reference.deadlock, "{file} {defines:?}: no thread blocks");
     }
 }
+
+/// A second set of programs checked against GenMC 0.11's `-unroll=N` (`genmc -unroll=N
+/// --rc11|--sc`, the counts below), written apart from the ones above: a fetch-and-add
+/// retry loop whose every execution needs a second iteration (`--block-at-bound` alone
+/// leaves nothing), the same with both workers joined (main waits for good), a `while`
+/// whose head ends `main` before its condition reads again, and a loop counted up to a
+/// value read, which ends its thread at the head past the bound even where the count
+/// would end there.
+#[test]
+fn threads_ended_at_the_bound_count_as_genmc_counts_them() {
+    let run = |args: &[&str]| {
+        let output = nemos()
+            .args(["check", "--count", "--format", "json"])
+            .args(args)
+            .output()
+            .expect("nemos runs");
+        let json: Value = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+        (output.status.code(), json)
+    };
+    let cases: [(&str, &[&str], u64); 7] = [
+        ("1", &["fai_retry_killed.c"], 8),
+        ("2", &["fai_retry_killed.c"], 12),
+        ("1", &["-DJOIN_BOTH", "fai_retry_killed.c"], 0),
+        ("2", &["bounded_loop.c"], 3),
+        ("3", &["bounded_loop.c"], 4),
+        ("3", &["counted_killed.c"], 0),
+        ("4", &["counted_killed.c"], 1),
+    ];
+    for model in ["rc11", "sc"] {
+        let (_, blocked) = run(&[
+            "--model",
+            model,
+            "--unroll",
+            "1",
+            "--block-at-bound",
+            "fai_retry_killed.c",
+        ]);
+        assert_eq!(executions(&blocked), 0, "{model}: {blocked}");
+        for (unroll, files, genmc) in cases {
+            let mut args = vec!["--model", model, "--unroll", unroll];
+            args.extend(["--block-at-bound", "--end-threads-at-bound"]);
+            args.extend(files);
+            let (exit, result) = run(&args);
+            assert_eq!(exit, Some(0), "{model} {args:?}: {result}");
+            assert_eq!(result["bound_hit"], false, "{model} {args:?}: {result}");
+            assert_eq!(executions(&result), genmc, "{model} {args:?}: {result}");
+        }
+    }
+}
