@@ -1166,17 +1166,7 @@ fn barriers_agree_with_the_reference_explorer() {
         ("barrier_misuse.c", &["CASE=3"]),
     ];
     for (file, defines) in cases {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/c")
-            .join(file);
-        let text = std::fs::read_to_string(&path).expect("the program");
-        let reference = reference_explorer_on(file, &text, defines);
-        let mut args = vec!["check", "--format", "json", "--model", "sc"];
-        let flags: Vec<String> = defines.iter().map(|d| format!("-D{d}")).collect();
-        args.extend(flags.iter().map(String::as_str));
-        args.push(file);
-        let output = nemos().args(&args).output().expect("nemos runs");
-        let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        let (json, reference) = sc_check_and_reference_explorer(file, defines);
         // The reference fails on a library's check as on `assert`; the report names it
         // apart (JSON `defects`), not as the program's own assertion.
         let library_misuse = json["defects"].as_array().is_some_and(|defects| {
@@ -1386,19 +1376,41 @@ fn stack_objects_agree_with_the_reference_explorer() {
         "stack_per_call.c",
         "stack_race.c",
     ] {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/c")
-            .join(file);
-        let text = std::fs::read_to_string(&path).expect("the program");
-        let reference = reference_explorer_on(file, &text, &[]);
-        let (_, json) = check(file, "sc");
-        assert_eq!(
-            json["assertion_fails"] == true,
-            reference.assertion_failure,
-            "{file}: assertion"
-        );
-        assert!(!reference.deadlock, "{file}: no thread blocks");
+        assert_sc_check_is_the_reference_explorers(file, &[]);
     }
+}
+
+/// `check --model sc --format json` on `tests/c/file`, with `-D` of each of `defines`, and
+/// the reference explorer on the same program.
+fn sc_check_and_reference_explorer(
+    file: &str,
+    defines: &[&str],
+) -> (Value, crate::reference::Reference) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/c")
+        .join(file);
+    let text = std::fs::read_to_string(&path).expect("the program");
+    let reference = reference_explorer_on(file, &text, defines);
+    let mut args = vec!["check", "--format", "json", "--model", "sc"];
+    let flags: Vec<String> = defines.iter().map(|d| format!("-D{d}")).collect();
+    args.extend(flags.iter().map(String::as_str));
+    args.push(file);
+    let output = nemos().args(&args).output().expect("nemos runs");
+    let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    (json, reference)
+}
+
+/// `check --model sc` on `tests/c/file` (with `-D` of each of `defines`) says an assertion
+/// can fail exactly when the reference explorer reaches a failing one, and no thread of the
+/// program blocks for good.
+fn assert_sc_check_is_the_reference_explorers(file: &str, defines: &[&str]) {
+    let (json, reference) = sc_check_and_reference_explorer(file, defines);
+    assert_eq!(
+        json["assertion_fails"] == true,
+        reference.assertion_failure,
+        "{file} {defines:?}: assertion"
+    );
+    assert!(!reference.deadlock, "{file} {defines:?}: no thread blocks");
 }
 
 /// A stack object is allocated once, at its function's entry (clang's allocas): a local
@@ -1633,23 +1645,7 @@ fn thread_order_programs_agree_with_the_reference_explorer() {
         ("lb_through_creates.c", &[]),
     ];
     for (file, defines) in cases {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/c")
-            .join(file);
-        let text = std::fs::read_to_string(&path).expect("the program");
-        let reference = reference_explorer_on(file, &text, defines);
-        let mut args = vec!["check", "--format", "json", "--model", "sc"];
-        let flags: Vec<String> = defines.iter().map(|d| format!("-D{d}")).collect();
-        args.extend(flags.iter().map(String::as_str));
-        args.push(file);
-        let output = nemos().args(&args).output().expect("nemos runs");
-        let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
-        assert_eq!(
-            json["assertion_fails"] == true,
-            reference.assertion_failure,
-            "{file} {defines:?}"
-        );
-        assert!(!reference.deadlock, "{file} {defines:?}: no thread blocks");
+        assert_sc_check_is_the_reference_explorers(file, defines);
     }
 }
 
