@@ -12,6 +12,9 @@ use crate::events::{
 use crate::program::{BinaryOp, UnaryOp};
 use crate::program::{MemOrder, Program};
 
+/// How many nodes of a term a report writes out before it writes `…` for the rest.
+const TERM_NODES: usize = 200;
+
 /// One row of the event table (the Nemos/DefectFinder paper, Figure 4).
 #[derive(Clone, Debug, Serialize)]
 pub struct EventRow {
@@ -146,11 +149,20 @@ impl<'a> Namer<'a> {
         }
     }
 
+    /// `t` written out as an expression, its first `TERM_NODES` nodes in full and `…` for
+    /// the rest. A term is a DAG: a loop's value built on the last iteration's, unrolled,
+    /// shares its subterms, and written out as a tree it grows exponentially (a queue of
+    /// GenMC's suite gave a JSON report that took more than 29 s to write).
     pub fn term(&self, t: TermId) -> String {
-        self.term_prec(t, 0)
+        let mut nodes_left = TERM_NODES;
+        self.term_prec(t, 0, &mut nodes_left)
     }
 
-    fn term_prec(&self, t: TermId, outer: u8) -> String {
+    fn term_prec(&self, t: TermId, outer: u8, nodes_left: &mut usize) -> String {
+        if *nodes_left == 0 {
+            return "…".to_string();
+        }
+        *nodes_left -= 1;
         match *self.events.terms.get(t) {
             Term::Const(v) => v.to_string(),
             Term::Read(e) => self.read_value(e),
@@ -160,16 +172,13 @@ impl<'a> Namer<'a> {
                     UnaryOp::Not => "!",
                     UnaryOp::BitNot => "~",
                 };
-                format!("{}{}", symbol, self.term_prec(a, 12))
+                format!("{}{}", symbol, self.term_prec(a, 12, nodes_left))
             }
             Term::Binary(op, a, b) => {
                 let (symbol, prec) = binary_symbol(op);
-                let text = format!(
-                    "{} {} {}",
-                    self.term_prec(a, prec),
-                    symbol,
-                    self.term_prec(b, prec + 1)
-                );
+                let left = self.term_prec(a, prec, nodes_left);
+                let right = self.term_prec(b, prec + 1, nodes_left);
+                let text = format!("{left} {symbol} {right}");
                 if prec < outer {
                     format!("({text})")
                 } else {
@@ -177,12 +186,10 @@ impl<'a> Namer<'a> {
                 }
             }
             Term::Ite(c, a, b) => {
-                let text = format!(
-                    "{} ? {} : {}",
-                    self.term_prec(c, 1),
-                    self.term_prec(a, 1),
-                    self.term_prec(b, 1)
-                );
+                let condition = self.term_prec(c, 1, nodes_left);
+                let then = self.term_prec(a, 1, nodes_left);
+                let otherwise = self.term_prec(b, 1, nodes_left);
+                let text = format!("{condition} ? {then} : {otherwise}");
                 if outer > 0 {
                     format!("({text})")
                 } else {
