@@ -153,6 +153,47 @@ fn answers_with(
     )
 }
 
+/// Under SC, with the counting lemmas: the reference's final states, and a state meeting
+/// the condition (`holds`) and one not meeting it exactly when the reference has them.
+fn sc_answers_are_the_references(
+    program: &Program,
+    reference: &reference::Reference,
+    text: &str,
+    holds: impl Fn(&Vec<(Observable, i32)>) -> bool,
+) -> Result<(), TestCaseError> {
+    let (states, positive, negative, _) = answers(program, "sc", true);
+    prop_assert_eq!(&states, &reference.outcomes, "{}", text);
+    prop_assert_eq!(positive, reference.outcomes.iter().any(&holds), "{}", text);
+    prop_assert_eq!(
+        negative,
+        reference.outcomes.iter().any(|s| !holds(s)),
+        "{}",
+        text
+    );
+    Ok(())
+}
+
+/// Under `model`, the same final states and verdicts with the counting lemmas as without
+/// them; the answers with them.
+fn lemmas_change_no_answer(
+    program: &Program,
+    model: &str,
+    text: &str,
+) -> Result<(States, bool, bool, usize), TestCaseError> {
+    let (with, without) = (
+        answers(program, model, true),
+        answers(program, model, false),
+    );
+    prop_assert_eq!(
+        (&with.0, with.1, with.2),
+        (&without.0, without.1, without.2),
+        "{} under {}",
+        text,
+        model
+    );
+    Ok(with)
+}
+
 fn config(cases: u32) -> Config {
     common::proptest_config(cases, "tests/proptest-regressions/counting.txt")
 }
@@ -174,23 +215,15 @@ proptest! {
         let program = lower(&text);
         let r = reference::explore_within(&program, UNROLL, &[], 300_000);
         prop_assume!(!r.gave_up);
-        let (states, positive, negative, _) = answers(&program, "sc", true);
-        prop_assert_eq!(&states, &r.outcomes, "{}", text);
         let holds = |s: &Vec<(Observable, i32)>| {
             s.iter().all(|&(o, v)| match o {
                 Observable::Loc(_) => v == 2,
                 Observable::Reg { .. } => v == total.unwrap_or(0),
             })
         };
-        prop_assert_eq!(positive, r.outcomes.iter().any(holds), "{}", text);
-        prop_assert_eq!(negative, r.outcomes.iter().any(|s| !holds(s)), "{}", text);
+        sc_answers_are_the_references(&program, &r, &text, holds)?;
         for model in ["rc11", "c11"] {
-            let (with, without) = (answers(&program, model, true), answers(&program, model, false));
-            prop_assert_eq!(
-                (&with.0, with.1, with.2),
-                (&without.0, without.1, without.2),
-                "{} under {}", text, model
-            );
+            let with = lemmas_change_no_answer(&program, model, &text)?;
             // `check` without its sequential guess: the same verdict.
             let unguessed = answers_with(&program, model, true, false);
             prop_assert_eq!((with.1, with.2), (unguessed.1, unguessed.2), "{} under {}", text, model);
@@ -425,18 +458,10 @@ proptest! {
         let program = lower(&text);
         let r = reference::explore_within(&program, UNROLL, &[], 300_000);
         prop_assume!(!r.gave_up);
-        let (states, positive, negative, _) = answers(&program, "sc", true);
-        prop_assert_eq!(&states, &r.outcomes, "{}", text);
         let holds = |s: &Vec<(Observable, i32)>| s.iter().all(|&(_, v)| v == k);
-        prop_assert_eq!(positive, r.outcomes.iter().any(holds), "{}", text);
-        prop_assert_eq!(negative, r.outcomes.iter().any(|s| !holds(s)), "{}", text);
+        sc_answers_are_the_references(&program, &r, &text, holds)?;
         for model in ["rc11", "c11"] {
-            let (with, without) = (answers(&program, model, true), answers(&program, model, false));
-            prop_assert_eq!(
-                (&with.0, with.1, with.2),
-                (&without.0, without.1, without.2),
-                "{} under {}", text, model
-            );
+            lemmas_change_no_answer(&program, model, &text)?;
         }
     }
 }
