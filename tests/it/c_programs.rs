@@ -762,7 +762,7 @@ fn block_at_bound_leaves_out_the_executions_past_the_bound() {
 #[test]
 fn end_threads_at_bound_counts_and_verdicts_are_genmcs() {
     let run = |file: &str, unroll: &str| {
-        let (code, json) = check_text(
+        check_json(
             file,
             &[
                 "--unroll",
@@ -771,14 +771,10 @@ fn end_threads_at_bound_counts_and_verdicts_are_genmcs() {
                 "--end-threads-at-bound",
                 "--no-liveness",
                 "--count",
-                "--format",
-                "json",
                 "--model",
                 "rc11",
             ],
-        );
-        let json: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
-        (code, json)
+        )
     };
     // (file, bound, exit code, executions when no error): GenMC 0.11's answers.
     let cases: &[(&str, &str, i32, u64)] = &[
@@ -889,6 +885,13 @@ fn check_text(file: &str, args: &[&str]) -> (i32, String) {
     (output.status.code().expect("an exit code"), text)
 }
 
+/// `check --format json` on `file` with `args`: exit code and the JSON report.
+fn check_json(file: &str, args: &[&str]) -> (i32, Value) {
+    let (code, text) = check_text(file, &[args, &["--format", "json"]].concat());
+    let json = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{file}: {e}: {text}"));
+    (code, json)
+}
+
 /// Under the C11 models a data race is a defect of a C program's `check`, as GenMC reports
 /// a "Non-atomic race"; `--ignore-races` leaves it out (GenMC's `-disable-race-detection`)
 /// and SC has no race to report. A litmus test keeps herd's reading: the flag beside the
@@ -993,21 +996,9 @@ fn a_misused_barrier_is_a_named_defect() {
         assert_eq!(code, 1, "case {case}: {text}");
         assert!(text.contains(&format!("defect: {defect}")), "{text}");
         assert!(text.contains(heading), "{text}");
-        let output = nemos()
-            .args([
-                "check",
-                "--format",
-                "json",
-                "--model",
-                "sc",
-                &flag,
-                "barrier_misuse.c",
-            ])
-            .output()
-            .expect("nemos runs");
-        let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        let (code, json) = check_json("barrier_misuse.c", &["--model", "sc", &flag]);
         assert_eq!(json["defects"], serde_json::json!([defect]), "case {case}");
-        assert_eq!(output.status.code(), Some(1));
+        assert_eq!(code, 1);
     }
 }
 
@@ -1391,12 +1382,10 @@ fn sc_check_and_reference_explorer(
         .join(file);
     let text = std::fs::read_to_string(&path).expect("the program");
     let reference = reference_explorer_on(file, &text, defines);
-    let mut args = vec!["check", "--format", "json", "--model", "sc"];
+    let mut args = vec!["--model", "sc"];
     let flags: Vec<String> = defines.iter().map(|d| format!("-D{d}")).collect();
     args.extend(flags.iter().map(String::as_str));
-    args.push(file);
-    let output = nemos().args(&args).output().expect("nemos runs");
-    let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let (_, json) = check_json(file, &args);
     (json, reference)
 }
 
@@ -1610,18 +1599,7 @@ fn a_users_model_sees_creation_and_join_as_tc_and_tj() {
         ("thread_order_chain.c", &["created", "joined"][..]),
         ("no_join.c", &["created"][..]),
     ] {
-        let output = nemos()
-            .args([
-                "check",
-                "--format",
-                "json",
-                "--model",
-                "thread_edges.cat",
-                file,
-            ])
-            .output()
-            .expect("nemos runs");
-        let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        let (_, json) = check_json(file, &["--model", "thread_edges.cat"]);
         let flags: Vec<&str> = json["flags"]
             .as_array()
             .unwrap_or_else(|| panic!("{file}: {json}"))
@@ -1658,15 +1636,6 @@ fn thread_order_programs_agree_with_the_reference_explorer() {
 /// would end there.
 #[test]
 fn threads_ended_at_the_bound_count_as_genmc_counts_them() {
-    let run = |args: &[&str]| {
-        let output = nemos()
-            .args(["check", "--count", "--format", "json"])
-            .args(args)
-            .output()
-            .expect("nemos runs");
-        let json: Value = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
-        (output.status.code(), json)
-    };
     let cases: [(&str, &[&str], u64); 7] = [
         ("1", &["fai_retry_killed.c"], 8),
         ("2", &["fai_retry_killed.c"], 12),
@@ -1677,21 +1646,25 @@ fn threads_ended_at_the_bound_count_as_genmc_counts_them() {
         ("4", &["counted_killed.c"], 1),
     ];
     for model in ["rc11", "sc"] {
-        let (_, blocked) = run(&[
-            "--model",
-            model,
-            "--unroll",
-            "1",
-            "--block-at-bound",
+        let (_, blocked) = check_json(
             "fai_retry_killed.c",
-        ]);
+            &[
+                "--count",
+                "--model",
+                model,
+                "--unroll",
+                "1",
+                "--block-at-bound",
+            ],
+        );
         assert_eq!(executions(&blocked), 0, "{model}: {blocked}");
         for (unroll, files, genmc) in cases {
-            let mut args = vec!["--model", model, "--unroll", unroll];
+            let (file, defines) = files.split_last().expect("a file");
+            let mut args = vec!["--count", "--model", model, "--unroll", unroll];
             args.extend(["--block-at-bound", "--end-threads-at-bound"]);
-            args.extend(files);
-            let (exit, result) = run(&args);
-            assert_eq!(exit, Some(0), "{model} {args:?}: {result}");
+            args.extend(defines);
+            let (exit, result) = check_json(file, &args);
+            assert_eq!(exit, 0, "{model} {args:?}: {result}");
             assert_eq!(result["bound_hit"], false, "{model} {args:?}: {result}");
             assert_eq!(executions(&result), genmc, "{model} {args:?}: {result}");
         }
