@@ -497,17 +497,13 @@ impl Terms {
         read_value: &impl Fn(EventId) -> i32,
         memo: &mut HashMap<TermId, i32>,
     ) -> i32 {
-        match self.nodes[id] {
-            Term::Const(v) => return v,
-            Term::Read(e) => return read_value(e),
-            _ => {}
-        }
         if let Some(&known) = memo.get(&id) {
             return known;
         }
+        // Leaves cost less than a memo entry: only the inner nodes are kept.
         let value = match self.nodes[id] {
-            Term::Const(v) => v,
-            Term::Read(e) => read_value(e),
+            Term::Const(v) => return v,
+            Term::Read(e) => return read_value(e),
             Term::Unary(op, a) => eval_unary(op, self.eval_memo(a, read_value, memo)),
             Term::Binary(op, a, b) => {
                 let a = self.eval_memo(a, read_value, memo);
