@@ -27,9 +27,9 @@ pub struct CArgs {
     /// (`<pthread.h>`, `<stdatomic.h>`, ...) stand for the system's.
     #[arg(short = 'I', value_name = "DIR")]
     pub include: Vec<PathBuf>,
-    /// Leave out the executions that need more loop iterations than --unroll allows (as
-    /// GenMC's -unroll=N does) instead of reporting them as cut (exit 3); the verdict is
-    /// over the executions within the bound.
+    /// Leave out the executions that need more loop iterations than --unroll allows
+    /// instead of reporting them as cut (exit 3); the verdict is over the executions within
+    /// the bound. GenMC's -unroll=N is this with --end-threads-at-bound.
     #[arg(long)]
     pub block_at_bound: bool,
     /// A thread that would test a loop's condition after --unroll iterations ends there

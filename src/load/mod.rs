@@ -39,8 +39,8 @@ pub struct LoadOptions {
     /// How a C file (`*.c`) is preprocessed: the caller's, since it is I/O (the system
     /// preprocessor, the files the program includes). Without one a C file is refused.
     pub preprocessor: Option<Preprocessor>,
-    /// Leave out the executions that need more loop iterations than `unroll`, as GenMC's
-    /// `-unroll=N` does, instead of reporting them as cut.
+    /// Leave out the executions that need more loop iterations than `unroll` instead of
+    /// reporting them as cut (GenMC's `-unroll=N` is this with `end_threads_at_bound`).
     pub block_at_bound: bool,
     /// GenMC 0.11's `-unroll=N`: a thread that would test a loop's condition after N
     /// iterations ends there instead (see [`events::UnrollOptions::end_threads_at_bound`]).
