@@ -49,6 +49,11 @@ pub struct FilePart {
     pub start: usize,
 }
 
+/// Whether a file is read as C rather than as a litmus test.
+pub fn is_c_file(name: &str) -> bool {
+    name.ends_with(".c")
+}
+
 impl SourceFile {
     pub fn new(name: impl Into<String>, text: impl Into<Arc<str>>) -> SourceFile {
         SourceFile {

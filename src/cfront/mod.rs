@@ -61,10 +61,7 @@ pub struct Preprocessed {
     pub others: Vec<(String, String)>,
 }
 
-/// Whether a file is read as C rather than as a litmus test.
-pub fn is_c_file(name: &str) -> bool {
-    name.ends_with(".c")
-}
+pub use crate::diagnostics::is_c_file;
 
 /// Parse the preprocessed program and rewrite it as a litmus test. The returned file is
 /// `source` followed by the included files, which every span of the test points into.

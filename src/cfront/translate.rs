@@ -2343,10 +2343,10 @@ impl Translator<'_> {
             return None;
         }
         let callee = call_node.node.callee.span;
-        if matches!(name, "malloc" | "calloc") {
+        if matches!(name, "malloc" | "calloc" | "aligned_alloc") {
             let mut args = Vec::new();
             for a in &call_node.node.arguments {
-                let size = self.allocation_size(a, scope)?;
+                let size = self.allocation_size(name, a, scope)?;
                 args.push(expr(ExprKind::Int(size), self.span(a.span)));
             }
             return Some(expr(

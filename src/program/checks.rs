@@ -26,15 +26,20 @@ pub enum CheckKind {
     /// `pthread_mutex_lock` of a destroyed mutex (GenMC's "Attempt to read from
     /// uninitialized memory").
     DestroyedMutex,
+    /// `malloc` of a size that is not positive, or `aligned_alloc` with an alignment that
+    /// is not a power of two or a size that is not a multiple of it (GenMC's "Allocation
+    /// error").
+    AllocationError,
 }
 
 impl CheckKind {
-    pub const ALL: [CheckKind; 5] = [
+    pub const ALL: [CheckKind; 6] = [
         CheckKind::InvalidBarrierInit,
         CheckKind::UninitialisedBarrier,
         CheckKind::DestroyedBarrier,
         CheckKind::InvalidUnlock,
         CheckKind::DestroyedMutex,
+        CheckKind::AllocationError,
     ];
 
     /// The call a front end writes for the check (one argument, the condition).
@@ -45,6 +50,7 @@ impl CheckKind {
             CheckKind::DestroyedBarrier => "check#barrier_destroyed",
             CheckKind::InvalidUnlock => "check#invalid_unlock",
             CheckKind::DestroyedMutex => "check#mutex_destroyed",
+            CheckKind::AllocationError => "check#allocation",
         }
     }
 
@@ -61,6 +67,7 @@ impl CheckKind {
             CheckKind::DestroyedBarrier => "a wait on a destroyed barrier",
             CheckKind::InvalidUnlock => "an invalid unlock",
             CheckKind::DestroyedMutex => "a lock of a destroyed mutex",
+            CheckKind::AllocationError => "an allocation error",
         }
     }
 
@@ -72,6 +79,7 @@ impl CheckKind {
             CheckKind::DestroyedBarrier => "Wait on a destroyed barrier:",
             CheckKind::InvalidUnlock => "Invalid unlock:",
             CheckKind::DestroyedMutex => "Lock of a destroyed mutex:",
+            CheckKind::AllocationError => "Allocation error:",
         }
     }
 }

@@ -27,11 +27,13 @@ use crate::diagnostics::{Diagnostic, Span};
 use super::{object_block, Address, BinaryOp, Expected, Expr, Instr, LocId, Program, RmwOp};
 
 /// Fill in the cells of every [`Address::Pointer`] of `program`. An access through a value
-/// that is never an address (an `int`, only ever `NULL`) is refused at its source: C
-/// would not type it, and it could only ever fail. One past an object's end is an address
+/// that is never an address (an `int`, only ever `NULL`) is refused at its source when
+/// `refuse_non_addresses` (a litmus test: it could only ever fail, so it is a slip); in a
+/// C program it is GenMC's access to non-allocated memory (`*(int *) 0xdeadbeef`), the
+/// defect the unroller's address check reports where the access runs. One past an object's end is an address
 /// (C's one-past-the-end pointer): an access through it alone is an invalid access where
 /// it runs, as any value outside the cells is.
-pub fn resolve(program: &mut Program) -> Vec<Diagnostic> {
+pub fn resolve(program: &mut Program, refuse_non_addresses: bool) -> Vec<Diagnostic> {
     if !has_pointer_access(program) {
         return Vec::new();
     }
@@ -44,7 +46,7 @@ pub fn resolve(program: &mut Program) -> Vec<Diagnostic> {
                 *cells = analysis.cells_of(&targets);
                 // One past an object is an address, just no cell's: the access is invalid
                 // wherever it runs, which the unroller's address check reports.
-                if targets.is_empty() {
+                if targets.is_empty() && refuse_non_addresses {
                     errors.push(
                         Diagnostic::new(
                             "this access goes through a value that is never an address",

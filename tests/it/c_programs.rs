@@ -1693,3 +1693,68 @@ fn a_report_writes_a_long_term_cut_short() {
         output.stdout.len()
     );
 }
+
+/// GenMC's allocation errors and accesses to memory never allocated
+/// (`tests/c/allocation_misuse.c`, GenMC 0.11's verdicts and counts in its comment): each is
+/// a defect named at its call, exit 1, under both models; the correct cases have GenMC's
+/// count; and whether an allocation error is reached is the reference explorer's answer.
+#[test]
+fn an_invalid_allocation_is_a_named_defect() {
+    let file = "allocation_misuse.c";
+    for model in ["rc11", "sc"] {
+        for (case, defect) in [
+            (1, "an allocation error"),
+            (2, "an allocation error"),
+            (3, "an allocation error"),
+            (4, "an allocation error"),
+            (6, "an allocation error"),
+            (7, "an access to non-allocated memory"),
+            (8, "an access to non-allocated memory"),
+        ] {
+            let flag = format!("-DCASE={case}");
+            let (code, json) = check_json(file, &["--model", model, &flag]);
+            assert_eq!(code, 1, "case {case} under {model}: {json}");
+            assert_eq!(json["defects"], serde_json::json!([defect]), "case {case}");
+        }
+        for case in [5, 9] {
+            let flag = format!("-DCASE={case}");
+            let (code, json) = check_json(file, &["--model", model, "--count", &flag]);
+            assert_eq!(code, 0, "case {case} under {model}: {json}");
+            assert_eq!(executions(&json), 1, "case {case} under {model}");
+        }
+    }
+    let (code, text) = check_text(file, &["-DCASE=6"]);
+    assert_eq!(code, 1);
+    assert!(text.contains("Allocation error: P0, line 47"), "{text}");
+    for (case, reached) in [(6, true), (9, false)] {
+        let define = format!("CASE={case}");
+        let (json, reference) = sc_check_and_reference_explorer(file, &[&define]);
+        assert_eq!(reference.assertion_failure, reached, "case {case}");
+        assert_eq!(
+            json["defects"].as_array().is_some_and(|d| !d.is_empty()),
+            reached
+        );
+    }
+}
+
+/// `aligned_alloc` checks its size against its alignment in bytes, where nemos's `sizeof`
+/// counts cells: a size computed by `sizeof` is refused, located, rather than checked wrong.
+#[test]
+fn aligned_alloc_with_sizeof_is_refused() {
+    let program = "#include <stdlib.h>\nint main() {\n  int *p = aligned_alloc(4, 2 * sizeof(int));\n  return 0;\n}\n";
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("aligned.c");
+    std::fs::write(&path, program).expect("written");
+    let output = nemos()
+        .arg("check")
+        .arg(&path)
+        .output()
+        .expect("nemos runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("aligned.c:3:29"), "{stderr}");
+    assert!(
+        stderr.contains("`aligned_alloc` with a size or alignment computed by `sizeof`"),
+        "{stderr}"
+    );
+}

@@ -108,6 +108,7 @@ const LIBRARY_DEFECTS: &[(&str, &str)] = &[
         "a lock of a destroyed mutex",
         "Attempt to read from uninitialized memory",
     ),
+    ("an allocation error", "Allocation error"),
 ];
 
 /// One program run under one model, as GenMC ran it (`variant` under the `tests` folder).

@@ -12,6 +12,7 @@ void abort(void);
 void exit(int status);
 void *malloc(size_t size);
 void *calloc(size_t count, size_t size);
+void *aligned_alloc(size_t alignment, size_t size);
 void free(void *block);
 
 #endif

@@ -4,6 +4,7 @@
 
 use lang_c::ast as c;
 use lang_c::span::Node;
+use lang_c::visit::Visit;
 
 use super::{derived, Scope, Translator};
 use crate::syntax::ast::{self, ExprKind, UnaryOp};
@@ -72,15 +73,44 @@ impl Translator<'_> {
     /// a size known before running.
     pub(super) fn allocation_size(
         &mut self,
+        function: &str,
         arg: &Node<c::Expression>,
         scope: &Scope,
     ) -> Option<i64> {
+        if function == "aligned_alloc" && mentions_sizeof(arg) {
+            // GenMC checks the size against the alignment in bytes, where nemos's `sizeof`
+            // counts cells: the check could not be made exactly.
+            self.refuse(
+                "`aligned_alloc` with a size or alignment computed by `sizeof` or `_Alignof`",
+                arg.span,
+            );
+            return None;
+        }
         let size = self.try_constant(arg, scope);
         if size.is_none() {
             self.refuse("an allocation whose size is not a constant", arg.span);
         }
         size
     }
+}
+
+/// Whether `expression` holds a `sizeof` or an `_Alignof`.
+fn mentions_sizeof(expression: &Node<c::Expression>) -> bool {
+    struct Finder(bool);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_sizeofty(&mut self, _: &'ast c::SizeOfTy, _: &'ast lang_c::span::Span) {
+            self.0 = true;
+        }
+        fn visit_sizeofval(&mut self, _: &'ast c::SizeOfVal, _: &'ast lang_c::span::Span) {
+            self.0 = true;
+        }
+        fn visit_alignof(&mut self, _: &'ast c::AlignOf, _: &'ast lang_c::span::Span) {
+            self.0 = true;
+        }
+    }
+    let mut finder = Finder(false);
+    finder.visit_expression(&expression.node, &expression.span);
+    finder.0
 }
 
 /// A library call's argument as C means it: the litmus dialect reads `*x` there as the

@@ -1,15 +1,31 @@
-//! `malloc`, `calloc` and `free`: each call lowered makes a block of its own (a function
-//! is inlined at each call, so each call of it in each thread gets one), a fresh object of
-//! locations whose cells exist from its [`Instr::Alloc`] on (see `docs/heap.md`).
+//! `malloc`, `calloc`, `aligned_alloc` and `free`: each call lowered makes a block of its
+//! own (a function is inlined at each call, so each call of it in each thread gets one), a
+//! fresh object of locations whose cells exist from its [`Instr::Alloc`] on (see
+//! `docs/heap.md`). A size or alignment GenMC rejects is its allocation error
+//! ([`CheckKind::AllocationError`]) where the call runs.
 
 use super::{constant_value, Lowerer, ThreadScope, MAX_INDEXED_CELLS};
 use crate::diagnostics::{Diagnostic, Span};
+use crate::program::checks::CheckKind;
 use crate::program::{Expr, HeapCell, Instr, RegId};
 use crate::syntax::ast;
 
 /// The calls this file lowers.
 pub(super) fn is_heap_call(name: &str) -> bool {
-    matches!(name, "malloc" | "calloc" | "free")
+    matches!(name, "malloc" | "calloc" | "aligned_alloc" | "free")
+}
+
+/// Whether GenMC allocates a block for these constant arguments (sizes in nemos's cells):
+/// a size of at least one, and for `aligned_alloc(align, size)` an alignment that is a
+/// power of two and a size that is a multiple of it. C leaves `malloc(0)` to the
+/// implementation; GenMC reports it, and so does nemos.
+fn valid_allocation(name: &str, args: &[i64]) -> bool {
+    match (name, args) {
+        ("aligned_alloc", &[align, size]) => {
+            align > 0 && align & (align - 1) == 0 && size > 0 && size % align == 0
+        }
+        _ => args.iter().all(|&n| n > 0),
+    }
 }
 
 impl Lowerer {
@@ -33,10 +49,11 @@ impl Lowerer {
             return Some(());
         }
         let zeroed = name.name == "calloc";
-        if !self.arity(name, args, if zeroed { 2 } else { 1 }, span) {
+        let arity = if name.name == "malloc" { 1 } else { 2 };
+        if !self.arity(name, args, arity, span) {
             return None;
         }
-        let mut cells: i64 = 1;
+        let mut sizes = Vec::new();
         for arg in args {
             let Some(n) = constant_value(arg) else {
                 self.error(
@@ -48,8 +65,27 @@ impl Lowerer {
                 );
                 return None;
             };
-            cells = cells.saturating_mul(n);
+            sizes.push(n);
         }
+        if !valid_allocation(&name.name, &sizes) {
+            out.push(Instr::Check {
+                cond: Expr::Const(0),
+                kind: CheckKind::AllocationError,
+                span,
+            });
+            if let Some(dst) = dst {
+                out.push(Instr::Assign {
+                    dst,
+                    value: Expr::Const(0),
+                    span,
+                });
+            }
+            return Some(());
+        }
+        let cells = match name.name.as_str() {
+            "aligned_alloc" => sizes[1],
+            _ => sizes.iter().fold(1i64, |cells, &n| cells.saturating_mul(n)),
+        };
         let limit = i64::try_from(MAX_INDEXED_CELLS).unwrap_or(i64::MAX);
         if !(0..=limit).contains(&cells) {
             self.error(
@@ -58,12 +94,12 @@ impl Lowerer {
                     span,
                 )
                 .with_help(format!(
-                    "nemos allocates blocks of 0 to {MAX_INDEXED_CELLS} cells (`sizeof` counts cells: one per scalar or pointer)"
+                    "nemos allocates blocks of 1 to {MAX_INDEXED_CELLS} cells (`sizeof` counts cells: one per scalar or pointer)"
                 )),
             );
             return None;
         }
-        let block = self.heap_block(&name.name, cells.max(1) as usize, zeroed);
+        let block = self.heap_block(&name.name, cells as usize, zeroed);
         let address = self.locations[block[0]].address;
         out.push(Instr::Alloc { cells: block, span });
         if let Some(dst) = dst {

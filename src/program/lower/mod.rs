@@ -113,7 +113,8 @@ pub fn lower_with(
         observed,
         spec: None,
     };
-    let errors = super::points_to::resolve(&mut program);
+    let errors =
+        super::points_to::resolve(&mut program, !crate::diagnostics::is_c_file(&file.name));
     if !errors.is_empty() {
         return Err(InputError::new(file, errors));
     }
@@ -785,7 +786,7 @@ impl Lowerer {
         if self.is_macro(&name.name) {
             return self.macro_has_value(&name.name);
         }
-        if matches!(name.name.as_str(), "malloc" | "calloc") {
+        if matches!(name.name.as_str(), "malloc" | "calloc" | "aligned_alloc") {
             return true;
         }
         self.library_call(&name.name)
