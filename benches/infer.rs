@@ -13,7 +13,7 @@ use nemos::analysis::query::{ask, Query, QueryOptions};
 use nemos::diagnostics::SourceFile;
 use nemos::load::LoadOptions;
 
-const EXAMPLES: [&str; 3] = ["treiber-stack", "linux-rwlock", "peterson"];
+const EXAMPLES: [&str; 4] = ["treiber-stack", "linux-rwlock", "peterson", "mcs-lock"];
 
 fn infer_against_check(c: &mut Criterion) {
     let model = match nemos::cat::load_shipped("rc11") {

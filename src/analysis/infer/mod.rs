@@ -19,7 +19,9 @@
 //!   way: an unexplored assignment from a second solver, taken minimal among the unexplored
 //!   ones (so that one that passes is a minimal passing one at once), a failing one grown
 //!   while kept executions still break the property, whose up-set or down-set is then
-//!   blocked. Each verdict is one solve under assumptions; nothing is encoded twice.
+//!   blocked. Each verdict is one solve under assumptions. The instance is built first
+//!   without `seq_cst` (RC11's `psc` is then empty before solving), and with every order
+//!   only once an assignment with `seq_cst` must be solved.
 //! - *exhaustive*: every assignment is rewritten, unrolled and solved in a session of its
 //!   own, so the answer does not rest on monotonicity (a user's `.cat` need not have it).
 //!   The number of assignments is checked against a limit before any is solved.

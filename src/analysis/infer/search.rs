@@ -111,26 +111,111 @@ struct Counterexample {
     /// the model's checks hold there.
     valid: bool,
     /// The literals of its `rf`, `co` and executed accesses, with their values: assumed
-    /// to find it again under another assignment.
+    /// to find it again under another assignment, in the instance that found it.
     hints: Vec<Bool>,
+    /// The instance that found it (an index into `Oracle::instances`).
+    found_in: usize,
 }
 
-/// The incremental search's verdicts: one instance, the written program encoded once with
-/// every site's order chosen by selector literals, each verdict one solve under
-/// assumptions, or none when an execution already found breaks the property under the
-/// assignment asked about (evaluated on the model, `witness::eval`).
-pub(super) struct Oracle<'a> {
-    checker: &'a Checker<'a>,
-    sites: &'a [Site],
+/// One SAT instance of the written program, the solver choosing each site's order among
+/// the choices the instance offers.
+struct Instance<'a> {
     session: Session<'a>,
-    /// Per site, per choice: the literal choosing it.
-    selectors: Vec<Vec<Bool>>,
-    /// Per event: the site whose order it has.
-    site_of: Vec<Option<usize>>,
+    /// Per site, per choice: the literal choosing it, `None` where it is not offered.
+    selectors: Vec<Vec<Option<Bool>>>,
     /// The parts of the property, each with its literal "broken" (`Checker::violations`).
     parts: Vec<(Violation, Bool)>,
     /// Within the bound, the property broken, the model's checks in force.
     base: Vec<Bool>,
+}
+
+/// Whether the first instance offers `choice` at `site`: every choice but `seq_cst`,
+/// unless the site has no other. With no site able to be `seq_cst`, the model's
+/// sequential-consistency relations (RC11's `psc`) are empty before solving, which makes
+/// the instance many times smaller and faster (`mcs-lock`: 8 times); the full instance is
+/// built only when some assignment with `seq_cst` must be solved.
+fn offered_first(site: &Site, choice: Choice) -> bool {
+    choice != Some(MemOrder::SeqCst) || site.choices.iter().all(|&c| c == choice)
+}
+
+impl<'a> Instance<'a> {
+    /// The written program `program` (with its `events`) encoded with each site's order
+    /// chosen by the solver among the choices `offered` allows.
+    fn new(
+        checker: &'a Checker<'a>,
+        program: &'a Program,
+        events: &'a Events,
+        site_of: &[Option<usize>],
+        offered: impl Fn(&Site, Choice) -> bool,
+    ) -> Result<Instance<'a>, AnalysisError> {
+        let sites = checker.sites;
+        let mut selectors: Vec<Vec<Option<Bool>>> = Vec::new();
+        let mut session =
+            Session::prepared(program, events, checker.options, |solver, encoding| {
+                for site in sites {
+                    let lits: Vec<Option<Bool>> = site
+                        .choices
+                        .iter()
+                        .map(|&c| offered(site, c).then(|| Bool::Lit(solver.new_lit())))
+                        .collect();
+                    let present: Vec<Bool> = lits.iter().flatten().copied().collect();
+                    solver.exactly_one(&present);
+                    selectors.push(lits);
+                }
+                for (e, site) in site_of.iter().enumerate() {
+                    let Some(site) = *site else { continue };
+                    let event = &events.events[e];
+                    let options = sites[site]
+                        .choices
+                        .iter()
+                        .zip(&selectors[site])
+                        .filter_map(|(&order, &selector)| {
+                            Some(OrderOption {
+                                selector: selector?,
+                                order,
+                                failure: event.failure_order.and(order.map(failure_order)),
+                            })
+                        })
+                        .collect();
+                    encoding.choose_order(solver, e, options);
+                }
+            })?;
+        let parts = checker.violations(&mut session)?;
+        let any: Vec<Bool> = parts.iter().map(|p| p.1).collect();
+        let broken = session.solver.or(&any);
+        let mut base = vec![broken];
+        base.extend_from_slice(&session.enabled);
+        Ok(Instance {
+            session,
+            selectors,
+            parts,
+            base,
+        })
+    }
+
+    /// The selector literals of assignment `a`, when the instance offers it.
+    fn choosing(&self, sites: &[Site], a: &[Choice]) -> Option<Vec<Bool>> {
+        a.iter()
+            .enumerate()
+            .map(|(i, choice)| self.selectors[i][choice_index(&sites[i], *choice)])
+            .collect()
+    }
+}
+
+/// The incremental search's verdicts: the written program encoded once with every site's
+/// order chosen by selector literals (at most twice: first without `seq_cst`, see
+/// [`offered_first`]), each verdict one solve under assumptions, or none when an execution
+/// already found breaks the property under the assignment asked about (evaluated on the
+/// model, `witness::eval`).
+pub(super) struct Oracle<'a> {
+    checker: &'a Checker<'a>,
+    sites: &'a [Site],
+    program: &'a Program,
+    events: &'a Events,
+    /// The instance without `seq_cst`, then, once an assignment needs it, the full one.
+    instances: Vec<Instance<'a>>,
+    /// Per event: the site whose order it has.
+    site_of: Vec<Option<usize>>,
     verdicts: HashMap<Vec<Choice>, bool>,
     /// Per passing assignment solved: the weaker one its failed core shows passing too.
     jumps: HashMap<Vec<Choice>, Vec<Choice>>,
@@ -153,68 +238,45 @@ impl<'a> Oracle<'a> {
         let site_index: HashMap<Span, usize> =
             sites.iter().enumerate().map(|(i, s)| (s.span, i)).collect();
         let mut site_of = vec![None; events.len()];
-        let mut selectors: Vec<Vec<Bool>> = Vec::new();
-        let session = Session::prepared(program, events, checker.options, |solver, encoding| {
-            for site in sites {
-                let lits: Vec<Bool> = site
-                    .choices
-                    .iter()
-                    .map(|_| Bool::Lit(solver.new_lit()))
-                    .collect();
-                solver.exactly_one(&lits);
-                selectors.push(lits);
+        for event in &events.events {
+            let ordered = event.is_memory() || event.kind == EventKind::Fence;
+            if !ordered || event.order == MemOrder::NonAtomic {
+                continue;
             }
-            for event in &events.events {
-                let ordered = event.is_memory() || event.kind == EventKind::Fence;
-                if !ordered || event.order == MemOrder::NonAtomic {
-                    continue;
-                }
-                let Some(&site) = site_index.get(&event.span) else {
-                    continue;
-                };
+            if let Some(&site) = site_index.get(&event.span) {
                 site_of[event.id] = Some(site);
-                let options = sites[site]
-                    .choices
-                    .iter()
-                    .zip(&selectors[site])
-                    .map(|(&order, &selector)| OrderOption {
-                        selector,
-                        order,
-                        failure: event.failure_order.and(order.map(failure_order)),
-                    })
-                    .collect();
-                encoding.choose_order(solver, event.id, options);
             }
-        })?;
-        let mut oracle = Oracle {
+        }
+        let first = Instance::new(checker, program, events, &site_of, offered_first)?;
+        Ok(Oracle {
             checker,
             sites,
-            session,
-            selectors,
+            program,
+            events,
+            instances: vec![first],
             site_of,
-            parts: Vec::new(),
-            base: Vec::new(),
             verdicts: HashMap::new(),
             jumps: HashMap::new(),
             counterexamples: Vec::new(),
             solves: 0,
             minimal: Vec::new(),
             failing: Vec::new(),
-        };
-        oracle.parts = checker.violations(&mut oracle.session)?;
-        let any: Vec<Bool> = oracle.parts.iter().map(|p| p.1).collect();
-        let broken = oracle.session.solver.or(&any);
-        oracle.base = vec![broken];
-        oracle.base.extend_from_slice(&oracle.session.enabled);
-        Ok(oracle)
+        })
     }
 
-    /// The selector literals of assignment `a`.
-    fn choosing(&self, a: &[Choice]) -> Vec<Bool> {
-        a.iter()
-            .enumerate()
-            .map(|(i, choice)| self.selectors[i][choice_index(&self.sites[i], *choice)])
-            .collect()
+    /// The instance that offers `a`, with its selector literals: the first when it does,
+    /// else the full one, built on first use.
+    fn instance(&mut self, a: &[Choice]) -> Result<(usize, Vec<Bool>), AnalysisError> {
+        if let Some(chosen) = self.instances[0].choosing(self.sites, a) {
+            return Ok((0, chosen));
+        }
+        if self.instances.len() == 1 {
+            let (checker, program, events) = (self.checker, self.program, self.events);
+            let full = Instance::new(checker, program, events, &self.site_of, |_, _| true)?;
+            self.instances.push(full);
+        }
+        let chosen = self.instances[1].choosing(self.sites, a);
+        Ok((1, chosen.unwrap_or_default()))
     }
 
     /// Whether the property holds under `a`: known when `a` is above a minimal passing
@@ -230,15 +292,16 @@ impl<'a> Oracle<'a> {
             self.verdicts.insert(a.to_vec(), false);
             return Ok(false);
         }
-        let mut assumptions = self.base.clone();
-        let chosen = self.choosing(a);
+        let (k, chosen) = self.instance(a)?;
+        let instance = &mut self.instances[k];
+        let mut assumptions = instance.base.clone();
         assumptions.extend_from_slice(&chosen);
         self.solves += 1;
-        let passes = self.session.solve(&assumptions)? == SolveOutcome::Unsat;
+        let passes = instance.session.solve(&assumptions)? == SolveOutcome::Unsat;
         if passes {
             // The failed core names the sites that mattered: the others may take their
             // weakest order and the property still holds.
-            let core = self.session.solver.failed_core();
+            let core = instance.session.solver.failed_core();
             let weakened: Vec<Choice> = a
                 .iter()
                 .enumerate()
@@ -256,7 +319,7 @@ impl<'a> Oracle<'a> {
                 self.jumps.insert(a.to_vec(), weakened);
             }
         } else {
-            let kept = self.counterexample();
+            let kept = self.counterexample(k);
             self.counterexamples.insert(0, kept);
             self.counterexamples.truncate(KEPT_COUNTEREXAMPLES);
         }
@@ -264,9 +327,9 @@ impl<'a> Oracle<'a> {
         Ok(passes)
     }
 
-    /// The execution of the solver's last model, kept as a counterexample.
-    fn counterexample(&self) -> Counterexample {
-        let session = &self.session;
+    /// The execution of instance `k`'s last model, kept as a counterexample.
+    fn counterexample(&self, k: usize) -> Counterexample {
+        let session = &self.instances[k].session;
         let solver = &session.solver;
         let enc = &session.encoding;
         let truth = |b: Bool| solver.value_of(b);
@@ -281,7 +344,7 @@ impl<'a> Oracle<'a> {
         // A specification's synchronisation rules read the model's `hb`, which the orders
         // change; without rules its verdict reads only values, `rf` and `co`.
         let rules = enc.events.spec.as_ref().is_some_and(|s| !s.sync.is_empty());
-        let fixed_parts: Vec<Violation> = self
+        let fixed_parts: Vec<Violation> = self.instances[k]
             .parts
             .iter()
             .filter(|(v, lit)| {
@@ -319,6 +382,7 @@ impl<'a> Oracle<'a> {
             fixed_parts,
             valid,
             hints,
+            found_in: k,
         }
     }
 
@@ -348,9 +412,11 @@ impl<'a> Oracle<'a> {
         }
         let judged = self.judge(cx, a, true)?;
         let mut execution = judged.execution;
-        execution.interleave(&self.session.encoding);
-        let place = |v: &Violation| self.parts.iter().position(|(p, _)| p == v);
-        let first_flag = self
+        // The first instance's: the parts and flags are the same list in every instance.
+        let first = &self.instances[0];
+        execution.interleave(&first.session.encoding);
+        let place = |v: &Violation| first.parts.iter().position(|(p, _)| p == v);
+        let first_flag = first
             .parts
             .iter()
             .position(|(p, _)| matches!(p, Violation::Flag(_)));
@@ -362,7 +428,7 @@ impl<'a> Oracle<'a> {
             // Broken by a flag alone when found, so within the bound and blocking no thread
             // (what the flags' parts ask), which no order changes either.
             (None, Some((flag, racing))) => {
-                let name = self.session.compiled.flags.get(flag)?.0.clone();
+                let name = first.session.compiled.flags.get(flag)?.0.clone();
                 Some((Violation::Flag(name), execution, racing))
             }
             _ => None,
@@ -374,7 +440,10 @@ impl<'a> Oracle<'a> {
     /// the model raises a flag on it. The flags are evaluated when the fixed parts do not
     /// settle the verdict, or when `flags` asks.
     fn judge(&self, cx: &Counterexample, a: &[Choice], flags: bool) -> Option<Judged> {
-        let session = &self.session;
+        // The model's checks are evaluated on the execution under `a`'s orders: any
+        // instance's compiled model names them (the same checks and flags; `race`'s pairs
+        // only say which racing pair comes first).
+        let session = &self.instances[0].session;
         let events = session.encoding.events;
         let mut execution = cx.execution.clone();
         let mut orders = vec![None; events.len()];
@@ -520,21 +589,22 @@ impl<'a> Oracle<'a> {
     }
 
     pub(super) fn bound_reachable(&mut self) -> Result<bool, AnalysisError> {
-        if self.session.encoding.events.bound_hits.is_empty() {
+        // Under any assignment; the first instance's are enough, since an assignment's
+        // executions are those of any weaker one (`seq_cst` made `acq_rel`) too.
+        let session = &mut self.instances[0].session;
+        if session.encoding.events.bound_hits.is_empty() {
             return Ok(false);
         }
-        let mut assumptions = vec![self.session.encoding.bound_hit];
-        assumptions.extend_from_slice(&self.session.enabled);
-        Ok(self.session.solve(&assumptions)? == SolveOutcome::Sat)
+        let mut assumptions = vec![session.encoding.bound_hit];
+        assumptions.extend_from_slice(&session.enabled);
+        Ok(session.solve(&assumptions)? == SolveOutcome::Sat)
     }
 
     /// An execution breaking the property under `a`, found in the one instance and
     /// checked (`Session::find`) under `a`'s orders; the first part of the property broken
     /// is the one shown. A kept execution that breaks it guides the solver there first.
     pub(super) fn failure(&mut self, a: &[Choice]) -> Result<Option<Failure>, InferError> {
-        let chosen = self.choosing(a);
         let kept = self.breaking(a);
-        let parts = self.parts.clone();
         let mut found = None;
         let mut racing = None;
         if let Some(k) = kept {
@@ -547,16 +617,23 @@ impl<'a> Oracle<'a> {
                 racing = Some(pair);
             }
         }
+        // A solve is left: in the instance that offers `a`.
+        let (instance, chosen) = match found {
+            Some(_) => (0, Vec::new()),
+            None => self.instance(a)?,
+        };
+        let parts = self.instances[instance].parts.clone();
         let hint = kept
-            .filter(|_| found.is_none())
+            .filter(|&k| found.is_none() && self.counterexamples[k].found_in == instance)
             .map(|k| self.counterexamples[k].hints.clone());
+        let Instance { session, base, .. } = &mut self.instances[instance];
         if let Some(hint) = hint {
             // The kept execution, found again: the part shown is the first it breaks.
-            let mut all = vec![self.base[0]];
+            let mut all = vec![base[0]];
             all.extend_from_slice(&chosen);
             all.extend_from_slice(&hint);
-            if let Some(execution) = self.session.find(&all)? {
-                let solver = &self.session.solver;
+            if let Some(execution) = session.find(&all)? {
+                let solver = &session.solver;
                 let part = parts.iter().find(|(_, lit)| solver.value_of(*lit));
                 found = part.map(|(violation, _)| (violation.clone(), execution));
             }
@@ -570,16 +647,16 @@ impl<'a> Oracle<'a> {
             }
             let mut all = vec![broken];
             all.extend_from_slice(&chosen);
-            if let Some(execution) = self.session.find(&all)? {
+            if let Some(execution) = session.find(&all)? {
                 found = Some((violation, execution));
             }
         }
         let Some((violation, execution)) = found else {
             return Ok(None);
         };
-        let racing = racing.unwrap_or_else(|| racing_pair(&self.session, &violation));
+        let racing = racing.unwrap_or_else(|| racing_pair(session, &violation));
         let program = with_orders(self.checker.program, self.sites, a);
-        let mut events = self.session.encoding.events.clone();
+        let mut events = self.events.clone();
         for (e, site) in self.site_of.iter().enumerate() {
             let Some(site) = *site else { continue };
             if let Some(order) = a[site] {
