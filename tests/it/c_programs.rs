@@ -1727,3 +1727,16 @@ fn a_break_across_a_forward_goto_is_refused_at_the_break() {
         "goto_refused.c:14:4: a `break` or `continue` between a `goto` and its label that leaves a loop or `switch` around both is not supported yet",
     );
 }
+
+/// A local written by its block's `for` heads and by top-level statements (`i = 1;`
+/// between the loops that create and join, as GenMC's `fine-set` writes its `main`) is
+/// followed, so both loops are unrolled and start and join their threads: 2 executions
+/// (GenMC 0.11: 2 under both models), the assertion after the joins holds.
+#[test]
+fn a_create_loop_index_set_again_between_loops_is_followed() {
+    for model in ["sc", "rc11"] {
+        let (exit, result) = check_json("create_loop_reset.c", &["--model", model, "--count"]);
+        assert_eq!(exit, 0, "{model}: {result}");
+        assert_eq!(executions(&result), 2, "{model}: {result}");
+    }
+}
