@@ -40,6 +40,7 @@ mod threads;
 use crate::syntax::ast::{self, BinaryOp, ExprKind, StmtKind, UnaryOp};
 
 mod arrays;
+mod builtins;
 mod effects;
 mod extras;
 
@@ -2375,6 +2376,9 @@ impl Translator<'_> {
         }
         let args: Option<Vec<ast::Expr>> = args.into_iter().collect();
         let mut args: Vec<ast::Expr> = args?.into_iter().map(heap::pointer_value).collect();
+        if let Some(value) = self.gcc_builtin(name, &args, span, callee) {
+            return value;
+        }
         clang_failure_order(name, &mut args);
         let (name, callee_span) = match name {
             "atomic_init" => {

@@ -1728,6 +1728,38 @@ fn a_break_across_a_forward_goto_is_refused_at_the_break() {
     );
 }
 
+/// GCC's atomic builtins are the C11 atomics they are (`cfront/translate/builtins.rs`):
+/// `gcc_builtins.c` has the verdicts and counts of its twin written with <stdatomic.h>
+/// (`-DC11`) under sc and rc11: 6 executions (GenMC 0.11: 6 under both, checked on 28
+/// November 2026), no defect; with relaxed orders (`-DRELAXED`) the read of `data` races
+/// and its assertion fails under rc11 (GenMC 0.11: the same assertion), not under sc.
+#[test]
+fn gcc_atomic_builtins_are_their_c11_atomics() {
+    for model in ["sc", "rc11"] {
+        for relaxed in [false, true] {
+            let mut counts = Vec::new();
+            for c11 in [false, true] {
+                let mut args = vec!["--model", model, "--count"];
+                if relaxed {
+                    args.push("-DRELAXED");
+                }
+                if c11 {
+                    args.push("-DC11");
+                }
+                let (exit, result) = check_json("gcc_builtins.c", &args);
+                let fails = relaxed && model == "rc11";
+                assert_eq!(exit, i32::from(fails), "{args:?}: {result}");
+                assert_eq!(result["assertion_fails"], fails, "{args:?}");
+                counts.push(executions(&result));
+            }
+            assert_eq!(counts[0], counts[1], "{model} relaxed {relaxed}");
+            if !relaxed {
+                assert_eq!(counts[0], 6, "{model}");
+            }
+        }
+    }
+}
+
 /// A local written by its block's `for` heads and by top-level statements (`i = 1;`
 /// between the loops that create and join, as GenMC's `fine-set` writes its `main`) is
 /// followed, so both loops are unrolled and start and join their threads: 2 executions
