@@ -40,12 +40,14 @@ mod threads;
 use crate::syntax::ast::{self, BinaryOp, ExprKind, StmtKind, UnaryOp};
 
 mod arrays;
+mod builtins;
 mod effects;
 mod extras;
 
 use extras::{clang_failure_order, is_struct_object};
 mod control;
 mod exit;
+mod goto;
 mod heap;
 mod helper_exit;
 mod known;
@@ -177,6 +179,9 @@ struct Scope {
     /// Inside a retry loop made of a backward `goto`'s statements: its label, whose
     /// `goto` is `continue` here (`control.rs`).
     retry_label: Option<String>,
+    /// Inside the wrapper of a forward `goto`'s label: its names, each with the register
+    /// its `goto` sets (`goto.rs`).
+    forward_labels: HashMap<String, String>,
     /// The locals in scope that are stack objects (`stack.rs`).
     stack: HashSet<String>,
     /// Locals that hide a global or an enclosing block's local: their registers
@@ -1144,8 +1149,13 @@ impl Translator<'_> {
         let mut out = Vec::new();
         let straight = known::straight_locals(items);
         inner.followed.extend(straight.iter().cloned());
+        let plan = goto::forward_plan(items);
         let mut at = 0;
         while let Some(item) = items.get(at) {
+            if let Some(next) = self.forward_goto(items, at, &plan, &mut inner, &mut out) {
+                at = next;
+                continue;
+            }
             if let Some((label, end)) = self.retry_loop(items, at) {
                 let span = self.span(item.span);
                 let looped = self.retry_loop_body(&items[at..=end], label, &mut inner, span);
@@ -1313,12 +1323,18 @@ impl Translator<'_> {
                 }
             }
             c::Statement::Labeled(l) => match &l.node.label.node {
-                c::Label::Identifier(_) => self.refuse("a label", s.span),
+                // A label is the statement it labels: each `goto` to it is translated
+                // (or refused) where it is (`control.rs`, `goto.rs`).
+                c::Label::Identifier(_) => self.statement(&l.node.statement, scope, out),
                 _ => self.refuse("`switch`", s.span),
             },
             c::Statement::Switch(sw) => self.switch_statement(sw, span, scope, out),
             c::Statement::Goto(l) if scope.retry_label.as_ref() == Some(&l.node.name) => {
                 out.push(stmt(StmtKind::Continue, span))
+            }
+            c::Statement::Goto(l) if scope.forward_labels.contains_key(&l.node.name) => {
+                let register = &scope.forward_labels[&l.node.name];
+                self.forward_jump(register, span, out)
             }
             c::Statement::Goto(_) => self.refuse("`goto`", s.span),
             c::Statement::Asm(_) => self.refuse("inline assembly", s.span),
@@ -2360,6 +2376,9 @@ impl Translator<'_> {
         }
         let args: Option<Vec<ast::Expr>> = args.into_iter().collect();
         let mut args: Vec<ast::Expr> = args?.into_iter().map(heap::pointer_value).collect();
+        if let Some(value) = self.gcc_builtin(name, &args, span, callee) {
+            return value;
+        }
         clang_failure_order(name, &mut args);
         let (name, callee_span) = match name {
             "atomic_init" => {

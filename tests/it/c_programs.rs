@@ -1758,3 +1758,82 @@ fn aligned_alloc_with_sizeof_is_refused() {
         "{stderr}"
     );
 }
+
+/// A forward `goto` (`cfront/translate/goto.rs`) is the jump C makes: `goto_forward.c`
+/// (a search that jumps past its "not found" code, and two labels of one block, one
+/// jumped to from inside two nested loops) has the verdicts and execution counts of the
+/// same functions written with `break` and flags (`-DSTRUCTURED`), 12 executions derived
+/// by hand in its comment, under sc and rc11; its failing assertion (`-DFAIL`) fails, and
+/// under sc the reference explorer agrees on both.
+#[test]
+fn a_forward_goto_is_the_jump_c_makes() {
+    for model in ["sc", "rc11"] {
+        for twin in [&[][..], &["-DSTRUCTURED"][..]] {
+            let args = [&["--model", model, "--count"][..], twin].concat();
+            let (exit, result) = check_json("goto_forward.c", &args);
+            assert_eq!(exit, 0, "{model} {twin:?}: {result}");
+            assert_eq!(result["assertion_fails"], false, "{model} {twin:?}");
+            assert_eq!(executions(&result), 12, "{model} {twin:?}: {result}");
+        }
+        let (exit, result) = check_json("goto_forward.c", &["--model", model, "-DFAIL"]);
+        assert_eq!(exit, 1, "{model}: {result}");
+        assert_eq!(result["assertion_fails"], true, "{model}");
+    }
+    assert_sc_check_is_the_reference_explorers("goto_forward.c", &[]);
+    assert_sc_check_is_the_reference_explorers("goto_forward.c", &["FAIL"]);
+}
+
+/// A `break` between a forward `goto` and its label that leaves a loop around both would
+/// leave the `goto`'s wrapper loop instead: refused at the `break`.
+#[test]
+fn a_break_across_a_forward_goto_is_refused_at_the_break() {
+    assert_refused(
+        "goto_refused.c",
+        "goto_refused.c:14:4: a `break` or `continue` between a `goto` and its label that leaves a loop or `switch` around both is not supported yet",
+    );
+}
+
+/// GCC's atomic builtins are the C11 atomics they are (`cfront/translate/builtins.rs`):
+/// `gcc_builtins.c` has the verdicts and counts of its twin written with <stdatomic.h>
+/// (`-DC11`) under sc and rc11: 6 executions (GenMC 0.11: 6 under both, checked on 28
+/// November 2026), no defect; with relaxed orders (`-DRELAXED`) the read of `data` races
+/// and its assertion fails under rc11 (GenMC 0.11: the same assertion), not under sc.
+#[test]
+fn gcc_atomic_builtins_are_their_c11_atomics() {
+    for model in ["sc", "rc11"] {
+        for relaxed in [false, true] {
+            let mut counts = Vec::new();
+            for c11 in [false, true] {
+                let mut args = vec!["--model", model, "--count"];
+                if relaxed {
+                    args.push("-DRELAXED");
+                }
+                if c11 {
+                    args.push("-DC11");
+                }
+                let (exit, result) = check_json("gcc_builtins.c", &args);
+                let fails = relaxed && model == "rc11";
+                assert_eq!(exit, i32::from(fails), "{args:?}: {result}");
+                assert_eq!(result["assertion_fails"], fails, "{args:?}");
+                counts.push(executions(&result));
+            }
+            assert_eq!(counts[0], counts[1], "{model} relaxed {relaxed}");
+            if !relaxed {
+                assert_eq!(counts[0], 6, "{model}");
+            }
+        }
+    }
+}
+
+/// A local written by its block's `for` heads and by top-level statements (`i = 1;`
+/// between the loops that create and join, as GenMC's `fine-set` writes its `main`) is
+/// followed, so both loops are unrolled and start and join their threads: 2 executions
+/// (GenMC 0.11: 2 under both models), the assertion after the joins holds.
+#[test]
+fn a_create_loop_index_set_again_between_loops_is_followed() {
+    for model in ["sc", "rc11"] {
+        let (exit, result) = check_json("create_loop_reset.c", &["--model", model, "--count"]);
+        assert_eq!(exit, 0, "{model}: {result}");
+        assert_eq!(executions(&result), 2, "{model}: {result}");
+    }
+}

@@ -8,8 +8,8 @@
 //!   `break`, each `goto` a `continue`. Only when that is exactly what C does: no
 //!   declaration among those statements (they would leave the loop's scope), no `break` or
 //!   `continue` there that belongs to an enclosing loop, and no `goto` inside a nested
-//!   loop or `switch` (where `continue` would mean that loop). Any other label or `goto`
-//!   is refused, as before.
+//!   loop or `switch` (where `continue` would mean that loop). A forward `goto` is
+//!   `goto.rs`'s; any other `goto` is refused.
 
 use super::*;
 

@@ -22,7 +22,8 @@
 //!   with `e` a constant: `main` reads that value from the statement on (in the rest of
 //!   its block), since no other write of `g` exists;
 //! - a *followed local*: a local declared in a function's outermost block whose every
-//!   other write is in the initializer or step of a `for` of that same block. Such a loop
+//!   other write is in the initializer or step of a `for` of that same block, or one of
+//!   its top-level statements `i = e;`, `i++;`, `i += k;`. Such a loop
 //!   runs once, in program order; when it is unrolled here the local's value after it is
 //!   known, and when it is not the local is no longer followed. Reads then are constants,
 //!   and the register keeps the value too (the unrolled loop assigns it).
@@ -227,7 +228,8 @@ impl GlobalWrites {
 }
 
 /// The locals of a function's outermost block whose every write after the declaration is
-/// in the initializer or step of a `for` of that block (and which are declared once).
+/// in the initializer or step of a `for` of that block, or a top-level statement of it
+/// (`straight_write`), and which are declared once.
 pub(super) fn followed_locals(body: &Node<c::Statement>) -> HashSet<String> {
     let c::Statement::Compound(items) = &body.node else {
         return HashSet::new();
@@ -247,6 +249,11 @@ pub(super) fn followed_locals(body: &Node<c::Statement>) -> HashSet<String> {
                 }
             }
             c::BlockItem::Statement(s) => {
+                // A top-level `i = e;`, `i++;` or `i += k;` runs in order too (`i = 1;`
+                // between the loops that create and join, GenMC's `fine-set`).
+                if let Some((name, _)) = straight_write(s) {
+                    *in_loop_heads.entry(name.to_string()).or_default() += 1;
+                }
                 if let c::Statement::For(f) = &s.node {
                     if let c::ForInitializer::Expression(e) = &f.node.initializer.node {
                         for (name, n) in expression_writes(e).count {
@@ -566,7 +573,7 @@ impl Translator<'_> {
         scope: &Scope,
     ) -> Option<(String, Option<i64>)> {
         let (name, write) = straight_write(s)?;
-        if !straight.contains(name) {
+        if !straight.contains(name) && !scope.followed.contains(name) {
             return None;
         }
         let value = match write {

@@ -96,7 +96,8 @@ impl<'ast> Visit<'ast> for Scan<'ast> {
         // The expected value of a compare-exchange may be a register (`&r`): the litmus
         // dialect writes the value it reads back into it.
         let compare_exchange = matches!(&call_node.callee.node,
-            c::Expression::Identifier(id) if id.node.name.starts_with("atomic_compare_exchange_"));
+            c::Expression::Identifier(id) if id.node.name.starts_with("atomic_compare_exchange_")
+                || id.node.name == "__atomic_compare_exchange_n");
         if !compare_exchange {
             visit::visit_call_expression(self, call_node, span);
             return;

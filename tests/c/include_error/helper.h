@@ -1,7 +1,9 @@
 /* Included by main.c: the refusal must point here, not into the preprocessed text. */
 void *worker(void *unused)
 {
-	goto done;
+	goto done; /* into a nested block: refused */
+	{
 done:
-	return NULL;
+		return NULL;
+	}
 }
