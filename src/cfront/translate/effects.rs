@@ -15,8 +15,9 @@
 //! - in a loop condition the hoisted statements run before every test: before the loop and
 //!   again after each iteration (the loop's step, where `continue` goes too).
 //!
-//! The value of an assignment is the value assigned (C converts it to the object's type;
-//! nemos's integers are 32-bit whatever the type, so only `_Bool` objects would differ).
+//! The value of an assignment is the value assigned, converted to the object's type
+//! (nemos's integers are 32-bit whatever the type, so only `_Bool` objects differ:
+//! `booleans.rs`).
 
 use super::*;
 
@@ -399,6 +400,10 @@ impl Translator<'_> {
         let mut reads = Vec::new();
         mentioned(&rhs.node, &mut reads);
         let rhs_value = self.expression(&rhs, scope)?;
+        let rhs_value = match op {
+            None => self.stored_value(&b.node.lhs, scope, rhs_value),
+            Some(_) => rhs_value,
+        };
         let assigned = self.temporary(rhs_value, at, "", scope, out);
         let assigned_value = self.expression(&assigned, scope)?;
         let lhs = self.hoist(&b.node.lhs, scope, out, region)?;
@@ -432,6 +437,7 @@ impl Translator<'_> {
             (Some(op), false) => {
                 let new = c_binary(op, lhs.clone(), assigned, at);
                 let new_value = self.expression(&new, scope)?;
+                let new_value = self.stored_value(&b.node.lhs, scope, new_value);
                 let result = self.temporary(new_value, at, "n", scope, out);
                 let result_value = self.expression(&result, scope)?;
                 out.push(stmt(
