@@ -816,6 +816,15 @@ fn end_threads_at_bound_counts_and_verdicts_are_genmcs() {
         // Ended inside a branch, the thread stays ended after it.
         ("bound_ends_in_branch.c", "1", 0, 2),
         ("bound_ends_in_branch.c", "2", 1, 0),
+        // A `while` condition with a side effect (`(r = atomic_fetch_add(&x, 1)) < 5`)
+        // runs N times, not N + 1: the thread ends before it, at the loop's header.
+        ("bound_while_effect.c", "1", 0, 2),
+        ("bound_while_effect.c", "2", 0, 3),
+        ("bound_while_effect.c", "3", 1, 0),
+        // The same after a `continue`.
+        ("bound_while_continue.c", "1", 0, 2),
+        ("bound_while_continue.c", "2", 0, 6),
+        ("bound_while_continue.c", "3", 1, 0),
     ];
     for &(file, unroll, code, count) in cases {
         let (exit, json) = run(file, unroll);

@@ -209,6 +209,25 @@ fn continues(stmts: &[ast::Stmt]) -> bool {
     })
 }
 
+/// The temporaries a loop condition's hoisted statements declare, declared once before the
+/// loop (with no value: the statements assign them, [`reassigned`]).
+fn declarations(prelude: &[ast::Stmt]) -> Vec<ast::Stmt> {
+    prelude
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StmtKind::Decl { ty, name, .. } => Some(stmt(
+                StmtKind::Decl {
+                    ty: ty.clone(),
+                    name: name.clone(),
+                    init: None,
+                },
+                s.span,
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The hoisted statements of a loop condition as they run again after an iteration: the
 /// temporaries they declare are assigned instead (declared once, before the loop).
 fn reassigned(prelude: &[ast::Stmt]) -> Vec<ast::Stmt> {
@@ -703,9 +722,11 @@ impl Translator<'_> {
 
     // ---- loops whose condition has a side effect ----
 
-    /// `while (c) body` whose condition hoisted `prelude`: the prelude runs before the loop
-    /// and again at the end of each iteration, or, when the body has a `continue`, as the
-    /// step of a `for`, where `continue` goes too.
+    /// `while (c) body` whose condition hoisted `prelude`: the prelude is the loop's own,
+    /// run before each test as the condition's memory accesses are (before the loop, after
+    /// each iteration and after a `continue`), its temporaries declared before the loop.
+    /// A thread ended at the bound (`--end-threads-at-bound`) stops before it, as GenMC's
+    /// `-unroll=N` stops a thread at the loop's header, before the condition's code.
     pub(super) fn push_while(
         &mut self,
         prelude: Vec<ast::Stmt>,
@@ -715,25 +736,21 @@ impl Translator<'_> {
         out: &mut Vec<ast::Stmt>,
     ) {
         if prelude.is_empty() {
-            out.push(stmt(StmtKind::While { cond, body }, span));
+            out.push(stmt(
+                StmtKind::While {
+                    prelude,
+                    cond,
+                    body,
+                },
+                span,
+            ));
             return;
         }
-        let again = reassigned(&prelude);
-        let mut block = prelude;
-        if !continues(&body) {
-            // The loop's iteration is then `body; prelude; test`, which the unroller's
-            // spin-loop reduction reads as it reads a loop without hoisted statements.
-            let mut body = body;
-            body.extend(again);
-            block.push(stmt(StmtKind::While { cond, body }, span));
-            out.push(stmt(StmtKind::Block(block), span));
-            return;
-        }
+        let mut block = declarations(&prelude);
         block.push(stmt(
-            StmtKind::For {
-                init: None,
-                cond: Some(cond),
-                step: Some(Box::new(stmt(StmtKind::Block(again), span))),
+            StmtKind::While {
+                prelude: reassigned(&prelude),
+                cond,
                 body,
             },
             span,
@@ -763,20 +780,7 @@ impl Translator<'_> {
             );
             return;
         }
-        let mut block: Vec<ast::Stmt> = prelude
-            .iter()
-            .filter_map(|s| match &s.kind {
-                StmtKind::Decl { ty, name, .. } => Some(stmt(
-                    StmtKind::Decl {
-                        ty: ty.clone(),
-                        name: name.clone(),
-                        init: None,
-                    },
-                    s.span,
-                )),
-                _ => None,
-            })
-            .collect();
+        let mut block = declarations(&prelude);
         body.extend(reassigned(&prelude));
         block.push(stmt(StmtKind::DoWhile { body, cond }, span));
         out.push(stmt(StmtKind::Block(block), span));
