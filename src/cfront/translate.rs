@@ -40,6 +40,7 @@ mod threads;
 use crate::syntax::ast::{self, BinaryOp, ExprKind, StmtKind, UnaryOp};
 
 mod arrays;
+mod booleans;
 mod builtins;
 mod effects;
 mod extras;
@@ -919,6 +920,10 @@ impl Translator<'_> {
                 }
             },
         };
+        let value = match value {
+            Some(v) if booleans::is_bool(info) => Some(booleans::bool_init(v)),
+            other => other,
+        };
         let kind = if array_len.is_some() {
             Global::Array
         } else {
@@ -1114,7 +1119,8 @@ impl Translator<'_> {
             &mut scope,
         );
         let body = self.body(&f.node.statement, scope);
-        let body = self.leave_frame(enclosing, body, span);
+        let mut body = self.leave_frame(enclosing, body, span);
+        body.splice(0..0, booleans::bool_parameters(&params));
         let name = renamed.unwrap_or_else(|| self.function_ident(name));
         self.litmus_functions.push(ast::Function {
             return_type: Self::litmus_type(&return_type, span),
@@ -1248,6 +1254,7 @@ impl Translator<'_> {
                     }
                 },
             };
+            let init = init.map(|v| booleans::stored_as(&info, v));
             let register = self.scoped_local(name, scope);
             scope.locals.insert(name.node.name.clone(), info.clone());
             scope.constants.remove(&name.node.name);
@@ -1318,6 +1325,7 @@ impl Translator<'_> {
                     out.push(stmt(StmtKind::Return(None), span));
                 } else {
                     let value = value.as_ref().and_then(|v| self.value(v, scope, out));
+                    let value = value.map(|v| self.returned_value(v));
                     let value = self.free_frame(value, span, out);
                     out.push(stmt(StmtKind::Return(value), span));
                 }
@@ -1689,6 +1697,10 @@ impl Translator<'_> {
                 let Some(rhs) = self.value(&b.node.rhs, scope, out) else {
                     return;
                 };
+                let rhs = match op {
+                    None => self.stored_value(&b.node.lhs, scope, rhs),
+                    Some(_) => rhs,
+                };
                 if atomic {
                     // C's plain assignment to an atomic object: a seq_cst store, or a
                     // read-modify-write for the compound forms.
@@ -1713,9 +1725,13 @@ impl Translator<'_> {
                 }
                 let rhs = match op {
                     None => rhs,
-                    Some(op) => expr(
-                        ExprKind::Binary(op, Box::new(lhs.clone()), Box::new(rhs)),
-                        span,
+                    Some(op) => self.stored_value(
+                        &b.node.lhs,
+                        scope,
+                        expr(
+                            ExprKind::Binary(op, Box::new(lhs.clone()), Box::new(rhs)),
+                            span,
+                        ),
                     ),
                 };
                 out.push(stmt(StmtKind::Assign { lhs, rhs }, span));
@@ -1756,6 +1772,7 @@ impl Translator<'_> {
                     ),
                     span,
                 );
+                let rhs = self.stored_value(&u.node.operand, scope, rhs);
                 out.push(stmt(StmtKind::Assign { lhs, rhs }, span));
             }
             c::Expression::Comma(parts) => {
@@ -2380,6 +2397,7 @@ impl Translator<'_> {
             return value;
         }
         clang_failure_order(name, &mut args);
+        self.bool_call_arguments(name, call_node, scope, &mut args);
         let (name, callee_span) = match name {
             "atomic_init" => {
                 args.push(name_expr("memory_order_relaxed", span));

@@ -256,7 +256,16 @@ macro_rules! stmt_parts {
                 parts.extend(then_branch.$iter().map($nested));
                 parts.extend(else_branch.$iter().flatten().map($nested));
             }
-            StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
+            StmtKind::While {
+                prelude,
+                cond,
+                body,
+            } => {
+                parts.extend(prelude.$iter().map($nested));
+                parts.push($expr(cond));
+                parts.extend(body.$iter().map($nested));
+            }
+            StmtKind::DoWhile { body, cond } => {
                 parts.push($expr(cond));
                 parts.extend(body.$iter().map($nested));
             }
@@ -307,10 +316,7 @@ pub enum StmtKind {
         init: Option<Expr>,
     },
     /// `lhs = rhs;` where `lhs` is a register name, `*e` or `a[i]`.
-    Assign {
-        lhs: Expr,
-        rhs: Expr,
-    },
+    Assign { lhs: Expr, rhs: Expr },
     /// An expression evaluated for its effect, usually a call: `atomic_store(x, 1);`,
     /// `lock(l);`, `assert(r0 == 1);`, `atomic_thread_fence(memory_order_seq_cst);`.
     Expr(Expr),
@@ -320,6 +326,9 @@ pub enum StmtKind {
         else_branch: Option<Vec<Stmt>>,
     },
     While {
+        /// Never parsed: statements run before each test of `cond`, as its memory
+        /// accesses are (the C front end's side effects hoisted out of a condition).
+        prelude: Vec<Stmt>,
         cond: Expr,
         body: Vec<Stmt>,
     },
@@ -331,10 +340,7 @@ pub enum StmtKind {
         body: Vec<Stmt>,
     },
     /// `do body while (cond);`
-    DoWhile {
-        body: Vec<Stmt>,
-        cond: Expr,
-    },
+    DoWhile { body: Vec<Stmt>, cond: Expr },
     /// `break;`: leave the innermost loop.
     Break,
     /// `continue;`: go on with the innermost loop's next test.

@@ -327,7 +327,7 @@ fn shape(stmts: &[Stmt]) -> String {
                     .as_ref()
                     .map_or(String::new(), |e| format!(" else {}", inner(e)))
             ),
-            StmtKind::While { cond, body } => format!("while {} {}", sexp(cond), inner(body)),
+            StmtKind::While { cond, body, .. } => format!("while {} {}", sexp(cond), inner(body)),
             StmtKind::For {
                 init,
                 cond,

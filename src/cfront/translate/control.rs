@@ -146,6 +146,7 @@ impl Translator<'_> {
         body.push(stmt(StmtKind::Break, span));
         stmt(
             StmtKind::While {
+                prelude: Vec::new(),
                 cond: expr(ExprKind::Int(1), span),
                 body,
             },

@@ -15,8 +15,9 @@
 //! - in a loop condition the hoisted statements run before every test: before the loop and
 //!   again after each iteration (the loop's step, where `continue` goes too).
 //!
-//! The value of an assignment is the value assigned (C converts it to the object's type;
-//! nemos's integers are 32-bit whatever the type, so only `_Bool` objects would differ).
+//! The value of an assignment is the value assigned, converted to the object's type
+//! (nemos's integers are 32-bit whatever the type, so only `_Bool` objects differ:
+//! `booleans.rs`).
 
 use super::*;
 
@@ -206,6 +207,25 @@ fn continues(stmts: &[ast::Stmt]) -> bool {
         StmtKind::Block(body) | StmtKind::Atomic(body) => continues(body),
         _ => false,
     })
+}
+
+/// The temporaries a loop condition's hoisted statements declare, declared once before the
+/// loop (with no value: the statements assign them, [`reassigned`]).
+fn declarations(prelude: &[ast::Stmt]) -> Vec<ast::Stmt> {
+    prelude
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StmtKind::Decl { ty, name, .. } => Some(stmt(
+                StmtKind::Decl {
+                    ty: ty.clone(),
+                    name: name.clone(),
+                    init: None,
+                },
+                s.span,
+            )),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The hoisted statements of a loop condition as they run again after an iteration: the
@@ -399,6 +419,10 @@ impl Translator<'_> {
         let mut reads = Vec::new();
         mentioned(&rhs.node, &mut reads);
         let rhs_value = self.expression(&rhs, scope)?;
+        let rhs_value = match op {
+            None => self.stored_value(&b.node.lhs, scope, rhs_value),
+            Some(_) => rhs_value,
+        };
         let assigned = self.temporary(rhs_value, at, "", scope, out);
         let assigned_value = self.expression(&assigned, scope)?;
         let lhs = self.hoist(&b.node.lhs, scope, out, region)?;
@@ -432,6 +456,7 @@ impl Translator<'_> {
             (Some(op), false) => {
                 let new = c_binary(op, lhs.clone(), assigned, at);
                 let new_value = self.expression(&new, scope)?;
+                let new_value = self.stored_value(&b.node.lhs, scope, new_value);
                 let result = self.temporary(new_value, at, "n", scope, out);
                 let result_value = self.expression(&result, scope)?;
                 out.push(stmt(
@@ -697,9 +722,11 @@ impl Translator<'_> {
 
     // ---- loops whose condition has a side effect ----
 
-    /// `while (c) body` whose condition hoisted `prelude`: the prelude runs before the loop
-    /// and again at the end of each iteration, or, when the body has a `continue`, as the
-    /// step of a `for`, where `continue` goes too.
+    /// `while (c) body` whose condition hoisted `prelude`: the prelude is the loop's own,
+    /// run before each test as the condition's memory accesses are (before the loop, after
+    /// each iteration and after a `continue`), its temporaries declared before the loop.
+    /// A thread ended at the bound (`--end-threads-at-bound`) stops before it, as GenMC's
+    /// `-unroll=N` stops a thread at the loop's header, before the condition's code.
     pub(super) fn push_while(
         &mut self,
         prelude: Vec<ast::Stmt>,
@@ -709,25 +736,21 @@ impl Translator<'_> {
         out: &mut Vec<ast::Stmt>,
     ) {
         if prelude.is_empty() {
-            out.push(stmt(StmtKind::While { cond, body }, span));
+            out.push(stmt(
+                StmtKind::While {
+                    prelude,
+                    cond,
+                    body,
+                },
+                span,
+            ));
             return;
         }
-        let again = reassigned(&prelude);
-        let mut block = prelude;
-        if !continues(&body) {
-            // The loop's iteration is then `body; prelude; test`, which the unroller's
-            // spin-loop reduction reads as it reads a loop without hoisted statements.
-            let mut body = body;
-            body.extend(again);
-            block.push(stmt(StmtKind::While { cond, body }, span));
-            out.push(stmt(StmtKind::Block(block), span));
-            return;
-        }
+        let mut block = declarations(&prelude);
         block.push(stmt(
-            StmtKind::For {
-                init: None,
-                cond: Some(cond),
-                step: Some(Box::new(stmt(StmtKind::Block(again), span))),
+            StmtKind::While {
+                prelude: reassigned(&prelude),
+                cond,
                 body,
             },
             span,
@@ -757,20 +780,7 @@ impl Translator<'_> {
             );
             return;
         }
-        let mut block: Vec<ast::Stmt> = prelude
-            .iter()
-            .filter_map(|s| match &s.kind {
-                StmtKind::Decl { ty, name, .. } => Some(stmt(
-                    StmtKind::Decl {
-                        ty: ty.clone(),
-                        name: name.clone(),
-                        init: None,
-                    },
-                    s.span,
-                )),
-                _ => None,
-            })
-            .collect();
+        let mut block = declarations(&prelude);
         body.extend(reassigned(&prelude));
         block.push(stmt(StmtKind::DoWhile { body, cond }, span));
         out.push(stmt(StmtKind::Block(block), span));

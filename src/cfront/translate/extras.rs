@@ -206,6 +206,11 @@ impl Translator<'_> {
             let Some(value) = value else {
                 continue;
             };
+            let value = if field.ty.base == "_Bool" && field.ty.pointer_depth == 0 {
+                booleans::bool_init(value)
+            } else {
+                value
+            };
             let span = self.span(item.span);
             out.push(ast::InitItem {
                 ty: None,

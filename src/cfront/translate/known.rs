@@ -405,6 +405,7 @@ impl Translator<'_> {
             return;
         }
         if let Some(v) = self.try_constant(&b.node.rhs, scope) {
+            let v = self.stored_constant(name, scope, v);
             scope.known_globals.insert(name.clone(), v);
         }
     }
@@ -426,6 +427,7 @@ impl Translator<'_> {
         }) = init
         {
             if let Some(v) = self.try_constant(e, scope) {
+                let v = self.stored_constant(name, scope, v);
                 scope.constants.insert(name.to_string(), v);
             }
         }
@@ -584,6 +586,7 @@ impl Translator<'_> {
                 .filter(|v| i32::try_from(*v).is_ok()),
             StraightWrite::Assign(e) => self.try_constant(e, scope),
         };
+        let value = value.map(|v| self.stored_constant(name, scope, v));
         Some((name.to_string(), value))
     }
 

@@ -44,7 +44,7 @@ pub(super) struct Frame {
     /// Parameters that are stack objects: stored into their block at the entry.
     params: Vec<(String, Span)>,
     /// The function's return type (for the value kept across the frees).
-    return_type: Option<TypeInfo>,
+    pub(super) return_type: Option<TypeInfo>,
 }
 
 /// A stack object: its name, type, cells and where it is declared.
@@ -381,6 +381,7 @@ impl Translator<'_> {
         let Some(value) = value else {
             return true;
         };
+        let value = super::booleans::stored_as(info, value);
         let place = stack_place(variable, self.span(name.span));
         if info.atomic && info.pointer_depth == 0 || info.pointer_atomic {
             // The initialisation of an atomic object, as `atomic_init`.

@@ -293,6 +293,7 @@ impl Translator<'_> {
                 );
                 let spin = stmt(
                     StmtKind::While {
+                        prelude: Vec::new(),
                         cond: binary(
                             BinaryOp::Lt,
                             call(

@@ -66,7 +66,7 @@ fn stmt_completes(stmt: &ast::Stmt) -> bool {
             ..
         } => completes(then_branch) || completes(else_branch),
         StmtKind::Block(body) | StmtKind::Atomic(body) => completes(body),
-        StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
+        StmtKind::While { cond, body, .. } | StmtKind::DoWhile { body, cond } => {
             !forever(Some(cond)) || exit_kinds(body).breaks
         }
         StmtKind::For { cond, body, .. } => !forever(cond.as_ref()) || exit_kinds(body).breaks,
@@ -268,11 +268,13 @@ impl Lowerer {
     }
 
     /// A loop: `while (cond) body`, or `for` with its `step` after the body, or `do body
-    /// while (cond)`. The condition is only read again when no exit was taken.
+    /// while (cond)`. The condition is only read again when no exit was taken; a `while`'s
+    /// prelude (statements hoisted out of its condition) runs before each test, with the
+    /// condition's own memory accesses.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn lower_loop(
         &mut self,
-        cond: Option<&ast::Expr>,
+        (prelude, cond): (&[ast::Stmt], Option<&ast::Expr>),
         body: &[ast::Stmt],
         step: Option<&ast::Stmt>,
         do_while: bool,
@@ -281,6 +283,7 @@ impl Lowerer {
         out: &mut Vec<Instr>,
     ) {
         let mut cond_prelude = Vec::new();
+        self.lower_stmts(prelude, scope, &mut cond_prelude);
         let cond = match cond {
             Some(c) => match self.lower_expr(c, scope, &mut cond_prelude) {
                 Some(c) => c,

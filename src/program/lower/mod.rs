@@ -344,11 +344,13 @@ impl Lowerer {
                     span,
                 });
             }
-            StmtKind::While { cond, body } => {
-                self.lower_loop(Some(cond), body, None, false, span, scope, out)
-            }
+            StmtKind::While {
+                prelude,
+                cond,
+                body,
+            } => self.lower_loop((prelude, Some(cond)), body, None, false, span, scope, out),
             StmtKind::DoWhile { body, cond } => {
-                self.lower_loop(Some(cond), body, None, true, span, scope, out)
+                self.lower_loop((&[], Some(cond)), body, None, true, span, scope, out)
             }
             StmtKind::For {
                 init,
@@ -360,7 +362,7 @@ impl Lowerer {
                     self.lower_stmt(init, scope, out);
                 }
                 self.lower_loop(
-                    cond.as_ref(),
+                    (&[], cond.as_ref()),
                     body,
                     step.as_deref(),
                     false,

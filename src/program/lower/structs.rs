@@ -653,7 +653,16 @@ impl Flattener<'_> {
                     self.block(b);
                 }
             }
-            StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
+            StmtKind::While {
+                prelude,
+                cond,
+                body,
+            } => {
+                self.block(prelude);
+                self.value_in_place(cond);
+                self.block(body);
+            }
+            StmtKind::DoWhile { body, cond } => {
                 self.value_in_place(cond);
                 self.block(body);
             }
