@@ -470,7 +470,35 @@ const KNOWN: &[Known] = &[
         sc: (false, 2),
         litmus: None,
     },
+    Known {
+        file: "spin_cas_in_body.c",
+        // Two spin loops whose body's compare-exchange always fails: counted as GenMC's
+        // spin-assume counts them (GenMC 0.11: 1 under both models); nemos unrolled them
+        // before, past 60 s under rc11. A defect: the waiter spins for good once it reads
+        // 42 (a deadlock, which GenMC reports only with -check-liveness).
+        rc11: (true, 1),
+        sc: (true, 1),
+        litmus: None,
+    },
+    Known {
+        file: "spin_cas_success_flag.c",
+        // A success flag set by an exchange under a branch (GenMC 0.11 with -disable-ipr,
+        // as its spin-cas-res runs: 3 under both models; nemos counted 21 unrolled).
+        rc11: (false, 3),
+        sc: (false, 3),
+        litmus: None,
+    },
 ];
+
+#[test]
+fn a_spin_loop_whose_exchange_changes_memory_is_cut_not_reduced() {
+    // The body's compare-exchange may succeed, reading 0 and writing 1, in an iteration
+    // that goes on: the executions where it does are reported as cut (exit 3).
+    for model in ["rc11", "sc"] {
+        let (code, _) = check("cas_spin_changes.c", model);
+        assert_eq!(code, 3, "cas_spin_changes.c under {model}");
+    }
+}
 
 #[test]
 fn an_exchange_loop_that_changes_memory_is_cut_not_reduced() {

@@ -1208,9 +1208,11 @@ fn return_ends_the_thread() {
              P1 (int* x, int* y) {{ *x = 1; int r1 = *y; }}\nexists (0:r0=1 \\/ y=1)\n"
         )
     };
+    // By hand, the third iteration is a loop that never exits and writes, so that it hits
+    // the bound (`{ r0 = r0; }` changes nothing: a spin loop, which waits instead).
     let mine = same_as_written_out(
         &test("if (r0 == 1) return;\n  *y = 1;\n  while (r0 == 0) { r0 = *x; if (r0 == 1) { return; } *y = 2; }"),
-        &test("if (r0 != 1) { *y = 1; if (r0 == 0) { r0 = *x; if (r0 != 1) { *y = 2; if (r0 == 0) { r0 = *x; if (r0 != 1) { *y = 2; while (r0 == 0) { r0 = r0; } } } } } }"),
+        &test("if (r0 != 1) { *y = 1; if (r0 == 0) { r0 = *x; if (r0 != 1) { *y = 2; if (r0 == 0) { r0 = *x; if (r0 != 1) { *y = 2; while (r0 == 0) { *y = 2; } } } } } }"),
     );
     assert!(mine.bound_hit);
 }

@@ -56,6 +56,7 @@ mod semantic_errors;
 mod shard;
 mod slice;
 mod spec;
+mod spin_effects;
 mod spin_locks;
 mod thin_air;
 mod xchg_spin;

@@ -2,7 +2,9 @@
 
 use std::collections::BTreeSet;
 
-use super::flow::{entry_test_reads_first, exit_flags, registers_of, spin_reducible};
+use super::flow::{
+    ends_with_exit_cas, entry_test_reads_first, exit_flags, registers_of, spin_reducible,
+};
 use super::{blank_event, loop_guard, Builder, Deps, ThreadState};
 use crate::diagnostics::Span;
 use crate::events::{
@@ -364,27 +366,37 @@ impl Builder {
         );
     }
 
-    /// An exchange of a reduced spin loop (events from `since` on) that writes a value other
-    /// than the one it read, in an iteration that goes on (`going_on`), changes memory: the
-    /// iterations after it are not those of a failed iteration, which the reduction drops,
-    /// so such an execution is cut, as by the bound (a `BoundHit`), and the rest of the
-    /// thread is guarded by its negation. An exchange that writes back what it read leaves
-    /// every value as it was (docs/unrolling.md, "Spin loops").
+    /// An exchange or a compare-exchange of a reduced spin loop (events from `since` on)
+    /// that writes a value other than the one it read, in an iteration that goes on
+    /// (`going_on`), changes memory: the iterations after it are not those of a failed
+    /// iteration, which the reduction drops, so such an execution is cut, as by the bound
+    /// (a `BoundHit`), and the rest of the thread is guarded by its negation. One that
+    /// writes back what it read leaves every value as it was (docs/unrolling.md, "Spin
+    /// loops"). `exit_cas`: the last compare-exchange of the range is the loop's exit, whose
+    /// success ends the loop, so that it is not looked at.
     fn changing_exchange(
         &mut self,
         state: &mut ThreadState,
         since: usize,
         going_on: TermId,
         span: Span,
+        exit_cas: bool,
     ) {
+        let exit_read = exit_cas
+            .then(|| {
+                (since..self.events.len())
+                    .rev()
+                    .find(|&e| self.events[e].failure_order.is_some())
+            })
+            .flatten();
         let mut changes = Vec::new();
         for e in since..self.events.len() {
             let event = &self.events[e];
             let (Some(read), Some(written)) = (event.rmw, event.value) else {
                 continue;
             };
-            // A compare-exchange's read has a failure order; its failure writes nothing.
-            if !event.is_write() || self.events[read].failure_order.is_some() {
+            // A compare-exchange's failure writes nothing; its success is a write.
+            if !event.is_write() || Some(read) == exit_read {
                 continue;
             }
             let guard = event.guard.clone();
@@ -433,7 +445,8 @@ impl Builder {
         let value = self.term(cond, state);
         let zero = self.terms.constant(0);
         let entered = self.terms.binary(BinaryOp::Ne, value, zero);
-        self.changing_exchange(state, since, entered, span);
+        let exit_cas = ends_with_exit_cas(cond_prelude, cond);
+        self.changing_exchange(state, since, entered, span, exit_cas);
         let can_fail = self.terms.constant_value(entered).is_none();
         self.branch(
             state,
@@ -467,7 +480,7 @@ impl Builder {
                 let value = b.term(cond, s);
                 let zero = b.terms.constant(0);
                 let spinning = b.terms.binary(BinaryOp::Ne, value, zero);
-                b.changing_exchange(s, first, spinning, span);
+                b.changing_exchange(s, first, spinning, span, exit_cas);
                 let on = WaitOn::Spin {
                     reads,
                     loop_span: span,

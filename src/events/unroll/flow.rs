@@ -189,6 +189,26 @@ impl Flow {
                     self.varying.insert(*e);
                     self.loads(*dst);
                 }
+                // Any other compare-exchange at a fixed address with a register as expected
+                // value (`r = 17; cas(&y, &r, 42);` in a body): in an iteration that goes on
+                // its success must write back the value it read, as an exchange's must
+                // (`Builder::changing_exchange`); its failure writes the expected register,
+                // which then holds what it read, and whose success leaves it as it was.
+                Instr::CompareExchange {
+                    dst,
+                    loc,
+                    expected: Expected::Register(e),
+                    desired,
+                    ..
+                } if self.exchanges && loc.fixed().is_some() => {
+                    self.uses(&Expr::Reg(*e));
+                    self.uses(desired);
+                    self.written.insert(*e);
+                    self.varying.insert(*e);
+                    if let Some(dst) = dst {
+                        self.loads(*dst);
+                    }
+                }
                 // An exchange at a fixed address (`while (1) if (!xchg(&l, 1)) return;`): in
                 // an iteration that goes on it must write back the value it read, so that it
                 // changes no value; the unrolling checks that (`Builder::spin_test`: an
@@ -268,14 +288,11 @@ pub(super) fn negated_register(cond: &Expr) -> Option<RegId> {
     }
 }
 
-/// The flags `break` and `return` set inside a loop (`while (1) { if (c) return; }` is
-/// lowered as `while (!ret && 1) { if (c) ret = 1; }`): registers the condition requires
-/// to be 0 (a conjunct `r == 0` or `!r`) that the loop writes only by assigning a non-zero
-/// constant. An iteration that writes one ends the loop, so every iteration that goes on
-/// leaves it as it was: at each test it holds its value at the loop's entry, and an
-/// iteration that reads it before writing it depends on no earlier iteration through it;
-/// after the loop it holds what the exiting iteration left.
-pub(super) fn exit_flags(cond: &Expr, runs: &[&[Instr]]) -> BTreeSet<RegId> {
+/// The registers `cond` requires to be 0 (a conjunct `r == 0` or `!r`): at every test of
+/// the loop that holds, each of them is 0, so every iteration of a loop that goes on
+/// starts and ends with them 0, however the iteration writes them (a `success = cas(..)`
+/// under a branch, a flag `break` sets).
+pub(super) fn pinned_zero(cond: &Expr) -> BTreeSet<RegId> {
     fn zero_conjuncts(cond: &Expr, out: &mut BTreeSet<RegId>) {
         match cond {
             Expr::Binary(BinaryOp::And, a, b) => {
@@ -292,6 +309,19 @@ pub(super) fn exit_flags(cond: &Expr, runs: &[&[Instr]]) -> BTreeSet<RegId> {
             }
         }
     }
+    let mut out = BTreeSet::new();
+    zero_conjuncts(cond, &mut out);
+    out
+}
+
+/// The flags `break` and `return` set inside a loop (`while (1) { if (c) return; }` is
+/// lowered as `while (!ret && 1) { if (c) ret = 1; }`): registers the condition requires
+/// to be 0 (a conjunct `r == 0` or `!r`) that the loop writes only by assigning a non-zero
+/// constant. An iteration that writes one ends the loop, so every iteration that goes on
+/// leaves it as it was: at each test it holds its value at the loop's entry, and an
+/// iteration that reads it before writing it depends on no earlier iteration through it;
+/// after the loop it holds what the exiting iteration left.
+pub(super) fn exit_flags(cond: &Expr, runs: &[&[Instr]]) -> BTreeSet<RegId> {
     /// Registers written otherwise than by a non-zero constant.
     fn other_writes(instrs: &[Instr], out: &mut BTreeSet<RegId>) {
         for instr in instrs {
@@ -318,8 +348,7 @@ pub(super) fn exit_flags(cond: &Expr, runs: &[&[Instr]]) -> BTreeSet<RegId> {
             }
         }
     }
-    let mut flags = BTreeSet::new();
-    zero_conjuncts(cond, &mut flags);
+    let flags = pinned_zero(cond);
     let mut other = BTreeSet::new();
     for run in runs {
         other_writes(run, &mut other);
@@ -358,15 +387,22 @@ pub(super) fn entry_test_reads_first(cond_prelude: &[Instr], body: &[Instr]) -> 
 ///   (`while (!atomic_compare_exchange_strong(&l, &e, 1)) e = 0;`), last in the prelude;
 ///   an exchange at a fixed address, which in an iteration that goes on must write back
 ///   the value it read (checked as the loop is unrolled; an execution where it does not is
-///   cut, as by the bound); no store, other read-modify-write, lock, assertion, assumption
-///   or inner loop;
+///   cut, as by the bound); any other compare-exchange at a fixed address with a register
+///   as expected value (`r = 17; cas(&y, &r, 42);`), whose success must likewise write back
+///   what it read in an iteration that goes on (GenMC's failed CASes that lead back to the
+///   loop's head); no store, other read-modify-write, lock, assertion, assumption or inner
+///   loop;
 /// - read no register it writes before writing it (so an iteration does not depend on the
 ///   one before: `e = 0` before the exchange reads `e` is fine, a bare
 ///   `while (!cas(&l, &e, 1));`, which retries with the value it saw, is not), but for
-///   the flags `break` and `return` set ([`exit_flags`]);
+///   the registers the condition requires to be 0 ([`pinned_zero`]: the flags `break` and
+///   `return` set, `while (!success) { ... success = cas(..); }`), which are 0 at the start
+///   of every iteration;
 /// - write on every path each register it writes, unless lowering made it for one
-///   expression (a temporary nothing reads later): after the loop every register holds what
-///   the exiting iteration gave it, whatever iterations came before.
+///   expression (a temporary nothing reads later) or the condition requires it to be 0:
+///   after the loop every register holds what the exiting iteration gave it, whatever
+///   iterations came before (a register the condition pins starts that iteration at 0 in
+///   the reduced loop as in the original).
 pub(super) fn spin_reducible(
     temporaries: &[bool],
     prelude: &[Instr],
@@ -381,11 +417,20 @@ pub(super) fn spin_reducible(
         return false;
     }
     flow.uses(cond);
-    let flags = exit_flags(cond, &[body, prelude]);
+    let flags = pinned_zero(cond);
     (&flow.exposed - &flags).is_disjoint(&flow.written)
         && flow.addressing.is_disjoint(&flow.varying)
         && flow
             .written
             .iter()
             .all(|r| flow.surely.contains(r) || temporaries[*r] || flags.contains(r))
+}
+
+/// Whether the loop's prelude ends with the compare-exchange whose success ends the loop
+/// (`while (!cas(&l, &e, 1))`): its success in an iteration is never one that goes on.
+pub(super) fn ends_with_exit_cas(prelude: &[Instr], cond: &Expr) -> bool {
+    matches!(
+        (prelude.last(), negated_register(cond)),
+        (Some(Instr::CompareExchange { dst: Some(d), .. }), Some(c)) if *d == c
+    )
 }
