@@ -804,6 +804,20 @@ fn block_at_bound_keeps_the_executions_within_and_reports_the_others() {
     }
 }
 
+/// `--max-events` stopping the unrolling inside a loop names what to bound: the loop's
+/// file, line and column, and its thread (exit 3, a limit).
+#[test]
+fn max_events_names_the_loop_whose_unrolling_passed_it() {
+    let (exit, json) = check_json("max_events_loop.c", &["--max-events", "200"]);
+    assert_eq!(exit, 3, "{json}");
+    let limit = json["limit"].as_str().unwrap_or_default();
+    assert!(limit.contains("--max-events 200"), "{json}");
+    assert!(
+        limit.contains("the loop at max_events_loop.c:16:2 (thread P2)"),
+        "{json}"
+    );
+}
+
 /// `--end-threads-at-bound` (GenMC 0.11's `-unroll=N`, which kills the thread that comes
 /// back to a loop's test after N iterations): exit code and count of `check` at each bound,
 /// with the figures GenMC 0.11 gives on the same files (`genmc -unroll=N file.c`).
