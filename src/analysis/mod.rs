@@ -11,6 +11,7 @@ pub mod deepen;
 pub mod explain;
 pub mod graph;
 pub mod infer;
+mod left_out;
 pub mod localize;
 mod lock_order;
 pub mod model_races;
@@ -198,6 +199,9 @@ pub struct Session<'a> {
     /// How many of `check`'s finds (its two witnesses, the model's flags) the sequential
     /// guess answered (tests check that it answers those a serial schedule meets).
     pub schedule_guesses: usize,
+    /// `events.block_at_bound` is not in force yet: the executions that meet the bound
+    /// exist until [`Session::close_block`] (`left_out.rs`).
+    block_deferred: bool,
 }
 
 /// A serial order of the threads, in force under `guard` (`Session::serial_schedule`).
@@ -273,6 +277,18 @@ impl<'a> Session<'a> {
         options: &AnalysisOptions,
         prepare: impl FnOnce(&mut Box<dyn Solver>, &mut Encoding<'a>),
     ) -> Result<Session<'a>, AnalysisError> {
+        Session::build(program, events, options, false, prepare)
+    }
+
+    /// [`Session::prepared`]; with `defer_block`, `events.block_at_bound` is not yet in force
+    /// (`left_out.rs`).
+    fn build(
+        program: &'a Program,
+        events: &'a Events,
+        options: &AnalysisOptions,
+        defer_block: bool,
+        prepare: impl FnOnce(&mut Box<dyn Solver>, &mut Encoding<'a>),
+    ) -> Result<Session<'a>, AnalysisError> {
         // A program that allocates memory has GenMC's memory defects as flags.
         let allocates = events.events.iter().any(|e| {
             e.tags
@@ -324,6 +340,7 @@ impl<'a> Session<'a> {
             direct_fr,
             sliced,
             thin_air,
+            defer_block,
         };
         let mut encoding = Encoding::with_options(&mut solver, program, events, shape);
         prepare(&mut solver, &mut encoding);
@@ -388,6 +405,7 @@ impl<'a> Session<'a> {
             guess: options.sequential_guess,
             schedule: None,
             schedule_guesses: 0,
+            block_deferred: defer_block && events.block_at_bound,
         })
     }
 

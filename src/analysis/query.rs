@@ -585,14 +585,21 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
     ) {
         return Ok(Answer::limit(query, too_many.to_string()));
     }
-    let mut session = Session::new(program, events, &analysis)?;
+    // `--block-at-bound`: `check` says in its own session what the block left out.
+    let mut session = match query {
+        Query::Check { .. } | Query::Outcomes if events.block_at_bound => {
+            Session::with_block_deferred(program, events, &analysis)?
+        }
+        _ => Session::new(program, events, &analysis)?,
+    };
     let mut picture = Picture::NotAsked;
     // The solve whose instance is exported: the query's first, except for `outcomes`,
     // whose enumeration starts after the condition's two solves.
     let mut exported_solve = 0;
     let finding = match query {
         Query::Check { .. } | Query::Outcomes => {
-            let result = session.check()?;
+            let mut result = session.check()?;
+            let left_at_bound = session.left_out(&mut result, options.counts(query))?;
             if let (Query::Outcomes, Some(recording)) = (query, &recording) {
                 exported_solve = recording.log().queries.len();
             }
@@ -600,7 +607,7 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
             let found = CheckFound {
                 result,
                 defects,
-                left_at_bound: left_at_bound(test, &analysis, options.counts(query))?,
+                left_at_bound,
             };
             check_finding(&mut session, found, query, options, &mut picture)?
         }
@@ -737,32 +744,6 @@ fn check_finding(
         defects,
         left_at_bound,
     })))
-}
-
-/// What `--block-at-bound` left out of a check: the same test, unrolled as it was, in a
-/// session of its own without the block, asked for the executions that meet the bound.
-/// (The answer's own session cannot say: there those executions do not exist.)
-fn left_at_bound(
-    test: &Test,
-    analysis: &AnalysisOptions,
-    counted: bool,
-) -> Result<Option<LeftAtBound>, AnalysisError> {
-    let Test { program, events } = test;
-    if !events.block_at_bound || events.bound_hits.is_empty() {
-        return Ok(None);
-    }
-    let mut unblocked = events.clone();
-    unblocked.block_at_bound = false;
-    let mut session = Session::new(program, &unblocked, analysis)?;
-    if !session.bound_reachable()? {
-        return Ok(None);
-    }
-    let count = if counted {
-        Some(session.count_cut_executions()?)
-    } else {
-        None
-    };
-    Ok(Some(LeftAtBound { count }))
 }
 
 /// `races`' answer: the model's own `race` where it has one, SC's definition otherwise.

@@ -140,6 +140,9 @@ pub struct EncodingOptions {
     pub sliced: Vec<bool>,
     /// Reads' values may come out of thin air ([`Encoding::thin_air`]).
     pub thin_air: bool,
+    /// With `events.block_at_bound`, leave the block to the caller: `bound_hit` is not
+    /// asserted false (`analysis::left_out` asks about those executions first).
+    pub defer_block: bool,
 }
 
 impl<'a> Encoding<'a> {
@@ -159,6 +162,7 @@ impl<'a> Encoding<'a> {
             direct_fr,
             mut sliced,
             thin_air,
+            defer_block,
         } = options;
         sliced.resize(events.init.len(), false);
         let n = events.len();
@@ -222,7 +226,7 @@ impl<'a> Encoding<'a> {
             })
             .collect();
         enc.bound_hit = sink.or(&hits);
-        if events.block_at_bound {
+        if events.block_at_bound && !defer_block {
             // The executions that need more iterations are not executions of the bounded
             // program: nothing is reported as cut.
             sink.assert_true(!enc.bound_hit);

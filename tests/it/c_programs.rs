@@ -806,6 +806,68 @@ fn block_at_bound_leaves_out_the_executions_past_the_bound() {
     );
 }
 
+/// `--block-at-bound` where some executions meet the bound and others do not: the
+/// executions kept are those the program keeps when it assumes the loop ran at most twice
+/// (GenMC 0.11 on the same file: 19 complete executions, 8 with `-DWITHIN=2`, under both
+/// models), the left-out ones are reported (and counted), and a bound that no execution
+/// meets changes nothing. `check` answers what was left out in its own session
+/// (`analysis/left_out.rs`): the verdict and counts must be those of the blocked program.
+#[test]
+fn block_at_bound_keeps_the_executions_within_and_reports_the_others() {
+    let file = "bound_some_executions.c";
+    for model in ["sc", "rc11"] {
+        let run =
+            |args: &[&str]| check_json(file, &[args, &["--count", "--model", model]].concat());
+        let (exit, all) = run(&["--unroll", "5"]);
+        assert_eq!((exit, executions(&all)), (0, 19), "{model}: {all}");
+        assert_eq!(all["bound_hit"], false, "{model}: {all}");
+        let (_, within) = run(&["--unroll", "5", "-DWITHIN=2"]);
+        assert_eq!(executions(&within), 8, "{model}: {within}");
+        let (exit, blocked) = run(&["--unroll", "2", "--block-at-bound"]);
+        assert_eq!(exit, 0, "{model}: {blocked}");
+        assert_eq!(
+            executions(&blocked),
+            executions(&within),
+            "{model}: {blocked}"
+        );
+        assert_eq!(blocked["bound_hit"], false, "{model}: {blocked}");
+        assert_eq!(blocked["left_at_bound"]["count"], 5, "{model}: {blocked}");
+        // The assertion `n <= 2` fails only in executions the bound of 2 leaves out.
+        let (exit, checked) = run(&["--unroll", "2", "--block-at-bound", "-DCHECK"]);
+        assert_eq!(exit, 0, "{model}: {checked}");
+        assert_eq!(checked["assertion_fails"], false, "{model}: {checked}");
+        assert_eq!(executions(&checked), 8, "{model}: {checked}");
+        let (exit, checked) = run(&["--unroll", "5", "--block-at-bound", "-DCHECK"]);
+        assert_eq!(exit, 1, "{model}: {checked}");
+        assert_eq!(checked["assertion_fails"], true, "{model}: {checked}");
+        assert!(
+            checked.get("left_at_bound").is_none_or(Value::is_null),
+            "{model}: {checked}"
+        );
+        // Without the block, the executions past the bound are a cut: exit 3.
+        let (exit, cut) = run(&["--unroll", "2", "-DCHECK"]);
+        assert_eq!(
+            (exit, cut["bound_hit"].clone()),
+            (3, Value::Bool(true)),
+            "{model}: {cut}"
+        );
+    }
+}
+
+/// `--max-events` stopping the unrolling inside a loop names what to bound: the loop's
+/// file, line and column, and its thread (exit 3, a limit).
+#[test]
+fn max_events_names_the_loop_whose_unrolling_passed_it() {
+    let (exit, json) = check_json("max_events_loop.c", &["--max-events", "200"]);
+    assert_eq!(exit, 3, "{json}");
+    let limit = json["limit"].as_str().unwrap_or_default();
+    assert!(limit.contains("--max-events 200"), "{json}");
+    assert!(
+        limit.contains("the loop at max_events_loop.c:16:2 (thread P2)"),
+        "{json}"
+    );
+}
+
 /// `--end-threads-at-bound` (GenMC 0.11's `-unroll=N`, which kills the thread that comes
 /// back to a loop's test after N iterations): exit code and count of `check` at each bound,
 /// with the figures GenMC 0.11 gives on the same files (`genmc -unroll=N file.c`).

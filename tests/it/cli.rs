@@ -484,7 +484,7 @@ fn exit_3_on_limits() {
 }
 
 /// A counting loop unrolled ten thousand times has 30005 events; `--max-events` refuses it
-/// while unrolling, so the message cannot know the total.
+/// while unrolling, so the message cannot know the total; it names the loop to bound.
 #[test]
 fn max_events_refuses_a_test_while_unrolling_it() {
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -503,7 +503,11 @@ fn max_events_refuses_a_test_while_unrolling_it() {
         assert_eq!(out.code, 3, "{}{}", out.stdout, out.stderr);
         assert_eq!(
             out.stdout,
-            format!("{path}: more than 1000 events exceed --max-events 1000; no verdict\n")
+            format!(
+                "{path}: more than 1000 events exceed --max-events 1000, passed while unrolling \
+                 the loop at {path}:3:24 (thread P0): bound that loop (--unroll) or raise \
+                 --max-events; no verdict\n"
+            )
         );
         assert_eq!(out.stderr, "");
     }

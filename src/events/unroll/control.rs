@@ -205,6 +205,7 @@ impl Builder {
         };
         loop {
             if self.cut {
+                self.cut_in_loop.get_or_insert((state.index, span));
                 return;
             }
             // Back at the test after the bound's iterations, a thread ended at the bound

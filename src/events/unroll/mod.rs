@@ -56,9 +56,12 @@ impl Default for UnrollOptions {
 
 /// The program has more events than [`UnrollOptions::max_events`] allows. The unrolling
 /// stopped when the count passed the limit, so the total is not known.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TooManyEvents {
     pub max: usize,
+    /// What to bound: the innermost loop being unrolled when the count passed the limit
+    /// (`FILE:LINE:COLUMN`, and its thread), when it was inside a loop.
+    pub at: Option<String>,
 }
 
 impl fmt::Display for TooManyEvents {
@@ -67,7 +70,15 @@ impl fmt::Display for TooManyEvents {
             f,
             "more than {} events exceed --max-events {}",
             self.max, self.max
-        )
+        )?;
+        if let Some(at) = &self.at {
+            write!(
+                f,
+                ", passed while unrolling the loop at {at}: bound that loop (--unroll) or raise \
+                 --max-events"
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -135,6 +146,7 @@ fn unroll_once(
         max_events: options.max_events,
         end_threads_at_bound: options.end_threads_at_bound,
         cut: false,
+        cut_in_loop: None,
         control_terms: HashMap::new(),
         waits: Vec::new(),
         may_stay_held: may_stay_held(program),
@@ -201,7 +213,13 @@ fn unroll_once(
         )));
     }
     if let (true, Some(max)) = (builder.cut, builder.max_events) {
-        return Err(UnrollError::TooManyEvents(TooManyEvents { max }));
+        let at = builder.cut_in_loop.map(|(thread, span)| {
+            let source = &program.source;
+            let (file, _) = source.file_at(span.start);
+            let (line, column) = source.line_col(span.start);
+            format!("{file}:{line}:{column} (thread P{thread})")
+        });
+        return Err(UnrollError::TooManyEvents(TooManyEvents { max, at }));
     }
     let mut events = Events {
         events: builder.events,
@@ -278,6 +296,8 @@ struct Builder {
     end_threads_at_bound: bool,
     /// The events passed `max_events`: every recursion returns at once.
     cut: bool,
+    /// The innermost loop (thread, span) whose unrolling saw the cut first.
+    cut_in_loop: Option<(usize, Span)>,
     /// Per control, once asked for: a term that is 1 exactly when it is true.
     control_terms: HashMap<ControlId, TermId>,
     waits: Vec<WaitPoint>,
