@@ -8,7 +8,8 @@
 //! (docs/encoding.md, "One-sided fixed points"): the encoding then needs one copy of the
 //! body instead of the rounds of herd's iteration. Flags (and `race`) keep the exact group.
 
-use std::collections::HashSet;
+// FxHash: the keys are small integers, and the walk runs for every test.
+use rustc_hash::FxHashSet as HashSet;
 
 use super::ast::BinOp;
 use super::check::{Model, RecGroup, TExpr};
@@ -17,10 +18,22 @@ impl Model {
     /// The groups a one-sided encoding serves: monotone, no definitions made inside their
     /// bodies, and read by some check (not flag), always positively.
     fn positive_groups(&self) -> Vec<usize> {
-        let mut occurrences: HashSet<(usize, bool)> = HashSet::new();
-        let mut seen: HashSet<(usize, bool)> = HashSet::new();
+        let mut occurrences: HashSet<(usize, bool)> = HashSet::default();
+        let mut seen: HashSet<(usize, bool)> = HashSet::default();
+        let mut group_of = vec![None; self.defs.len()];
+        for (g, group) in self.rec_groups.iter().enumerate() {
+            for &m in &group.members {
+                if let Some(slot) = group_of.get_mut(m) {
+                    *slot = Some(g);
+                }
+            }
+        }
+        let walk = Polarities {
+            model: self,
+            group_of: &group_of,
+        };
         for check in self.checks.iter().filter(|c| !c.flag) {
-            self.polarities(&check.expr, check.negated, &mut seen, &mut occurrences);
+            walk.polarities(&check.expr, check.negated, &mut seen, &mut occurrences);
         }
         (0..self.rec_groups.len())
             .filter(|&g| {
@@ -31,41 +44,6 @@ impl Model {
                     && !occurrences.contains(&(g, true))
             })
             .collect()
-    }
-
-    /// Record `(group, negative)` for every member of a group `e` reads, looked through
-    /// definitions; `negative`: under an odd number of right operands of `\`.
-    fn polarities(
-        &self,
-        e: &TExpr,
-        negative: bool,
-        seen: &mut HashSet<(usize, bool)>,
-        out: &mut HashSet<(usize, bool)>,
-    ) {
-        match e {
-            TExpr::Def(id) => {
-                if let Some(g) = self.rec_groups.iter().position(|g| g.members.contains(id)) {
-                    out.insert((g, negative));
-                }
-                if seen.insert((*id, negative)) {
-                    if let Some((_, body, _)) = self.defs.get(*id) {
-                        self.polarities(body, negative, seen, out);
-                    }
-                }
-            }
-            TExpr::Binary(BinOp::Diff, a, b) => {
-                self.polarities(a, negative, seen, out);
-                self.polarities(b, !negative, seen, out);
-            }
-            TExpr::Binary(_, a, b) => {
-                self.polarities(a, negative, seen, out);
-                self.polarities(b, negative, seen, out);
-            }
-            TExpr::Unary(_, a) | TExpr::Domain(a) | TExpr::Range(a) | TExpr::DifferentValues(a) => {
-                self.polarities(a, negative, seen, out)
-            }
-            TExpr::Base(_) | TExpr::Empty(_) => {}
-        }
     }
 
     /// The model whose checks read one-sided copies ([`RecGroup::one_sided`]) of the groups
@@ -156,5 +134,49 @@ fn rename(e: &TExpr, copy_of: &[Option<usize>]) -> TExpr {
         TExpr::Range(a) => TExpr::Range(go(a)),
         TExpr::DifferentValues(a) => TExpr::DifferentValues(go(a)),
         TExpr::Base(_) | TExpr::Empty(_) => e.clone(),
+    }
+}
+
+/// The walk of [`Model::positive_groups`]: the model, and per definition its `let rec`
+/// group (looked up at every definition the checks read).
+struct Polarities<'m> {
+    model: &'m Model,
+    group_of: &'m [Option<usize>],
+}
+
+impl Polarities<'_> {
+    /// Record `(group, negative)` for every member of a group `e` reads, looked through
+    /// definitions; `negative`: under an odd number of right operands of `\`.
+    fn polarities(
+        &self,
+        e: &TExpr,
+        negative: bool,
+        seen: &mut HashSet<(usize, bool)>,
+        out: &mut HashSet<(usize, bool)>,
+    ) {
+        match e {
+            TExpr::Def(id) => {
+                if let Some(&Some(g)) = self.group_of.get(*id) {
+                    out.insert((g, negative));
+                }
+                if seen.insert((*id, negative)) {
+                    if let Some((_, body, _)) = self.model.defs.get(*id) {
+                        self.polarities(body, negative, seen, out);
+                    }
+                }
+            }
+            TExpr::Binary(BinOp::Diff, a, b) => {
+                self.polarities(a, negative, seen, out);
+                self.polarities(b, !negative, seen, out);
+            }
+            TExpr::Binary(_, a, b) => {
+                self.polarities(a, negative, seen, out);
+                self.polarities(b, negative, seen, out);
+            }
+            TExpr::Unary(_, a) | TExpr::Domain(a) | TExpr::Range(a) | TExpr::DifferentValues(a) => {
+                self.polarities(a, negative, seen, out)
+            }
+            TExpr::Base(_) | TExpr::Empty(_) => {}
+        }
     }
 }

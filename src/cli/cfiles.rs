@@ -14,7 +14,8 @@ use nemos::cfront::{Preprocessed, HEADERS, PREDEFINED};
 use nemos::diagnostics::{decode, SourceFile};
 use nemos::load::Preprocessor;
 
-/// How C files (`*.c`) are preprocessed, as a C compiler takes it.
+// How C files (`*.c`) are preprocessed, as a C compiler takes it. (Not a doc comment: under
+// `defer`, clap would read it as the `about` of every command that flattens it.)
 #[derive(Args, Clone, Debug, Default)]
 pub struct CArgs {
     /// C files: define a macro, `-D NAME` or `-D NAME=VALUE`; repeatable.

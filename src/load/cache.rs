@@ -90,7 +90,7 @@ pub fn load_model_recording(
 
 /// The first bytes of every entry, with the layout's version: an entry of another layout
 /// is not read.
-const MAGIC: &[u8] = b"nemos model cache 2\n";
+const MAGIC: &[u8] = b"nemos model cache 3\n";
 
 #[derive(Serialize)]
 struct EntryRef<'a> {
@@ -106,8 +106,12 @@ struct Entry {
     loaded: LoadedModel,
 }
 
+/// FxHash of the payload: a word at a time, each step a bijection of the state for a given
+/// word, so an entry that differs from the one written in a single word (or in its length)
+/// never passes. SipHash, a keyed hash for tables open to attack, cost a sixth of reading
+/// the kernel model's entry.
 fn checksum(payload: &[u8]) -> u64 {
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    let mut hasher = rustc_hash::FxHasher::default();
     payload.hash(&mut hasher);
     hasher.finish()
 }

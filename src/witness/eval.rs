@@ -173,6 +173,22 @@ pub enum Dense {
     Rel(BitRel),
 }
 
+/// The relation a value is, read in place: an operator's operand is often a definition's
+/// or a base's value, which the evaluator shares rather than copies.
+fn as_rel(v: &Dense) -> Result<&BitRel, String> {
+    match v {
+        Dense::Rel(r) => Ok(r),
+        Dense::Set(_) => Err("a set where a relation belongs".into()),
+    }
+}
+
+fn as_set(v: &Dense) -> Result<&BitSet, String> {
+    match v {
+        Dense::Set(s) => Ok(s),
+        Dense::Rel(_) => Err("a relation where a set belongs".into()),
+    }
+}
+
 /// One execution's events and its `rf`, `co` and lock order, ready for evaluation.
 pub struct Explicit<'a> {
     events: &'a Events,
@@ -558,7 +574,8 @@ impl Evaluator<'_, '_> {
             TExpr::Empty(Type::Set) => Dense::Set(BitSet::new(m)),
             TExpr::Empty(Type::Rel) => Dense::Rel(BitRel::new(m)),
             TExpr::DifferentValues(r) => {
-                let r = self.rel(r)?;
+                let r = self.value(r)?;
+                let r = as_rel(&r)?;
                 let x = self.x;
                 let value = |i: usize| {
                     x.executed
@@ -578,7 +595,8 @@ impl Evaluator<'_, '_> {
                 Dense::Rel(out)
             }
             TExpr::Domain(r) => {
-                let r = self.rel(r)?;
+                let r = self.value(r)?;
+                let r = as_rel(&r)?;
                 let mut s = BitSet::new(m);
                 for a in (0..m).filter(|&a| r.row(a).iter().any(|&w| w != 0)) {
                     s.set(a);
@@ -586,7 +604,8 @@ impl Evaluator<'_, '_> {
                 Dense::Set(s)
             }
             TExpr::Range(r) => {
-                let r = self.rel(r)?;
+                let r = self.value(r)?;
+                let r = as_rel(&r)?;
                 let mut s = BitSet::new(m);
                 for a in 0..m {
                     for (cell, &w) in s.words.iter_mut().zip(r.row(a)) {
@@ -595,26 +614,46 @@ impl Evaluator<'_, '_> {
                 }
                 Dense::Set(s)
             }
-            TExpr::Unary(op, a) => match op {
-                UnOp::Identity => {
-                    let s = self.set(a)?;
-                    let mut r = BitRel::new(m);
-                    for i in (0..m).filter(|&i| s.get(i)) {
-                        r.set(i, i);
+            TExpr::Unary(op, a) => {
+                let a = self.value(a)?;
+                match op {
+                    UnOp::Identity => {
+                        let s = as_set(&a)?;
+                        let mut r = BitRel::new(m);
+                        for i in (0..m).filter(|&i| s.get(i)) {
+                            r.set(i, i);
+                        }
+                        Dense::Rel(r)
                     }
-                    Dense::Rel(r)
+                    UnOp::Inverse => Dense::Rel(as_rel(&a)?.inverse()),
+                    UnOp::Plus => Dense::Rel(as_rel(&a)?.closure()),
+                    UnOp::Star => Dense::Rel(
+                        as_rel(&a)?
+                            .closure()
+                            .zip(&BitRel::identity(m), |x, y| x | y),
+                    ),
+                    UnOp::Opt => Dense::Rel(as_rel(&a)?.zip(&BitRel::identity(m), |x, y| x | y)),
                 }
-                UnOp::Inverse => Dense::Rel(self.rel(a)?.inverse()),
-                UnOp::Plus => Dense::Rel(self.rel(a)?.closure()),
-                UnOp::Star => Dense::Rel(
-                    self.rel(a)?
-                        .closure()
-                        .zip(&BitRel::identity(m), |x, y| x | y),
-                ),
-                UnOp::Opt => Dense::Rel(self.rel(a)?.zip(&BitRel::identity(m), |x, y| x | y)),
-            },
+            }
             TExpr::Binary(op, a, b) => {
-                let (x, y) = (self.value(a)?, self.value(b)?);
+                let x = self.value(a)?;
+                // An empty left operand empties `;`, `&`, `\` and `*` whatever the right
+                // one is: it is not evaluated (under the kernel's model, most of what the
+                // race flags and the RCU checks build on plain accesses and grace periods
+                // when a test has none).
+                if *op != BinOp::Union {
+                    match &*x {
+                        Dense::Set(s) if s.is_empty() => {
+                            return Ok(match op {
+                                BinOp::Product => Dense::Rel(BitRel::new(m)),
+                                _ => Dense::Set(BitSet::new(m)),
+                            })
+                        }
+                        Dense::Rel(r) if r.is_empty() => return Ok(Dense::Rel(BitRel::new(m))),
+                        _ => {}
+                    }
+                }
+                let y = self.value(b)?;
                 let pointwise = |op: BinOp| -> Option<fn(u64, u64) -> u64> {
                     match op {
                         BinOp::Union => Some(|x, y| x | y),
@@ -702,20 +741,6 @@ impl Evaluator<'_, '_> {
             "`let rec {}` does not converge",
             names.join(" and ")
         ))
-    }
-
-    fn rel(&mut self, e: &TExpr) -> Result<BitRel, String> {
-        match self.eval(e)? {
-            Dense::Rel(r) => Ok(r),
-            Dense::Set(_) => Err("a set where a relation belongs".into()),
-        }
-    }
-
-    fn set(&mut self, e: &TExpr) -> Result<BitSet, String> {
-        match self.eval(e)? {
-            Dense::Set(s) => Ok(s),
-            Dense::Rel(_) => Err("a relation where a set belongs".into()),
-        }
     }
 
     /// The check's test holds on the execution (negation included): for a flag, that it

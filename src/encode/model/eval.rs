@@ -61,6 +61,9 @@ impl Compiler<'_, '_> {
             TExpr::Binary(op, a, b) => match op {
                 BinOp::Union => self.union_value(sink, a, b, mask),
                 BinOp::Inter | BinOp::Diff => self.inter_or_diff(sink, *op, a, b, mask),
+                // No pair asked for: neither operand is read (`compose_masks` would ask
+                // them for none).
+                BinOp::Seq if mask.is_some_and(Bits::is_empty) => Val::Rel(Relation::new()),
                 BinOp::Seq => {
                     let (na, nb) = self.compose_masks(sink, a, b, mask);
                     let x = self.rel(sink, a, Some(&na));

@@ -116,6 +116,11 @@ impl<'e> Compiler<'e, '_> {
 
     /// Record that the pairs `mask` of `e` are read (`None`: all of them).
     fn want<S: ClauseSink>(&mut self, sink: &mut S, e: &TExpr, mask: Option<&Mask>) {
+        // No pair asked for: nothing below is read through here (a definition's wanted
+        // pairs would only grow by none, and `eval` builds nothing for an empty mask).
+        if mask.is_some_and(Bits::is_empty) {
+            return;
+        }
         match e {
             TExpr::Base(_) | TExpr::Empty(_) => {}
             TExpr::Def(id) => {
@@ -169,6 +174,10 @@ impl<'e> Compiler<'e, '_> {
                         Some(m) => m.intersection(ua),
                         None => ua.clone(),
                     };
+                    if first.is_empty() {
+                        // Neither operand is read.
+                        return;
+                    }
                     let empty = Bits::new(self.enc.events.len());
                     if *op == BinOp::Inter {
                         first.intersect_with(rel_or(&self.ub(sink, b), &empty));
@@ -358,14 +367,28 @@ impl<'e> Compiler<'e, '_> {
                 ),
             },
             TExpr::Binary(op, a, b) => {
-                let (x, y) = (self.ub(sink, a), self.ub(sink, b));
+                let x = self.ub(sink, a);
                 // A difference of relations is bounded by its first operand's bound, kept
                 // as it is.
-                if *op == BinOp::Diff
-                    && !matches!((x.as_ref(), y.as_ref()), (Ub::Set(_), Ub::Set(_)))
-                {
+                if *op == BinOp::Diff && matches!(x.as_ref(), Ub::Rel(_)) {
                     return x;
                 }
+                // An empty first operand bounds `;`, `&` and `\` by the empty value, and `*`
+                // by the empty relation, whatever the second one is: its bound is not
+                // computed.
+                if *op != BinOp::Union {
+                    match x.as_ref() {
+                        Ub::Rel(r) if r.is_empty() => return x,
+                        Ub::Set(s) if !s.iter().any(|&m| m) => {
+                            return match op {
+                                BinOp::Product => Rc::new(Ub::Rel(Bits::new(n))),
+                                _ => x,
+                            };
+                        }
+                        _ => {}
+                    }
+                }
+                let y = self.ub(sink, b);
                 match (op, x.as_ref(), y.as_ref()) {
                     (BinOp::Union, Ub::Set(x), Ub::Set(y)) => {
                         Ub::Set(x.iter().zip(y).map(|(&p, &q)| p || q).collect())
