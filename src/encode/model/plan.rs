@@ -469,11 +469,27 @@ impl<'e> Compiler<'e, '_> {
         let u = if let Some(pred) = self.pairwise(b) {
             let enc = self.enc;
             let fb = &enc.feasible;
+            let feasible: Vec<EventId> = (0..n).filter(|&x| !fb[x].is_false()).collect();
             let mut out = Bits::new(n);
-            for x in (0..n).filter(|&x| !fb[x].is_false()) {
-                for y in (0..n).filter(|&y| !fb[y].is_false()) {
-                    if pred(x, y) {
-                        out.set(x, y);
+            match partners(enc.events, b, &feasible) {
+                // Only the events that share the key the relation implies are asked.
+                Some((key, groups)) => {
+                    for &x in &feasible {
+                        let Some(k) = key(x) else { continue };
+                        for &y in groups.get(&k).map_or(&[][..], Vec::as_slice) {
+                            if pred(x, y) {
+                                out.set(x, y);
+                            }
+                        }
+                    }
+                }
+                None => {
+                    for &x in &feasible {
+                        for &y in &feasible {
+                            if pred(x, y) {
+                                out.set(x, y);
+                            }
+                        }
                     }
                 }
             }
@@ -562,6 +578,42 @@ impl<'e> Compiler<'e, '_> {
         }
         out
     }
+}
+
+/// Partners keyed by what a pairwise base relation implies its two events share: the
+/// thread for program order and `int` (the initial writes, with no thread, are a
+/// pseudo-thread of their own), the location for `loc`, the event itself for `id`; with
+/// the feasible events grouped by that key. `None` for the others (`ext`, `tc`, `tj`),
+/// whose pairs are looked for among all events. Only a shortcut: `pred` still decides each
+/// pair, and it holds on none outside the key's group (`Events::po` asks for one thread,
+/// `loc` for one location).
+#[allow(clippy::type_complexity)]
+fn partners<'e>(
+    events: &'e crate::events::Events,
+    b: Base,
+    feasible: &[EventId],
+) -> Option<(
+    Box<dyn Fn(EventId) -> Option<(u8, usize)> + 'e>,
+    HashMap<(u8, usize), Vec<EventId>>,
+)> {
+    let key: Box<dyn Fn(EventId) -> Option<(u8, usize)> + 'e> = match b {
+        Base::Po | Base::PoLoc => Box::new(move |e| events.events[e].thread.map(|t| (0, t))),
+        Base::Int => Box::new(move |e| Some(events.events[e].thread.map_or((1, 0), |t| (0, t)))),
+        Base::Loc => Box::new(move |e| {
+            let x = &events.events[e];
+            x.is_located()
+                .then(|| x.location.map_or((4, 0), |l| (2, l)))
+        }),
+        Base::Id => Box::new(|e| Some((3, e))),
+        _ => return None,
+    };
+    let mut groups: HashMap<(u8, usize), Vec<EventId>> = HashMap::new();
+    for &e in feasible {
+        if let Some(k) = key(e) {
+            groups.entry(k).or_default().push(e);
+        }
+    }
+    Some((key, groups))
 }
 
 /// The static upper bounds of the model's own compound subexpressions (operators), by
