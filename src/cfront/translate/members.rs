@@ -104,7 +104,11 @@ impl Translator<'_> {
 
     /// The type of an expression as far as declarations say, an array decayed to a
     /// pointer to its element; `None` where nemos does not follow it.
-    fn type_of_expression(&self, e: &Node<c::Expression>, scope: &Scope) -> Option<TypeInfo> {
+    pub(super) fn type_of_expression(
+        &self,
+        e: &Node<c::Expression>,
+        scope: &Scope,
+    ) -> Option<TypeInfo> {
         match &e.node {
             c::Expression::Identifier(id) => {
                 let name = &id.node.name;
