@@ -14,6 +14,9 @@ use super::{address_of, expr, ident, int_type, name_expr, stmt, Scope, Translato
 use crate::diagnostics::Span;
 use crate::syntax::ast::{self, ExprKind, StmtKind};
 
+/// Most cells one copy reads and writes.
+const MAX_CELLS: i64 = 4096;
+
 /// `(int *) address`.
 fn cells_of(address: ast::Expr, span: Span) -> ast::Expr {
     expr(
@@ -112,6 +115,13 @@ impl Translator<'_> {
         out: &mut Vec<ast::Stmt>,
         span: Span,
     ) {
+        if cells > MAX_CELLS {
+            self.refuse(
+                &format!("a copy of a struct of {cells} cells (at most {MAX_CELLS})"),
+                source.span,
+            );
+            return;
+        }
         if !is_object(&source.node) || self.struct_value_cells(source, scope) != Some(cells) {
             self.refuse(
                 "a struct copied from something other than an object of its type",

@@ -45,8 +45,11 @@ impl Layout {
     pub(super) fn cells(&self) -> i64 {
         match self {
             Layout::Scalar { .. } => 1,
-            Layout::Array(element, len) => element.cells() * i64::from(*len),
-            Layout::Struct(fields) => fields.iter().map(|(_, f)| f.cells()).sum::<i64>().max(1),
+            Layout::Array(element, len) => element.cells().saturating_mul(i64::from(*len)),
+            Layout::Struct(fields) => fields
+                .iter()
+                .fold(0i64, |sum, (_, f)| sum.saturating_add(f.cells()))
+                .max(1),
         }
     }
 
@@ -54,11 +57,13 @@ impl Layout {
     fn member(&self, k: usize) -> Option<(&Layout, i64)> {
         match self {
             Layout::Scalar { .. } => None,
-            Layout::Array(element, len) => {
-                ((k as u64) < u64::from(*len)).then(|| (&**element, element.cells() * k as i64))
-            }
+            Layout::Array(element, len) => ((k as u64) < u64::from(*len))
+                .then(|| (&**element, element.cells().saturating_mul(k as i64))),
             Layout::Struct(fields) => {
-                let offset = fields.iter().take(k).map(|(_, f)| f.cells()).sum();
+                let offset = fields
+                    .iter()
+                    .take(k)
+                    .fold(0i64, |sum, (_, f)| sum.saturating_add(f.cells()));
                 fields.get(k).map(|(_, f)| (f, offset))
             }
         }
@@ -597,7 +602,8 @@ impl Translator<'_> {
         // lengths kept for the indices.
         let declarator = &init_declarator.node.declarator.node;
         let lengths = self.lengths(declarator);
-        if lengths.len() > 1 && lengths.iter().product::<u32>() == len {
+        let flat = lengths.iter().try_fold(1u32, |n, &k| n.checked_mul(k));
+        if lengths.len() > 1 && flat == Some(len) {
             for n in lengths.iter().rev() {
                 layout = Layout::Array(Box::new(layout), *n);
             }
