@@ -47,10 +47,12 @@ mod extras;
 
 use extras::{clang_failure_order, is_struct_object};
 mod control;
+mod copy;
 mod exit;
 mod goto;
 mod heap;
 mod helper_exit;
+mod initlist;
 mod known;
 mod members;
 mod memset;
@@ -885,6 +887,19 @@ impl Translator<'_> {
                     None
                 }
                 c::Initializer::Expression(e) => self.init_value(e, &scope),
+                c::Initializer::List(items)
+                    if items.iter().any(|i| !i.node.designation.is_empty())
+                        && derived(&d.node.declarator.node)
+                            .iter()
+                            .filter(|p| matches!(p, c::DerivedDeclarator::Array(_)))
+                            .count()
+                            == 1
+                        && array_len.is_some() =>
+                {
+                    let len = array_len.unwrap_or(1);
+                    self.designated_global_array(info, len, init)
+                        .map(ast::InitValue::List)
+                }
                 c::Initializer::List(items) => {
                     let mut values = Vec::new();
                     for item in items {
@@ -1235,8 +1250,8 @@ impl Translator<'_> {
             {
                 continue;
             }
-            if array_len.is_some() {
-                self.refuse("a local array", declarator.span);
+            if let Some(len) = array_len {
+                self.local_array(name, &info, len, init_declarator, scope, out);
                 continue;
             }
             if info.base.starts_with("struct ") && info.pointer_depth == 0 {
@@ -1631,6 +1646,9 @@ impl Translator<'_> {
         out: &mut Vec<ast::Stmt>,
     ) {
         let span = self.span(e.span);
+        if self.struct_assignment(e, scope, out) {
+            return;
+        }
         match &e.node {
             c::Expression::Call(call_node) => {
                 let callee = callee_name(call_node);
@@ -2192,6 +2210,11 @@ impl Translator<'_> {
                     .get(name)
                     .filter(|_| scope.stack.contains(name))
                 {
+                    if self.stack_frame.is_array(name) {
+                        // A local array: `a` is its address (`initlist.rs`).
+                        let address = name_expr(&stack::stack_register(name), span);
+                        return Some((address, false));
+                    }
                     let atomic = (info.atomic && info.pointer_depth == 0) || info.pointer_atomic;
                     return Some((stack::stack_place(name, span), atomic));
                 }

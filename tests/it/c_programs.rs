@@ -1958,3 +1958,56 @@ fn a_create_loop_index_set_again_between_loops_is_followed() {
         assert_eq!(executions(&result), 2, "{model}: {result}");
     }
 }
+
+/// `check --count` with `-D` flags under `model`: exit code and executions.
+fn check_defined(file: &str, model: &str, defines: &[&str]) -> (i32, u64) {
+    let mut args = vec!["--count", "--model", model];
+    args.extend_from_slice(defines);
+    let (code, json) = check_json(file, &args);
+    (code, executions(&json))
+}
+
+/// Initializer lists of locals (designators, GNU ranges, brace elision, strings, zeros for
+/// the rest), a global array's designated initializer and a struct copied whole
+/// (`tests/c/init_lists.c`), and a local array shared with a thread
+/// (`tests/c/local_array_shared.c`): verdicts and counts as GenMC 0.11 gives them (run on
+/// these files on 28 November 2026, sc and rc11: no error and 1 execution for
+/// `init_lists.c`, a safety violation with each `CASE`; 2 executions for
+/// `local_array_shared.c`, and with `RELAXED` a violation under rc11 only).
+#[test]
+fn initializer_lists_and_local_arrays_have_cs_values() {
+    for model in ["sc", "rc11"] {
+        assert_eq!(check_defined("init_lists.c", model, &[]), (0, 1), "{model}");
+        for case in ["-DCASE=1", "-DCASE=2", "-DCASE=3"] {
+            let (code, _) = check_defined("init_lists.c", model, &[case]);
+            assert_eq!(code, 1, "{model} {case}: the added assertion fails");
+        }
+        assert_eq!(
+            check_defined("local_array_shared.c", model, &[]),
+            (0, 2),
+            "{model}"
+        );
+    }
+    assert_eq!(
+        check_defined("local_array_shared.c", "sc", &["-DRELAXED"]),
+        (0, 2)
+    );
+    let (code, _) = check_defined("local_array_shared.c", "rc11", &["-DRELAXED"]);
+    assert_eq!(
+        code, 1,
+        "a relaxed flag lets the reader miss the data under rc11"
+    );
+}
+
+/// What stays refused of initializers and local arrays is refused at the construct.
+#[test]
+fn initializers_nemos_does_not_read_are_refused_at_the_construct() {
+    assert_refused(
+        "init_lists_refused.c",
+        "init_lists_refused.c:9:6: this local array declarator (a pointer to an array, an array of function pointers) is not supported yet",
+    );
+    assert_refused(
+        "init_lists_refused.c",
+        "init_lists_refused.c:10:22: a string literal initialising an object that is not a `char` array is not supported yet",
+    );
+}

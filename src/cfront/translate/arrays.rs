@@ -33,7 +33,7 @@ impl Translator<'_> {
     }
 
     /// The lengths of a declarator's arrays, outermost first (`int a[4][2]`: 4, 2).
-    fn lengths(&self, d: &c::Declarator) -> Vec<u32> {
+    pub(super) fn lengths(&self, d: &c::Declarator) -> Vec<u32> {
         derived(d)
             .iter()
             .filter_map(|part| match part {

@@ -128,6 +128,9 @@ impl Translator<'_> {
     /// The cells of the object a variable names.
     fn object_cells(&self, name: &str, scope: &Scope) -> Option<i64> {
         if let Some(info) = scope.locals.get(name) {
+            if self.stack_frame.is_array(name) && scope.stack.contains(name) {
+                return self.stack_frame.cells_of(name);
+            }
             if info.pointer_depth > 0 {
                 return Some(1);
             }

@@ -45,6 +45,33 @@ pub(super) struct Frame {
     params: Vec<(String, Span)>,
     /// The function's return type (for the value kept across the frees).
     pub(super) return_type: Option<TypeInfo>,
+    /// The stack objects that are local arrays (`a` is their address: `initlist.rs`).
+    arrays: HashSet<String>,
+}
+
+impl Frame {
+    /// Whether local `name` is a stack object that is an array.
+    pub(super) fn is_array(&self, name: &str) -> bool {
+        self.arrays.contains(name)
+    }
+
+    /// The cells of stack object `name`'s block.
+    pub(super) fn cells_of(&self, name: &str) -> Option<i64> {
+        self.blocks
+            .iter()
+            .find(|(b, _, _, _)| b == name)
+            .map(|(_, _, cells, _)| *cells)
+    }
+
+    /// The block of stack object `name`, of `cells` cells (the largest of its declarations).
+    pub(super) fn add_block(&mut self, name: &str, info: &TypeInfo, cells: i64, span: Span) {
+        match self.blocks.iter_mut().find(|(b, _, _, _)| b == name) {
+            Some(block) => block.2 = block.2.max(cells),
+            None => self
+                .blocks
+                .push((name.to_string(), info.clone(), cells, span)),
+        }
+    }
 }
 
 /// A stack object: its name, type, cells and where it is declared.
@@ -185,7 +212,27 @@ impl Translator<'_> {
                 matches!(&s.node, c::DeclarationSpecifier::StorageClass(class)
                     if !matches!(class.node, c::StorageClassSpecifier::Auto | c::StorageClassSpecifier::Register))
             });
-            if !plain || handle || storage {
+            if handle || storage {
+                continue;
+            }
+            // A local array is a stack object (`initlist.rs`).
+            let arrays = parts
+                .iter()
+                .filter(|p| matches!(p, c::DerivedDeclarator::Array(_)))
+                .count();
+            let direct = matches!(declarator.kind.node, c::DeclaratorKind::Identifier(_));
+            let function = parts.iter().any(|p| {
+                matches!(
+                    p,
+                    c::DerivedDeclarator::Function(_) | c::DerivedDeclarator::KRFunction(_)
+                )
+            });
+            if arrays >= 1 && direct && !function {
+                frame.names.insert(name.clone());
+                frame.arrays.insert(name.clone());
+                continue;
+            }
+            if !plain {
                 continue;
             }
             if (is_struct && !pointer) || scan.address_taken.contains(name) {
@@ -369,8 +416,16 @@ impl Translator<'_> {
         };
         let value = match &init.node {
             c::Initializer::Expression(e) if !is_struct => self.value(e, scope, out),
-            c::Initializer::Expression(_) => {
-                self.refuse("a local struct initialised by copy", init.span);
+            c::Initializer::Expression(source) => {
+                // A copy of another struct (`copy.rs`).
+                let cells = self.struct_cells(&info.base, 0).unwrap_or(1);
+                let at = self.span(init.span);
+                let target = name_expr(&stack_register(variable), at);
+                self.copy_struct(target, source, cells, scope, out, at);
+                None
+            }
+            c::Initializer::List(_) if is_struct => {
+                self.stack_struct_list(variable, info, init, scope, out);
                 None
             }
             c::Initializer::List(_) => {
