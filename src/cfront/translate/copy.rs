@@ -10,30 +10,13 @@
 use lang_c::ast as c;
 use lang_c::span::Node;
 
+use super::heap::as_int_pointer;
 use super::{address_of, expr, ident, int_type, name_expr, stmt, Scope, Translator};
 use crate::diagnostics::Span;
 use crate::syntax::ast::{self, ExprKind, StmtKind};
 
 /// Most cells one copy reads and writes.
 const MAX_CELLS: i64 = 4096;
-
-/// `(int *) address`.
-fn cells_of(address: ast::Expr, span: Span) -> ast::Expr {
-    expr(
-        ExprKind::Cast(
-            ast::Type {
-                base: "int".to_string(),
-                atomic: false,
-                volatile: false,
-                constant: false,
-                pointer_depth: 1,
-                span,
-            },
-            Box::new(address),
-        ),
-        span,
-    )
-}
 
 fn cell(base: &ast::Expr, k: i64, span: Span) -> ast::Expr {
     expr(
@@ -132,8 +115,8 @@ impl Translator<'_> {
         let Some((place, _)) = self.place(source, scope) else {
             return;
         };
-        let from = cells_of(address_of(place, span), span);
-        let to = cells_of(target, span);
+        let from = as_int_pointer(address_of(place, span), span);
+        let to = as_int_pointer(target, span);
         // All reads first: the registers are named by the copy's place in the source.
         let registers: Vec<String> = (0..cells)
             .map(|k| format!("copy#{}_{k}", source.span.start))

@@ -7,6 +7,7 @@ use lang_c::span::Node;
 use lang_c::visit::Visit;
 
 use super::{derived, Scope, Translator};
+use crate::diagnostics::Span;
 use crate::syntax::ast::{self, ExprKind, UnaryOp};
 
 impl Translator<'_> {
@@ -121,19 +122,25 @@ pub(super) fn pointer_value(arg: ast::Expr) -> ast::Expr {
     match &arg.kind {
         ExprKind::Unary(UnaryOp::Deref, _) => {
             let span = arg.span;
-            let ty = ast::Type {
-                base: "int".to_string(),
-                atomic: false,
-                volatile: false,
-                constant: false,
-                pointer_depth: 1,
-                span,
-            };
-            ast::Expr {
-                kind: ExprKind::Cast(ty, Box::new(arg)),
-                span,
-            }
+            as_int_pointer(arg, span)
         }
         _ => arg,
+    }
+}
+
+/// `(int *) address`: an object's cells one by one, whatever its type (nemos's cells are
+/// all alike).
+pub(super) fn as_int_pointer(address: ast::Expr, span: Span) -> ast::Expr {
+    let ty = ast::Type {
+        base: "int".to_string(),
+        atomic: false,
+        volatile: false,
+        constant: false,
+        pointer_depth: 1,
+        span,
+    };
+    ast::Expr {
+        kind: ExprKind::Cast(ty, Box::new(address)),
+        span,
     }
 }

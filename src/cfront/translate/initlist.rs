@@ -22,6 +22,7 @@ use std::collections::BTreeMap;
 use lang_c::ast as c;
 use lang_c::span::Node;
 
+use super::heap::as_int_pointer;
 use super::stack::stack_register;
 use super::{expr, name_expr, stmt, Scope, Translator, TypeInfo};
 use crate::diagnostics::{Diagnostic, Span};
@@ -512,20 +513,7 @@ impl Translator<'_> {
         };
         let values = self.cell_values(&cells, total, scope, out, span);
         // Cell by cell, whatever the object's type: through an `int *`.
-        let base = expr(
-            ExprKind::Cast(
-                ast::Type {
-                    base: "int".to_string(),
-                    atomic: false,
-                    volatile: false,
-                    constant: false,
-                    pointer_depth: 1,
-                    span,
-                },
-                Box::new(name_expr(&stack_register(name), span)),
-            ),
-            span,
-        );
+        let base = as_int_pointer(name_expr(&stack_register(name), span), span);
         for (k, value) in values.into_iter().enumerate() {
             let lhs = expr(
                 ExprKind::Index(

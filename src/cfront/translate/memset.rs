@@ -9,6 +9,7 @@
 use lang_c::ast as c;
 use lang_c::span::Node;
 
+use super::heap::as_int_pointer;
 use super::{callee_name, expr, stmt, Scope, Translator};
 use crate::diagnostics::Diagnostic;
 use crate::syntax::ast::{self, ExprKind, StmtKind};
@@ -70,20 +71,7 @@ impl Translator<'_> {
             return true;
         };
         // Cell by cell, whatever the object's type: through an `int *`.
-        let base = expr(
-            ExprKind::Cast(
-                ast::Type {
-                    base: "int".to_string(),
-                    atomic: false,
-                    volatile: false,
-                    constant: false,
-                    pointer_depth: 1,
-                    span,
-                },
-                Box::new(base),
-            ),
-            span,
-        );
+        let base = as_int_pointer(base, span);
         for i in 0..cells {
             let lhs = expr(
                 ExprKind::Index(
