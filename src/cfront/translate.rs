@@ -62,6 +62,7 @@ mod stack;
 mod succeed;
 mod switch;
 mod sync;
+mod typeofs;
 mod unused;
 
 type Errors = Vec<Diagnostic>;
@@ -230,6 +231,9 @@ struct Translator<'a> {
     frozen: HashMap<String, i64>,
     /// The stack objects of the function being translated (`stack.rs`).
     stack_frame: stack::Frame,
+    /// The scope of the statement being translated, for `typeof(e)` in its type names
+    /// (`typeofs.rs`).
+    typeof_scope: Scope,
 }
 
 /// How many loop bodies unrolling constant loops may copy in one program.
@@ -266,6 +270,7 @@ pub fn translate<'a>(
         global_writes: known::GlobalWrites::of(unit),
         frozen: HashMap::new(),
         stack_frame: stack::Frame::default(),
+        typeof_scope: Scope::default(),
     };
     // Every function the program defines, before any body is read: a call may come
     // before the definition (after a prototype).
@@ -615,6 +620,13 @@ impl Translator<'_> {
                 },
                 c::TypeSpecifier::Float | c::TypeSpecifier::Double => {
                     words.push("double");
+                }
+                // `typeof`: the type nemos follows (`typeofs.rs`), else `int` as before.
+                c::TypeSpecifier::TypeOf(t) => {
+                    match self.typeof_info(&t.node, &self.typeof_scope) {
+                        Some(info) => named = Some(info),
+                        None => words.push("int"),
+                    }
                 }
                 _ => words.push("int"),
             }
@@ -1298,6 +1310,7 @@ impl Translator<'_> {
 
     fn statement(&mut self, s: &Node<c::Statement>, scope: &mut Scope, out: &mut Vec<ast::Stmt>) {
         let span = self.span(s.span);
+        self.typeof_scope.clone_from(scope);
         match &s.node {
             c::Statement::Compound(items) => {
                 let body = self.block(items, scope);

@@ -110,6 +110,15 @@ const KNOWN: &[Known] = &[
         litmus: None,
     },
     Known {
+        file: "list_for_each_entry.c",
+        // Linux `list.h`'s `list_for_each_entry`: `container_of` as a statement expression
+        // with a `__typeof__` local, the step naming `typeof(*pos)` (GenMC 0.11: 2
+        // executions, no error, under both).
+        rc11: (false, 2),
+        sc: (false, 2),
+        litmus: None,
+    },
+    Known {
         file: "handles_in_sequence.c",
         // `t[i]` with `i` moved by `i++;` between the creates: both joins wait (GenMC
         // 0.11: 2 executions, no error, under both).
@@ -1595,8 +1604,8 @@ fn a_counter_behind_a_computed_index_bounds_the_cells_split_into() {
     assert!(events < 1000, "{events} events");
 }
 
-/// A helper's `pthread_exit`, handles indexed by a straight-line local and `container_of`
-/// (`offsetof`), against the reference explorer (SC, every interleaving of the IR):
+/// A helper's `pthread_exit`, handles indexed by a straight-line local, `container_of`
+/// (`offsetof`) and `list_for_each_entry` (statement expressions, `typeof`), against the reference explorer (SC, every interleaving of the IR):
 /// whether an assertion can fail, on the programs and on a twin whose assertion fails, and
 /// `check --model sc` on the programs.
 #[test]
@@ -1610,6 +1619,10 @@ fn thread_ends_and_sequenced_handles_agree_with_the_reference_explorer() {
         (
             "offsetof_container.c",
             ("assert(q->val == 5);", "assert(q->val == 0);"),
+        ),
+        (
+            "list_for_each_entry.c",
+            ("assert(sum == 0 || sum == 3);", "assert(sum == 0);"),
         ),
     ] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))

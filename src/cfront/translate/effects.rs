@@ -675,6 +675,7 @@ impl Translator<'_> {
             return None;
         };
         let name = format!("expr#{}g", at.start);
+        let decl_at = out.len();
         out.push(stmt(
             StmtKind::Decl {
                 ty: int_type(span),
@@ -715,8 +716,16 @@ impl Translator<'_> {
             Some(c::BlockItem::StaticAssert(s)) => self.refuse("`_Static_assert`", s.span),
             None => {}
         }
+        // The value has the type of the last expression statement (`typeofs.rs`).
+        let ty = self
+            .statement_expression_type(last, &inner)
+            .unwrap_or_else(|| TypeInfo::scalar("int"));
+        if let Some(StmtKind::Decl { ty: declared, .. }) = out.get_mut(decl_at).map(|s| &mut s.kind)
+        {
+            *declared = Self::litmus_type(&ty, span);
+        }
         out.push(stmt(StmtKind::Block(body), span));
-        scope.locals.insert(name.clone(), TypeInfo::scalar("int"));
+        scope.locals.insert(name.clone(), ty);
         Some(c_name(&name, at))
     }
 

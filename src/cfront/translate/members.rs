@@ -154,6 +154,13 @@ impl Translator<'_> {
                 )),
                 _ => None,
             },
+            c::Expression::Cast(cast) => self.plain_type_name(&cast.node.type_name.node, scope),
+            c::Expression::Statement(s) => match &s.node {
+                c::Statement::Compound(items) => {
+                    self.statement_expression_type(items.last(), scope)
+                }
+                _ => None,
+            },
             _ => None,
         }
     }

@@ -23,6 +23,10 @@ impl Translator<'_> {
                     .get(&id.node.name)
                     .filter(|info| info.pointer_depth == 0)
                     .map(|info| info.base.clone()),
+                c::TypeSpecifier::TypeOf(t) => self
+                    .typeof_info(&t.node, &self.typeof_scope)
+                    .filter(|info| info.pointer_depth == 0)
+                    .map(|info| info.base),
                 _ => None,
             },
             _ => None,
