@@ -18,7 +18,7 @@ pub mod sc;
 pub mod symmetry;
 pub mod value;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use self::acyclic::{AcyclicStrategy, Order};
 use self::cnf::{name_bool, Bool, ClauseSink, Gates};
@@ -243,10 +243,14 @@ impl<'a> Encoding<'a> {
             enc.assertion_failures.push((e.id, fails));
         }
         // `assume(e)`: the executions that reach it with `e` false do not exist.
+        let cut_flags = enc.flags_missing_by_a_cut(sink, &hits);
         for e in events.events.iter().filter(|e| e.kind == EventKind::Assume) {
             if let Some(t) = e.value {
                 let v = enc.term(sink, t);
-                let holds = value::is_nonzero(sink, &v);
+                let mut holds = value::is_nonzero(sink, &v);
+                if let Some(&cut) = cut_flags.get(&e.id) {
+                    holds = sink.or2(holds, cut);
+                }
                 sink.implies(enc.feasible[e.id], holds);
             }
         }
@@ -624,6 +628,57 @@ impl<'a> Encoding<'a> {
             sink.clause(&[!rf, co, !fr]);
         }
         fr
+    }
+
+    /// For each assumption that a create's or join's flag was written (the C front end's
+    /// `spawn#k`/`exit#k` read, then assumed 1: `events::thread_sync`), the condition under
+    /// which the write is missing because its thread was cut at the unrolling bound: a
+    /// hit of the writing thread and no write of the flag run. Such an execution is one
+    /// cut at the bound, not one the assumption blocks: the join (or the created thread)
+    /// goes on, only so that the execution exists to be reported as cut. Every answer but
+    /// "is the bound reached" is asked within the bound, where nothing changes.
+    fn flags_missing_by_a_cut<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        hits: &[Bool],
+    ) -> HashMap<EventId, Bool> {
+        let events = self.events;
+        let mut out = HashMap::new();
+        if hits.is_empty() {
+            return out;
+        }
+        let mut writes_of_read: BTreeMap<EventId, Vec<EventId>> = BTreeMap::new();
+        let sync = &events.thread_sync;
+        for &(w, r) in sync.create.iter().chain(&sync.join) {
+            writes_of_read.entry(r).or_default().push(w);
+        }
+        for (r, writes) in writes_of_read {
+            let read = &events.events[r];
+            let Some(assume) = events
+                .events
+                .get(r + 1)
+                .filter(|a| a.kind == EventKind::Assume && a.thread == read.thread)
+            else {
+                continue;
+            };
+            let mut cut = Vec::new();
+            for &w in &writes {
+                let writer = events.events[w].thread;
+                let thread_hits: Vec<Bool> = events
+                    .bound_hits
+                    .iter()
+                    .zip(hits)
+                    .filter(|(hit, _)| Some(hit.thread) == writer)
+                    .map(|(_, &lit)| lit)
+                    .collect();
+                cut.push(sink.or(&thread_hits));
+            }
+            let some_cut = sink.or(&cut);
+            let written: Vec<Bool> = writes.iter().map(|&w| self.feasible[w]).collect();
+            let any_written = sink.or(&written);
+            out.insert(assume.id, sink.and2(some_cut, !any_written));
+        }
+        out
     }
 
     /// Locks. A mutex is not memory: its critical sections (a `lock` and its matching

@@ -2024,3 +2024,39 @@ fn initializers_nemos_does_not_read_are_refused_at_the_construct() {
         "init_lists_refused.c:10:22: a string literal initialising an object that is not a `char` array is not supported yet",
     );
 }
+
+/// A thread cut at the unrolling bound before it writes the flag a join or a create
+/// waits for (`tests/c/cut_before_flag.c`, GenMC 0.11's answers in its comment): the
+/// executions are cut, so the automatic unrolling goes on to GenMC's answer, a fixed
+/// `--unroll` too small says so (exit 3), and `--block-at-bound` reports what it left out.
+/// They were blocked by the join's assumption, and `check` said "no defect" with 0
+/// executions.
+#[test]
+fn a_thread_cut_before_its_flag_leaves_a_cut_execution() {
+    let file = "cut_before_flag.c";
+    for model in ["rc11", "sc"] {
+        let (code, json) = check_json(file, &["--model", model, "--count", "-DCASE=1"]);
+        assert_eq!(code, 1, "{model}: {json}");
+        assert_eq!(json["defects"], serde_json::json!(["an assertion fails"]));
+        let (code, json) = check_json(file, &["--model", model, "--count", "-DCASE=2"]);
+        assert_eq!(code, 0, "{model}: {json}");
+        assert_eq!(executions(&json), 1, "{model}");
+        for case in ["-DCASE=1", "-DCASE=2"] {
+            let (code, json) = check_json(file, &["--model", model, "--unroll", "2", case]);
+            assert_eq!(code, 3, "{model} {case}: {json}");
+            let args = [
+                "--model",
+                model,
+                "--unroll",
+                "2",
+                "--block-at-bound",
+                "--count",
+                case,
+            ];
+            let (code, json) = check_json(file, &args);
+            assert_eq!(code, 0, "{model} {case}: {json}");
+            assert_eq!(json["left_at_bound"]["count"], 1, "{model} {case}: {json}");
+            assert_eq!(executions(&json), 0, "{model} {case}");
+        }
+    }
+}
