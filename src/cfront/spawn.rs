@@ -1,4 +1,5 @@
-//! GenMC's own thread calls (`<genmc.h>`), rewritten into POSIX ones before translation:
+//! GenMC's own thread calls (`<genmc.h>`), rewritten into POSIX ones before translation, and
+//! creates and joins whose value is kept:
 //!
 //! - `h = __VERIFIER_spawn(f, arg);` and `__VERIFIER_thread_t h = __VERIFIER_spawn(f, arg);`
 //!   become `pthread_create(&h, 0, f, arg);` (a spawn returns the new thread's handle, which
@@ -8,7 +9,10 @@
 //!   is only GenMC's hint that the new thread is symmetric to `t` (for GenMC's own symmetry
 //!   reduction), which changes no verdict; nemos finds interchangeable threads itself
 //!   (`program::spawn_symmetry`);
-//! - `__VERIFIER_join(t);` and `__VERIFIER_join_symmetric(t);` become `pthread_join(t, 0);`.
+//! - `__VERIFIER_join(t);` and `__VERIFIER_join_symmetric(t);` become `pthread_join(t, 0);`;
+//! - a create or join whose value is kept, `int r = pthread_create(...);` or `r =
+//!   thrd_join(...);` (POSIX's and C11's), runs as its own statement, then `r` is 0: threads
+//!   are always started and joined in nemos, so the value is success (`thrd_success` is 0).
 //!
 //! Only these statement forms are rewritten; a call elsewhere (its value used otherwise) is
 //! left as it is, which the translator refuses as a call of a function it does not know.
@@ -118,6 +122,31 @@ fn create(
     )
 }
 
+/// `pthread_create`/`thrd_create`/`pthread_join`/`thrd_join` (a call of POSIX's or C11's),
+/// whose value is 0 (success) in nemos.
+fn succeeding(e: &Node<c::Expression>) -> bool {
+    matches!(&e.node, c::Expression::Call(call) if matches!(
+        callee(&call.node),
+        Some("pthread_create" | "thrd_create" | "pthread_join" | "thrd_join")
+    ))
+}
+
+/// A statement's expression rewritten: `r = create(...)` as `create(...)` then `r = 0`.
+fn stored_result(e: &Node<c::Expression>) -> Option<Vec<Node<c::Expression>>> {
+    let c::Expression::BinaryOperator(b) = &e.node else {
+        return None;
+    };
+    if !matches!(b.node.operator.node, c::BinaryOperator::Assign) || !succeeding(&b.node.rhs) {
+        return None;
+    }
+    let mut assign = e.clone();
+    if let c::Expression::BinaryOperator(b) = &mut assign.node {
+        let at = b.node.rhs.span;
+        *b.node.rhs = zero(at);
+    }
+    Some(vec![(*b.node.rhs).clone(), assign])
+}
+
 /// An expression statement's expression rewritten, if it is one of GenMC's thread calls.
 fn expression_statement(e: &Node<c::Expression>, fresh: &mut usize) -> Option<Node<c::Expression>> {
     if let Some((f, arg, span)) = spawn(e) {
@@ -177,6 +206,21 @@ fn block(items: &mut Vec<Node<c::BlockItem>>, fresh: &mut usize) {
     let mut out = Vec::with_capacity(items.len());
     for mut item in std::mem::take(items) {
         match &mut item.node {
+            c::BlockItem::Statement(Node {
+                node: c::Statement::Expression(Some(e)),
+                span,
+            }) if stored_result(e).is_some() => {
+                for part in stored_result(e).unwrap_or_default() {
+                    let at = *span;
+                    out.push(Node::new(
+                        c::BlockItem::Statement(Node::new(
+                            c::Statement::Expression(Some(Box::new(part))),
+                            at,
+                        )),
+                        at,
+                    ));
+                }
+            }
             c::BlockItem::Statement(s) => {
                 statement(s, fresh);
                 out.push(item);
@@ -185,6 +229,7 @@ fn block(items: &mut Vec<Node<c::BlockItem>>, fresh: &mut usize) {
                 let span = item.span;
                 for mut declarator in std::mem::take(&mut d.node.declarators) {
                     let mut created = None;
+                    let mut value = false;
                     if let (Some(i), Some(name)) = (
                         &declarator.node.initializer,
                         name(&declarator.node.declarator.node),
@@ -193,11 +238,22 @@ fn block(items: &mut Vec<Node<c::BlockItem>>, fresh: &mut usize) {
                             if let Some((f, arg, at)) = spawn(e) {
                                 let handle = identifier(&name.node.name, name.span);
                                 created = Some(create(handle, f, arg, at));
+                            } else if succeeding(e) {
+                                created = Some((**e).clone());
+                                value = true;
                             }
                         }
                     }
-                    if created.is_some() {
-                        declarator.node.initializer = None;
+                    if let Some(call) = &created {
+                        declarator.node.initializer = if !value {
+                            None
+                        } else {
+                            let at = call.span;
+                            Some(Node::new(
+                                c::Initializer::Expression(Box::new(zero(at))),
+                                at,
+                            ))
+                        };
                     }
                     let single = c::Declaration {
                         specifiers: d.node.specifiers.clone(),
@@ -225,9 +281,9 @@ fn block(items: &mut Vec<Node<c::BlockItem>>, fresh: &mut usize) {
     *items = out;
 }
 
-/// Whether a declarator's initialiser is a spawn.
+/// Whether a declarator's initialiser is a spawn or a create or join whose value is kept.
 fn spawned(d: &Node<c::InitDeclarator>) -> bool {
-    matches!(&d.node.initializer, Some(i) if matches!(&i.node, c::Initializer::Expression(e) if spawn(e).is_some()))
+    matches!(&d.node.initializer, Some(i) if matches!(&i.node, c::Initializer::Expression(e) if spawn(e).is_some() || succeeding(e)))
 }
 
 /// The name a declarator declares.

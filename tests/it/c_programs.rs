@@ -77,6 +77,15 @@ const KNOWN: &[Known] = &[
         ),
     },
     Known {
+        file: "create_value_kept.c",
+        // `int r = pthread_create(...)`, `r = pthread_join(...)` and their C11 forms: each
+        // runs, its value 0; the joins make the assertions hold (GenMC 0.11: no error, 1
+        // execution under both).
+        rc11: (false, 1),
+        sc: (false, 1),
+        litmus: None,
+    },
+    Known {
         file: "genmc_spawn.c",
         // GenMC's __VERIFIER_spawn/_symmetric and __VERIFIER_join/_symmetric read as
         // pthread_create/pthread_join: the joins make the assertion hold; the fetch_adds'
