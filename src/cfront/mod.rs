@@ -18,6 +18,7 @@
 //! Imports only `diagnostics` and `syntax::ast`: it sits beside the litmus parser.
 
 mod lines;
+mod spawn;
 mod translate;
 
 use crate::diagnostics::{Diagnostic, InputError, SourceFile, Span};
@@ -76,7 +77,7 @@ pub fn translate(
     let file = SourceFile::joined(&source.name, &source.text, &preprocessed.others);
     let map = LineMap::new(&preprocessed.text, &preprocessed.main_name, &file);
     let config = lang_c::driver::Config::with_gcc();
-    let parsed = match lang_c::driver::parse_preprocessed(&config, preprocessed.text.clone()) {
+    let mut parsed = match lang_c::driver::parse_preprocessed(&config, preprocessed.text.clone()) {
         Ok(parsed) => parsed,
         Err(e) => {
             let mut expected: Vec<&str> = e.expected.iter().copied().collect();
@@ -97,6 +98,7 @@ pub fn translate(
             return Err(InputError::single(&file, diagnostic));
         }
     };
+    spawn::rewrite(&mut parsed.unit);
     let name = std::path::Path::new(&source.name)
         .file_stem()
         .map_or_else(|| source.name.clone(), |s| s.to_string_lossy().to_string());

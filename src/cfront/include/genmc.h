@@ -7,6 +7,18 @@ int __VERIFIER_nondet_int(void);
 unsigned __VERIFIER_nondet_uint(void);
 _Bool __VERIFIER_nondet_bool(void);
 
+/* GenMC's thread calls: a handle is a `pthread_t` (a macro, so that the front end follows
+ * handles of either name alike). The front end reads a spawn whose value is stored or
+ * dropped, and a join as a statement, as `pthread_create`/`pthread_join`
+ * (`cfront/spawn.rs`); the symmetric forms' hint is GenMC's own, not needed by nemos. */
+#include <pthread.h>
+#define __VERIFIER_thread_t pthread_t
+__VERIFIER_thread_t __VERIFIER_spawn(void *(*start)(void *), void *arg);
+__VERIFIER_thread_t __VERIFIER_spawn_symmetric(void *(*start)(void *), void *arg,
+                                               __VERIFIER_thread_t th);
+void *__VERIFIER_join(__VERIFIER_thread_t th);
+void __VERIFIER_join_symmetric(__VERIFIER_thread_t th);
+
 /* Hazard pointers: declared so that programs using them read; the front end refuses the
  * calls by name until it gives them a meaning. */
 typedef struct __VERIFIER_hazptr __VERIFIER_hp_t;
