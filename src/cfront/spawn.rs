@@ -64,11 +64,17 @@ fn identifier(name: &str, span: Span) -> Node<c::Expression> {
 }
 
 fn zero(span: Span) -> Node<c::Expression> {
+    c_integer("0", span)
+}
+
+/// The C constant `number` (decimal, an `int`), as lang-c parses one: what a rewrite of
+/// the parsed program writes where C would have the literal.
+pub(super) fn c_integer(number: &str, span: Span) -> Node<c::Expression> {
     Node::new(
         c::Expression::Constant(Box::new(Node::new(
             c::Constant::Integer(c::Integer {
                 base: c::IntegerBase::Decimal,
-                number: "0".into(),
+                number: number.into(),
                 suffix: c::IntegerSuffix {
                     size: c::IntegerSize::Int,
                     unsigned: false,

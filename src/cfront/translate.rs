@@ -582,15 +582,11 @@ impl Translator<'_> {
         let mut info = TypeInfo::scalar("int");
         let mut named = None;
         for s in specifiers {
+            if let Some(word) = scalar_word(s) {
+                words.push(word);
+                continue;
+            }
             match s {
-                c::TypeSpecifier::Void => words.push("void"),
-                c::TypeSpecifier::Char => words.push("char"),
-                c::TypeSpecifier::Short => words.push("short"),
-                c::TypeSpecifier::Int => words.push("int"),
-                c::TypeSpecifier::Long => words.push("long"),
-                c::TypeSpecifier::Signed => words.push("signed"),
-                c::TypeSpecifier::Unsigned => words.push("unsigned"),
-                c::TypeSpecifier::Bool => words.push("_Bool"),
                 c::TypeSpecifier::Atomic(inner) => {
                     let mut inner_info = self.type_name(&inner.node);
                     if inner_info.pointer_depth > 0 {
@@ -2463,6 +2459,21 @@ fn address_of(place: ast::Expr, span: Span) -> ast::Expr {
             span,
         ),
     }
+}
+
+/// The word a scalar type specifier adds to a type's name (`unsigned long`).
+pub(super) fn scalar_word(specifier: &c::TypeSpecifier) -> Option<&'static str> {
+    Some(match specifier {
+        c::TypeSpecifier::Void => "void",
+        c::TypeSpecifier::Char => "char",
+        c::TypeSpecifier::Short => "short",
+        c::TypeSpecifier::Int => "int",
+        c::TypeSpecifier::Long => "long",
+        c::TypeSpecifier::Signed => "signed",
+        c::TypeSpecifier::Unsigned => "unsigned",
+        c::TypeSpecifier::Bool => "_Bool",
+        _ => return None,
+    })
 }
 
 fn callee_name(call_node: &Node<c::CallExpression>) -> Option<&str> {

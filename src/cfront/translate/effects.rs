@@ -131,21 +131,7 @@ fn c_binary(
 }
 
 fn c_one(span: lang_c::span::Span) -> Node<c::Expression> {
-    c_node(
-        c::Expression::Constant(Box::new(c_node(
-            c::Constant::Integer(c::Integer {
-                base: c::IntegerBase::Decimal,
-                number: "1".into(),
-                suffix: c::IntegerSuffix {
-                    size: c::IntegerSize::Int,
-                    unsigned: false,
-                    imaginary: false,
-                },
-            }),
-            span,
-        ))),
-        span,
-    )
+    crate::cfront::spawn::c_integer("1", span)
 }
 
 /// The names an expression mentions (identifiers, not member names).

@@ -40,15 +40,7 @@ impl Translator<'_> {
                 c::TypeSpecifier::TypeOf(inner) => {
                     named = Some(self.typeof_info(&inner.node, scope)?);
                 }
-                c::TypeSpecifier::Void => words.push("void"),
-                c::TypeSpecifier::Char => words.push("char"),
-                c::TypeSpecifier::Short => words.push("short"),
-                c::TypeSpecifier::Int => words.push("int"),
-                c::TypeSpecifier::Long => words.push("long"),
-                c::TypeSpecifier::Signed => words.push("signed"),
-                c::TypeSpecifier::Unsigned => words.push("unsigned"),
-                c::TypeSpecifier::Bool => words.push("_Bool"),
-                _ => return None,
+                other => words.push(super::scalar_word(other)?),
             }
         }
         let mut info = match named {
