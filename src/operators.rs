@@ -41,6 +41,23 @@ pub enum BinaryOp {
     Shr,
 }
 
+impl BinaryOp {
+    /// Whether the operator's value is always 0 or 1 (comparisons and logic).
+    pub fn gives_0_or_1(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::Eq
+                | BinaryOp::Ne
+                | BinaryOp::Lt
+                | BinaryOp::Le
+                | BinaryOp::Gt
+                | BinaryOp::Ge
+                | BinaryOp::And
+                | BinaryOp::Or
+        )
+    }
+}
+
 /// The final condition's quantifier: `exists`, `~exists`, `forall`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Quantifier {

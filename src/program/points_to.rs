@@ -292,15 +292,8 @@ impl Analysis {
                 }
                 t
             }
-            // Comparisons and logic give 0 or 1.
-            BinaryOp::Eq
-            | BinaryOp::Ne
-            | BinaryOp::Lt
-            | BinaryOp::Le
-            | BinaryOp::Gt
-            | BinaryOp::Ge
-            | BinaryOp::And
-            | BinaryOp::Or => Targets::default(),
+            // Comparisons and logic give 0 or 1, never an address.
+            _ if op.gives_0_or_1() => Targets::default(),
             _ => self.opaque(&[ta, tb]),
         }
     }

@@ -29,19 +29,8 @@ pub(super) fn to_bool(value: ast::Expr) -> ast::Expr {
     let span = value.span;
     match value.kind {
         ExprKind::Int(v) => expr(ExprKind::Int(bool_constant(v)), span),
-        ExprKind::Binary(
-            BinaryOp::Eq
-            | BinaryOp::Ne
-            | BinaryOp::Lt
-            | BinaryOp::Le
-            | BinaryOp::Gt
-            | BinaryOp::Ge
-            | BinaryOp::And
-            | BinaryOp::Or,
-            _,
-            _,
-        )
-        | ExprKind::Unary(UnaryOp::Not, _) => value,
+        ExprKind::Binary(op, _, _) if op.gives_0_or_1() => value,
+        ExprKind::Unary(UnaryOp::Not, _) => value,
         kind => expr(
             ExprKind::Binary(
                 BinaryOp::Ne,
