@@ -647,6 +647,15 @@ impl<'a> Encoding<'a> {
         if hits.is_empty() {
             return out;
         }
+        // A thread's hits, once, whatever the number of flags it writes.
+        let mut hits_of_thread: BTreeMap<usize, Vec<Bool>> = BTreeMap::new();
+        for (hit, &lit) in events.bound_hits.iter().zip(hits) {
+            hits_of_thread.entry(hit.thread).or_default().push(lit);
+        }
+        let hit_of_thread: BTreeMap<usize, Bool> = hits_of_thread
+            .into_iter()
+            .map(|(thread, lits)| (thread, sink.or(&lits)))
+            .collect();
         let mut writes_of_read: BTreeMap<EventId, Vec<EventId>> = BTreeMap::new();
         let sync = &events.thread_sync;
         for &(w, r) in sync.create.iter().chain(&sync.join) {
@@ -661,18 +670,11 @@ impl<'a> Encoding<'a> {
             else {
                 continue;
             };
-            let mut cut = Vec::new();
-            for &w in &writes {
-                let writer = events.events[w].thread;
-                let thread_hits: Vec<Bool> = events
-                    .bound_hits
-                    .iter()
-                    .zip(hits)
-                    .filter(|(hit, _)| Some(hit.thread) == writer)
-                    .map(|(_, &lit)| lit)
-                    .collect();
-                cut.push(sink.or(&thread_hits));
-            }
+            let cut: Vec<Bool> = writes
+                .iter()
+                .filter_map(|&w| events.events[w].thread)
+                .filter_map(|writer| hit_of_thread.get(&writer).copied())
+                .collect();
             let some_cut = sink.or(&cut);
             let written: Vec<Bool> = writes.iter().map(|&w| self.feasible[w]).collect();
             let any_written = sink.or(&written);
