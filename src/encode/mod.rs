@@ -243,13 +243,13 @@ impl<'a> Encoding<'a> {
             enc.assertion_failures.push((e.id, fails));
         }
         // `assume(e)`: the executions that reach it with `e` false do not exist.
-        let cut_flags = enc.flags_missing_by_a_cut(sink, &hits);
+        let released = enc.flag_waits_released(sink, &hits);
         for e in events.events.iter().filter(|e| e.kind == EventKind::Assume) {
             if let Some(t) = e.value {
                 let v = enc.term(sink, t);
                 let mut holds = value::is_nonzero(sink, &v);
-                if let Some(&cut) = cut_flags.get(&e.id) {
-                    holds = sink.or2(holds, cut);
+                if let Some(&released) = released.get(&e.id) {
+                    holds = sink.or2(holds, released);
                 }
                 sink.implies(enc.feasible[e.id], holds);
             }
@@ -632,18 +632,50 @@ impl<'a> Encoding<'a> {
 
     /// For each assumption that a create's or join's flag was written (the C front end's
     /// `spawn#k`/`exit#k` read, then assumed 1: `events::thread_sync`), the condition under
-    /// which the write is missing because its thread was cut at the unrolling bound: a
-    /// hit of the writing thread and no write of the flag run. Such an execution is one
-    /// cut at the bound, not one the assumption blocks: the join (or the created thread)
-    /// goes on, only so that the execution exists to be reported as cut. Every answer but
-    /// "is the bound reached" is asked within the bound, where nothing changes.
-    fn flags_missing_by_a_cut<S: ClauseSink>(
+    /// which the assumption does not block the execution though the flag is 0; the thread
+    /// then stops at it (`events::unroll`), and nothing after it runs.
+    /// - A created thread whose create did not run (its creator ended first: at the
+    ///   unrolling bound with `--end-threads-at-bound`, or cut there) is a thread that
+    ///   never starts, as in C: no write of its flag ran.
+    /// - A join waits for ever for a thread that ends without writing its flag, which
+    ///   blocks the execution, but not when that thread was cut at the unrolling bound (a
+    ///   hit of it, and no write of the flag ran): that execution is one cut at the bound,
+    ///   reported as such, and the joiner stops there.
+    fn flag_waits_released<S: ClauseSink>(
         &mut self,
         sink: &mut S,
         hits: &[Bool],
     ) -> HashMap<EventId, Bool> {
         let events = self.events;
+        let sync = &events.thread_sync;
+        let mut writes_of_read: BTreeMap<EventId, Vec<EventId>> = BTreeMap::new();
+        for &(w, r) in sync.create.iter().chain(&sync.join) {
+            writes_of_read.entry(r).or_default().push(w);
+        }
         let mut out = HashMap::new();
+        let assume_after = |r: EventId| {
+            let read = &events.events[r];
+            events
+                .events
+                .get(r + 1)
+                .filter(|a| a.kind == EventKind::Assume && a.thread == read.thread)
+                .map(|a| a.id)
+        };
+        let none_written = |sink: &mut S, r: EventId, feasible: &[Bool]| {
+            let written: Vec<Bool> = writes_of_read
+                .get(&r)
+                .into_iter()
+                .flatten()
+                .map(|&w| feasible[w])
+                .collect();
+            !sink.or(&written)
+        };
+        for &r in &sync.starts {
+            if let Some(assume) = assume_after(r) {
+                let missing = none_written(sink, r, &self.feasible);
+                out.insert(assume, missing);
+            }
+        }
         if hits.is_empty() {
             return out;
         }
@@ -656,29 +688,21 @@ impl<'a> Encoding<'a> {
             .into_iter()
             .map(|(thread, lits)| (thread, sink.or(&lits)))
             .collect();
-        let mut writes_of_read: BTreeMap<EventId, Vec<EventId>> = BTreeMap::new();
-        let sync = &events.thread_sync;
-        for &(w, r) in sync.create.iter().chain(&sync.join) {
-            writes_of_read.entry(r).or_default().push(w);
-        }
-        for (r, writes) in writes_of_read {
-            let read = &events.events[r];
-            let Some(assume) = events
-                .events
-                .get(r + 1)
-                .filter(|a| a.kind == EventKind::Assume && a.thread == read.thread)
-            else {
+        for &(_, r) in &sync.join {
+            let Some(assume) = assume_after(r) else {
                 continue;
             };
-            let cut: Vec<Bool> = writes
+            if out.contains_key(&assume) {
+                continue;
+            }
+            let cut: Vec<Bool> = writes_of_read[&r]
                 .iter()
                 .filter_map(|&w| events.events[w].thread)
                 .filter_map(|writer| hit_of_thread.get(&writer).copied())
                 .collect();
             let some_cut = sink.or(&cut);
-            let written: Vec<Bool> = writes.iter().map(|&w| self.feasible[w]).collect();
-            let any_written = sink.or(&written);
-            out.insert(assume.id, sink.and2(some_cut, !any_written));
+            let missing = none_written(sink, r, &self.feasible);
+            out.insert(assume, sink.and2(some_cut, missing));
         }
         out
     }

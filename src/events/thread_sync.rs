@@ -28,6 +28,8 @@ pub struct ThreadSync {
     pub create: BTreeSet<(EventId, EventId)>,
     /// From a joined thread's end (the write of `exit#k`) to a join.
     pub join: BTreeSet<(EventId, EventId)>,
+    /// Each started thread's read of its `spawn#k`, whether or not a create writes it.
+    pub starts: BTreeSet<EventId>,
 }
 
 impl ThreadSync {
@@ -54,11 +56,21 @@ fn flag(name: &str) -> Option<Flag> {
     }
 }
 
+/// Whether a location is one of the front end's flags (`spawn#k` or `exit#k`).
+pub(super) fn is_flag(name: &str) -> bool {
+    flag(name).is_some()
+}
+
 /// Every write of a flag location (not its initial write) paired with every read of it.
 pub(super) fn compute(program: &Program, events: &[Event]) -> ThreadSync {
     let mut out = ThreadSync::default();
     let kinds: Vec<Option<Flag>> = program.locations.iter().map(|l| flag(&l.name)).collect();
     let on_flag = |e: &Event| e.location.and_then(|l| kinds.get(l).copied().flatten());
+    out.starts = events
+        .iter()
+        .filter(|e| e.is_read() && on_flag(e) == Some(Flag::Spawn))
+        .map(|e| e.id)
+        .collect();
     for w in events.iter().filter(|e| e.kind == EventKind::Write) {
         let Some(kind) = on_flag(w) else { continue };
         for r in events

@@ -2087,3 +2087,39 @@ fn a_thread_cut_before_its_flag_leaves_a_cut_execution() {
         }
     }
 }
+
+/// A thread whose create does not run never starts, and a join of a thread cut at the
+/// unrolling bound waits there (`tests/c/create_not_reached.c`, GenMC 0.11's answers in its
+/// comment). The created thread's start was an assumption that blocked every execution
+/// where `main` ended at `-unroll`'s bound before the create (case 2: "no defect" where
+/// the other thread's assertion fails) or returned before it (case 4: 2 executions of 3),
+/// and `main` went on past a join whose thread was cut (case 3: 2 executions left out).
+#[test]
+fn a_thread_whose_create_does_not_run_never_starts() {
+    let file = "create_not_reached.c";
+    let at_bound = ["--unroll", "2", "--block-at-bound"];
+    for model in ["rc11", "sc"] {
+        let ended = |case: &str| {
+            let mut args = vec!["--model", model, "--count", "--end-threads-at-bound", case];
+            args.extend(at_bound);
+            check_json(file, &args)
+        };
+        let (code, json) = ended("-DCASE=1");
+        assert_eq!(code, 0, "{model}: {json}");
+        assert_eq!(executions(&json), 1, "{model}");
+        let (code, json) = ended("-DCASE=2");
+        assert_eq!(code, 1, "{model}: {json}");
+        assert_eq!(json["defects"], serde_json::json!(["an assertion fails"]));
+        let (code, json) = ended("-DCASE=3");
+        assert_eq!(code, 0, "{model}: {json}");
+        assert_eq!(executions(&json), 0, "{model}");
+        let mut args = vec!["--model", model, "--count", "-DCASE=3"];
+        args.extend(at_bound);
+        let (code, json) = check_json(file, &args);
+        assert_eq!(code, 0, "{model}: {json}");
+        assert_eq!(json["left_at_bound"]["count"], 1, "{model}: {json}");
+        let (code, json) = check_json(file, &["--model", model, "--count", "-DCASE=4"]);
+        assert_eq!(code, 0, "{model}: {json}");
+        assert_eq!(executions(&json), 3, "{model}");
+    }
+}

@@ -3,7 +3,7 @@
 
 use super::{blank_event, Builder, ThreadState};
 use crate::diagnostics::Span;
-use crate::events::{AccessCheck, Event, EventKind, Guard, TermId};
+use crate::events::{AccessCheck, Event, EventKind, TermId};
 use crate::program::{Address, BinaryOp, LocId, UnaryOp};
 
 impl Builder {
@@ -107,13 +107,9 @@ impl Builder {
                 cells: within,
             },
         );
-        let reached = self.guard_term(&state.guard);
         let out_of_bounds = self.terms.unary(UnaryOp::Not, in_bounds);
-        let stopped = self.terms.binary(BinaryOp::And, reached, out_of_bounds);
-        state.stops.push((stopped, state.registers.clone()));
-        let control = self.control(state, in_bounds, Guard::default(), span);
+        let control = self.stop_when(state, out_of_bounds, in_bounds, span);
         self.address_controls.insert(self.controls[control].event);
-        state.guard = state.guard.with(control, true);
     }
 
     /// `0 <= index < limit`, as a term.

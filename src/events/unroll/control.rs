@@ -523,14 +523,28 @@ impl Builder {
             thread: state.index,
             on,
         });
-        let reached = self.guard_term(&state.guard);
         let zero = self.terms.constant(0);
         let blocks = self.terms.binary(BinaryOp::Ne, blocked, zero);
-        let stopped = self.and(reached, blocks);
-        state.stops.push((stopped, state.registers.clone()));
         let goes_on = self.terms.unary(UnaryOp::Not, blocks);
+        self.stop_when(state, blocks, goes_on, span);
+        Some(self.waits.len() - 1)
+    }
+
+    /// The thread stops here when `stops` holds (it is reached and `stops` is non-zero), with
+    /// its registers as they are here; the rest of it runs under `goes_on`, the negation
+    /// of `stops`.
+    pub(super) fn stop_when(
+        &mut self,
+        state: &mut ThreadState,
+        stops: TermId,
+        goes_on: TermId,
+        span: Span,
+    ) -> ControlId {
+        let reached = self.guard_term(&state.guard);
+        let stopped = self.and(reached, stops);
+        state.stops.push((stopped, state.registers.clone()));
         let control = self.control(state, goes_on, Guard::default(), span);
         state.guard = state.guard.with(control, true);
-        Some(self.waits.len() - 1)
+        control
     }
 }

@@ -2,9 +2,9 @@
 
 use super::{blank_event, Builder, DepKind, ThreadState};
 use crate::diagnostics::{Diagnostic, Span};
-use crate::events::{Event, EventKind, WaitOn};
+use crate::events::{Event, EventKind, TermId, WaitOn};
 use crate::program::{
-    Address, BinaryOp, Expected, Expr, Instr, LocId, MemOrder, RegId, RmwOp, Tags,
+    Address, BinaryOp, Expected, Expr, Instr, LocId, MemOrder, RegId, RmwOp, Tags, UnaryOp,
 };
 
 impl Builder {
@@ -110,14 +110,26 @@ impl Builder {
             Instr::CheckIndex { index, limit, span } => {
                 self.check_index(state, index, *limit, *span)
             }
-            Instr::Assert { cond, span } => self.check(state, EventKind::Assert, cond, *span),
+            Instr::Assert { cond, span } => {
+                self.check(state, EventKind::Assert, cond, *span);
+            }
             Instr::Check { cond, kind, span } => {
                 self.check(state, EventKind::Assert, cond, *span);
                 if let Some(&event) = state.events.last() {
                     self.library_checks.insert(event, *kind);
                 }
             }
-            Instr::Assume { cond, span } => self.check(state, EventKind::Assume, cond, *span),
+            Instr::Assume { cond, span } => {
+                let after_flag = self.follows_thread_flag_read(state);
+                let holds = self.check(state, EventKind::Assume, cond, *span);
+                if after_flag {
+                    // The assumption may fail without blocking the execution: a create
+                    // that did not run, a joined thread cut at the unrolling bound
+                    // (`encode`'s `flag_waits_released`). The thread stops here then.
+                    let fails = self.terms.unary(UnaryOp::Not, holds);
+                    self.stop_when(state, fails, holds, *span);
+                }
+            }
             Instr::Alloc { cells, span } => self.alloc(state, cells, *span),
             Instr::Free { ptr, span } => self.free(state, ptr, *span),
         }
@@ -358,14 +370,14 @@ impl Builder {
         self.check_access(state, in_bounds, index, Some(limit), span);
     }
 
-    /// An `assert` or an `assume` (`kind`) of `cond`.
+    /// An `assert` or an `assume` (`kind`) of `cond`; the condition's term.
     pub(super) fn check(
         &mut self,
         state: &mut ThreadState,
         kind: EventKind,
         cond: &Expr,
         span: Span,
-    ) {
+    ) -> TermId {
         let value = self.term(cond, state);
         self.emit(
             state,
@@ -375,6 +387,19 @@ impl Builder {
                 ..blank_event(None, 0, span)
             },
         );
+        value
+    }
+
+    /// Whether the thread's last event reads a create or join flag: the assumption that
+    /// follows is the wait for it.
+    fn follows_thread_flag_read(&self, state: &ThreadState) -> bool {
+        state.events.last().is_some_and(|&e| {
+            let event = &self.events[e];
+            event.is_read()
+                && event
+                    .location
+                    .is_some_and(|l| self.thread_flags.get(l).copied().unwrap_or(false))
+        })
     }
 
     #[allow(clippy::too_many_arguments)]

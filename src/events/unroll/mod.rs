@@ -153,6 +153,11 @@ fn unroll_once(
         plain_written: retry::plain_written(program),
         retry_loops: Vec::new(),
         herd_locks: program.locations.iter().map(|l| l.herd_lock).collect(),
+        thread_flags: program
+            .locations
+            .iter()
+            .map(|l| super::thread_sync::is_flag(&l.name))
+            .collect(),
         memory_mutexes: program.locations.iter().map(|l| l.mutex_memory).collect(),
         destroyed_mutexes: program
             .locations
@@ -313,6 +318,8 @@ struct Builder {
     reduce_retry_loops: bool,
     /// Per location: a spin lock of herd's `lock.cat` ([`crate::program::Location::herd_lock`]).
     herd_locks: Vec<bool>,
+    /// Per location: one of the C front end's create or join flags ([`thread_sync`]).
+    thread_flags: Vec<bool>,
     /// Per location: a POSIX mutex that is memory, and one `pthread_mutex_destroy` writes
     /// (`program::mutex`).
     memory_mutexes: Vec<bool>,
