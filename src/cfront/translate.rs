@@ -40,6 +40,7 @@ mod threads;
 use crate::syntax::ast::{self, BinaryOp, ExprKind, StmtKind, UnaryOp};
 
 mod arrays;
+mod asm;
 mod booleans;
 mod builtins;
 mod effects;
@@ -1369,6 +1370,7 @@ impl Translator<'_> {
                 self.forward_jump(register, span, out)
             }
             c::Statement::Goto(_) => self.refuse("`goto`", s.span),
+            c::Statement::Asm(a) if asm::is_compiler_fence(&a.node) => {}
             c::Statement::Asm(_) => self.refuse("inline assembly", s.span),
         }
     }
@@ -1661,7 +1663,10 @@ impl Translator<'_> {
         match &e.node {
             c::Expression::Call(call_node) => {
                 let callee = callee_name(call_node);
-                if self.exit_statement(e, scope, out) || self.exit_call(e, scope, out) {
+                if self.exit_statement(e, scope, out)
+                    || self.exit_call(e, scope, out)
+                    || self.asm_call(e)
+                {
                     return;
                 }
                 if self.barrier_statement(e, scope, out) {
