@@ -227,6 +227,9 @@ struct Translator<'a> {
     hoisted: HashMap<usize, ast::Expr>,
     /// Each struct's fields, by struct and field name: type and array length (`members.rs`).
     field_types: HashMap<(String, String), (TypeInfo, Option<u32>)>,
+    /// The lengths of struct fields that are arrays of arrays, by struct and field name
+    /// (`arrays.rs`).
+    field_dims: HashMap<(String, String), Vec<u32>>,
     /// What the program writes where, and the globals nothing writes (`known.rs`).
     global_writes: known::GlobalWrites,
     frozen: HashMap<String, i64>,
@@ -268,6 +271,7 @@ pub fn translate<'a>(
         sync_calls: 0,
         hoisted: HashMap::new(),
         field_types: HashMap::new(),
+        field_dims: HashMap::new(),
         global_writes: known::GlobalWrites::of(unit),
         frozen: HashMap::new(),
         stack_frame: stack::Frame::default(),
@@ -736,7 +740,7 @@ impl Translator<'_> {
                     continue;
                 };
                 let (info, array_len) = self.declared(&base, &d.node, d.span);
-                self.refuse_field_dims(&d.node, d.span);
+                self.record_field_dims(&name, &field_name.node.name, &d.node);
                 self.field_declared(&name, &field_name.node.name, &info, array_len);
                 fields.push(ast::FieldDecl {
                     ty: Self::litmus_type(&info, self.span(d.span)),
