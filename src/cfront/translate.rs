@@ -1122,6 +1122,8 @@ impl Translator<'_> {
                         if array_len.is_some() {
                             // An array parameter is a pointer.
                             info.pointer_depth += 1;
+                        } else if info.pointer_depth == 0 && info.base.starts_with("struct ") {
+                            self.refuse("a struct passed by value", d.span);
                         }
                         scope
                             .locals

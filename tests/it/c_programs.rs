@@ -641,6 +641,14 @@ fn inline_assembly_with_a_text_is_refused_at_the_asm() {
 }
 
 #[test]
+fn a_struct_passed_by_value_is_refused_at_the_parameter() {
+    assert_refused(
+        "struct_by_value_refused.c",
+        "struct_by_value_refused.c:9:21: a struct passed by value is not supported yet",
+    );
+}
+
+#[test]
 fn a_union_is_refused_with_its_members_named() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let path = dir.path().join("union_widths.c");
