@@ -40,6 +40,7 @@ mod threads;
 use crate::syntax::ast::{self, BinaryOp, ExprKind, StmtKind, UnaryOp};
 
 mod arrays;
+mod asm;
 mod booleans;
 mod builtins;
 mod effects;
@@ -226,6 +227,9 @@ struct Translator<'a> {
     hoisted: HashMap<usize, ast::Expr>,
     /// Each struct's fields, by struct and field name: type and array length (`members.rs`).
     field_types: HashMap<(String, String), (TypeInfo, Option<u32>)>,
+    /// The lengths of struct fields that are arrays of arrays, by struct and field name
+    /// (`arrays.rs`).
+    field_dims: HashMap<(String, String), Vec<u32>>,
     /// What the program writes where, and the globals nothing writes (`known.rs`).
     global_writes: known::GlobalWrites,
     frozen: HashMap<String, i64>,
@@ -267,6 +271,7 @@ pub fn translate<'a>(
         sync_calls: 0,
         hoisted: HashMap::new(),
         field_types: HashMap::new(),
+        field_dims: HashMap::new(),
         global_writes: known::GlobalWrites::of(unit),
         frozen: HashMap::new(),
         stack_frame: stack::Frame::default(),
@@ -735,7 +740,7 @@ impl Translator<'_> {
                     continue;
                 };
                 let (info, array_len) = self.declared(&base, &d.node, d.span);
-                self.refuse_field_dims(&d.node, d.span);
+                self.record_field_dims(&name, &field_name.node.name, &d.node);
                 self.field_declared(&name, &field_name.node.name, &info, array_len);
                 fields.push(ast::FieldDecl {
                     ty: Self::litmus_type(&info, self.span(d.span)),
@@ -1117,6 +1122,8 @@ impl Translator<'_> {
                         if array_len.is_some() {
                             // An array parameter is a pointer.
                             info.pointer_depth += 1;
+                        } else if info.pointer_depth == 0 && info.base.starts_with("struct ") {
+                            self.refuse("a struct passed by value", d.span);
                         }
                         scope
                             .locals
@@ -1369,6 +1376,7 @@ impl Translator<'_> {
                 self.forward_jump(register, span, out)
             }
             c::Statement::Goto(_) => self.refuse("`goto`", s.span),
+            c::Statement::Asm(a) if asm::is_compiler_fence(&a.node) => {}
             c::Statement::Asm(_) => self.refuse("inline assembly", s.span),
         }
     }
@@ -1661,7 +1669,10 @@ impl Translator<'_> {
         match &e.node {
             c::Expression::Call(call_node) => {
                 let callee = callee_name(call_node);
-                if self.exit_statement(e, scope, out) || self.exit_call(e, scope, out) {
+                if self.exit_statement(e, scope, out)
+                    || self.exit_call(e, scope, out)
+                    || self.asm_call(e)
+                {
                     return;
                 }
                 if self.barrier_statement(e, scope, out) {

@@ -163,6 +163,16 @@ const fn c11_rmw(name: &'static str, op: RmwOp, explicit: bool) -> LibraryCall {
     }
 }
 
+const fn sync_extreme(name: &'static str, min: bool, unsigned: bool) -> LibraryCall {
+    call(
+        name,
+        Family::C11,
+        Primitive::Rmw(RmwOp::Extreme { min, unsigned }),
+        &["obj", "arg"],
+        fixed(SeqCst),
+    )
+}
+
 const fn c11_compare_exchange(name: &'static str, weak: bool, explicit: bool) -> LibraryCall {
     let primitive = Primitive::CompareExchange { weak };
     if explicit {
@@ -239,6 +249,12 @@ pub static LIBRARY: &[LibraryCall] = &[
     c11_rmw("atomic_fetch_or_explicit", OR, true),
     c11_rmw("atomic_fetch_xor", XOR, false),
     c11_rmw("atomic_fetch_xor_explicit", XOR, true),
+    // clang's `__sync` maxima and minima: seq_cst read-modify-writes, as it emits them
+    // (`atomicrmw max ... seq_cst`), of a pointer's cell.
+    sync_extreme("__sync_fetch_and_max", false, false),
+    sync_extreme("__sync_fetch_and_min", true, false),
+    sync_extreme("__sync_fetch_and_umax", false, true),
+    sync_extreme("__sync_fetch_and_umin", true, true),
     c11_compare_exchange("atomic_compare_exchange_strong", false, false),
     c11_compare_exchange("atomic_compare_exchange_strong_explicit", false, true),
     c11_compare_exchange("atomic_compare_exchange_weak", true, false),

@@ -281,6 +281,11 @@ pub enum RmwOp {
     Exchange,
     /// The new value is `old op operand`.
     Fetch(BinaryOp),
+    /// The new value is the larger of `old` and the operand (`min`: the smaller), compared
+    /// as signed 32-bit values or, `unsigned`, as unsigned ones: clang's
+    /// `__sync_fetch_and_max`, `_min`, `_umax`, `_umin` (LLVM's `atomicrmw max` ..
+    /// `umin`).
+    Extreme { min: bool, unsigned: bool },
 }
 
 /// Where a compare-exchange keeps its expected value.

@@ -357,6 +357,12 @@ impl Analysis {
                 let operand_targets = self.eval(t, operand);
                 let new = match op {
                     RmwOp::Exchange => operand_targets,
+                    // One of the two values.
+                    RmwOp::Extreme { .. } => {
+                        let mut either = old.clone();
+                        either.join(&operand_targets);
+                        either
+                    }
                     RmwOp::Fetch(op) => self.binary(
                         *op,
                         (old.clone(), None),

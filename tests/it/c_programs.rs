@@ -524,6 +524,33 @@ const KNOWN: &[Known] = &[
         sc: (false, 3),
         litmus: None,
     },
+    Known {
+        file: "asm_compiler_fence.c",
+        // Empty inline assembly, in each form (`asm("")`, `asm volatile(" ")`, extended
+        // with a clobber), does nothing, as in GenMC 0.11 (no error, 2 executions under
+        // both, measured 28 November 2026); nemos refused it before.
+        rc11: (false, 2),
+        sc: (false, 2),
+        litmus: None,
+    },
+    Known {
+        file: "sync_max_min.c",
+        // clang's __sync_fetch_and_max, _min, _umax, _umin: 2 orders of each cell's two
+        // read-modify-writes, unsigned order making -1 the largest (GenMC 0.11: no error,
+        // 16 executions under both, measured 28 November 2026); nemos refused them before.
+        rc11: (false, 16),
+        sc: (false, 16),
+        litmus: None,
+    },
+    Known {
+        file: "struct_field_rows.c",
+        // Struct fields that are arrays of arrays, indexed and initialised in rows (GenMC
+        // 0.11: no error, 2 executions under both, measured 28 November 2026); nemos
+        // refused the fields before.
+        rc11: (false, 2),
+        sc: (false, 2),
+        litmus: None,
+    },
 ];
 
 #[test]
@@ -602,6 +629,22 @@ fn what_is_not_supported_is_refused_at_the_construct() {
     assert_refused(
         "switch_refused.c",
         "switch_refused.c:15:2: a `case` or `default` label inside a nested statement of its `switch` is not supported yet",
+    );
+}
+
+#[test]
+fn inline_assembly_with_a_text_is_refused_at_the_asm() {
+    assert_refused(
+        "asm_refused.c",
+        "asm_refused.c:9:2: inline assembly is not supported yet",
+    );
+}
+
+#[test]
+fn a_struct_passed_by_value_is_refused_at_the_parameter() {
+    assert_refused(
+        "struct_by_value_refused.c",
+        "struct_by_value_refused.c:9:21: a struct passed by value is not supported yet",
     );
 }
 

@@ -118,10 +118,46 @@ fn trace_error(path: &Path) -> Option<String> {
     })
 }
 
+/// Rows GenMC 0.11 itself does not compile with the flags its suite gives them, with the
+/// compiler's error: GenMC has no verdict to compare. Measured on 28 November 2026 with
+/// `/tmp/genmc/genmc -disable-estimation -<model> [-unroll=3 -- -I<dir>] <variant>` run
+/// from the folder above `tests` (exit 5, "N errors generated"). `correct/lapor` has no
+/// `args.sc.mo.in` (nor `expected.sc.mo.in`), so its sc rows run without the `-DN` its
+/// `args.rc11.mo.in` gives; the six below size arrays or loops by `N` and do not compile
+/// without it (the other `-D` tests of the folder have defaults and do).
+const GENMC_DOES_NOT_COMPILE: &[(&str, &str, &str)] = &[
+    ("correct/lapor/binc-locks", "sc", UNDECLARED_N),
+    ("correct/lapor/casrot-locks", "sc", UNDECLARED_N),
+    ("correct/lapor/casw-locks", "sc", UNDECLARED_N),
+    ("correct/lapor/complex-lock", "sc", UNDECLARED_N),
+    ("correct/lapor/filesystem", "sc", UNDECLARED_N),
+    ("correct/lapor/wcas-locks", "sc", UNDECLARED_N),
+    ("correct/lapor/qrcu", "rc11", QRCU_BOOL),
+    ("correct/lapor/qrcu", "sc", QRCU_BOOL),
+];
+
+const UNDECLARED_N: &str = "GenMC 0.11 does not compile it: \"use of undeclared identifier 'N'\" \
+    (no sc flags in GenMC's suite; the -DN is in args.rc11.mo.in only)";
+
+const QRCU_BOOL: &str = "GenMC 0.11 does not compile it: fake.h's `typedef _Bool bool` after \
+    <stdbool.h>'s macro, \"cannot combine with previous 'bool' declaration specifier\"";
+
 /// Why a row is not run, if it is not.
-fn skipped(variant: &Path, genmc_args: &str, cflags: &str) -> Option<String> {
+fn skipped(
+    variant: &Path,
+    test: &str,
+    model: &str,
+    genmc_args: &str,
+    cflags: &str,
+) -> Option<String> {
     if variant.extension().is_some_and(|e| e == "cpp") || cflags.contains("-std=c++") {
         return Some("C++".to_string());
+    }
+    if let Some((_, _, why)) = GENMC_DOES_NOT_COMPILE
+        .iter()
+        .find(|(t, m, _)| (*t, *m) == (test, model))
+    {
+        return Some(why.to_string());
     }
     genmc_args
         .split_whitespace()
@@ -205,7 +241,11 @@ fn folder_rows(tests: &Path, folder: &str) -> (Vec<Row>, Vec<(String, String)>) 
                     .expect("a variant lies under the tests folder")
                     .to_string_lossy()
                     .to_string();
-                if let Some(why) = skipped(&variant, &genmc_args, &raw_cflags) {
+                let test = dir
+                    .strip_prefix(tests)
+                    .map(|t| t.to_string_lossy().trim_end_matches('/').to_string())
+                    .unwrap_or_default();
+                if let Some(why) = skipped(&variant, &test, model, &genmc_args, &raw_cflags) {
                     skips.push((why, format!("{relative} {model}")));
                     continue;
                 }
@@ -262,6 +302,14 @@ fn genmc_suite_beyond_the_shared_corpus() {
         }
     }
     assert!(!rows.is_empty(), "the folders hold C variants");
+    for (test, model, why) in GENMC_DOES_NOT_COMPILE {
+        assert!(
+            skips.get(*why).is_some_and(|rows| rows
+                .iter()
+                .any(|r| r.starts_with(&format!("{test}/")) && r.ends_with(&format!(" {model}")))),
+            "{test} {model} is listed as not compiled by GenMC but no such row was found"
+        );
+    }
     let outcomes = run_rows(parent, &rows);
     let Tally {
         total,

@@ -856,6 +856,18 @@ impl<'p> Explorer<'p> {
                             memory[*loc] = match op {
                                 RmwOp::Exchange => operand,
                                 RmwOp::Fetch(op) => eval_binary(*op, old, operand),
+                                RmwOp::Extreme { min, unsigned } => {
+                                    let old_less = if *unsigned {
+                                        (old as u32) < (operand as u32)
+                                    } else {
+                                        old < operand
+                                    };
+                                    if old_less != *min {
+                                        operand
+                                    } else {
+                                        old
+                                    }
+                                }
                             };
                         }
                         if let Some(dst) = dst {

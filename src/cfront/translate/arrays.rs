@@ -1,7 +1,9 @@
 //! Arrays of arrays (`unsigned free_lists[4][2]`, a parameter `int m[7][7]`), laid out as C
 //! lays them out: one array of all the elements, row after row, so that `a[i][j]` is
 //! `a[i * 2 + j]` and a row `a[i]` is the address `&a[i * 2]`. The litmus AST knows arrays
-//! of one dimension: the lengths are kept here, by name, and each index is flattened.
+//! of one dimension: the lengths are kept here, by name (a struct field's by struct and
+//! field name, `s.f[i][j]` and `p->f[i][j]`), and each index is flattened. A struct's
+//! initializer lays such a field out in rows (`initlist.rs`), as C does.
 
 use super::*;
 
@@ -127,10 +129,38 @@ impl Translator<'_> {
         true
     }
 
-    /// A struct field that is an array of arrays is refused: its indices are not flattened.
-    pub(super) fn refuse_field_dims(&mut self, d: &c::Declarator, span: lang_c::span::Span) {
-        if self.lengths(d).len() > 1 {
-            self.refuse("an array of arrays as a struct field", span);
+    /// Keep the lengths of a struct field that is an array of arrays.
+    pub(super) fn record_field_dims(&mut self, struct_name: &str, field: &str, d: &c::Declarator) {
+        let lengths = self.lengths(d);
+        let key = (struct_name.to_string(), field.to_string());
+        if lengths.len() > 1 {
+            self.field_dims.insert(key, lengths);
+        } else {
+            self.field_dims.remove(&key);
+        }
+    }
+
+    /// The lengths of the array of arrays a member expression names, when it is one.
+    fn member_dims(&self, m: &Node<c::MemberExpression>, scope: &Scope) -> Option<Vec<u32>> {
+        let field = &m.node.identifier.node.name;
+        let arrow = matches!(m.node.operator.node, c::MemberOperator::Indirect);
+        let known = self
+            .type_of_expression(&m.node.expression, scope)
+            .filter(|base| base.pointer_depth == u8::from(arrow))
+            .and_then(|base| base.base.strip_prefix("struct ").map(str::to_string));
+        match known {
+            Some(name) => self.field_dims.get(&(name, field.clone())).cloned(),
+            // The base's type is not known here: the field's, when every struct that
+            // declares a field of that name declares it with the same lengths.
+            None => {
+                let mut all = self
+                    .field_types
+                    .keys()
+                    .filter(|(_, f)| f == field)
+                    .map(|key| self.field_dims.get(key));
+                let first = all.next()??.clone();
+                all.all(|d| d == Some(&first)).then_some(first)
+            }
         }
     }
 
@@ -152,16 +182,19 @@ impl Translator<'_> {
             root = &b.node.lhs;
         }
         indices.reverse();
-        let c::Expression::Identifier(id) = &root.node else {
-            return None;
+        let (name, lengths) = match &root.node {
+            c::Expression::Identifier(id) => {
+                let name = &id.node.name;
+                let known = if scope.locals.contains_key(name) {
+                    scope.dims.get(name)
+                } else {
+                    self.dims.get(name)
+                };
+                (Some(name), known?.clone())
+            }
+            c::Expression::Member(m) => (None, self.member_dims(m, scope)?),
+            _ => return None,
         };
-        let name = &id.node.name;
-        let known = if scope.locals.contains_key(name) {
-            scope.dims.get(name)
-        } else {
-            self.dims.get(name)
-        };
-        let lengths = known?.clone();
         if indices.len() > lengths.len() {
             return None;
         }
@@ -194,14 +227,18 @@ impl Translator<'_> {
             });
         }
         let flat = flat?;
-        let atomic = match self.globals.get(name) {
-            Some((Global::Array, info)) if !scope.locals.contains_key(name) => {
-                info.atomic && info.pointer_depth == 0
-            }
-            _ => scope
-                .locals
-                .get(name)
-                .is_some_and(|info| info.atomic && info.pointer_depth == 1),
+        let atomic = match (name, &root.node) {
+            (None, c::Expression::Member(m)) => self.member_points_to_atomic(m, scope),
+            (None, _) => false,
+            (Some(name), _) => match self.globals.get(name) {
+                Some((Global::Array, info)) if !scope.locals.contains_key(name) => {
+                    info.atomic && info.pointer_depth == 0
+                }
+                _ => scope
+                    .locals
+                    .get(name)
+                    .is_some_and(|info| info.atomic && info.pointer_depth == 1),
+            },
         };
         let Some(base) = self.expression(root, scope) else {
             return Some(None);

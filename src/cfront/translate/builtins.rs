@@ -15,9 +15,10 @@
 //!   exchange and `__sync_lock_release(p)` a release store of 0 (the manual's barriers for
 //!   the two).
 //!
-//! Anything else of theirs (`nand`, `__sync_*_compare_and_swap`, the generic
-//! `__atomic_load` through pointers, clang's `__sync_fetch_and_max`) stays an unknown
-//! function.
+//! clang's `__sync_fetch_and_max`, `_min`, `_umax` and `_umin` are library calls of their
+//! own (`program::library`, read-modify-writes of `RmwOp::Extreme`). Anything else of
+//! theirs (`nand`, `__sync_*_compare_and_swap`, the generic `__atomic_load` through
+//! pointers, `__sync_max_and_fetch`) stays an unknown function.
 
 use super::*;
 

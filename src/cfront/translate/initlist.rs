@@ -170,8 +170,22 @@ impl Translator<'_> {
                 Some(def) => {
                     let mut fields = Vec::new();
                     for f in &def.fields {
-                        let layout =
-                            self.layout_of(&f.ty.base, f.ty.pointer_depth, f.array_len, depth + 1)?;
+                        let dims = self
+                            .field_dims
+                            .get(&(name.to_string(), f.name.name.clone()));
+                        let layout = match dims {
+                            // An array of arrays: arrays of rows, as C lays it out.
+                            Some(dims) => dims.iter().rev().try_fold(
+                                self.layout_of(&f.ty.base, f.ty.pointer_depth, None, depth + 1)?,
+                                |inner, &n| Some(Layout::Array(Box::new(inner), n)),
+                            )?,
+                            None => self.layout_of(
+                                &f.ty.base,
+                                f.ty.pointer_depth,
+                                f.array_len,
+                                depth + 1,
+                            )?,
+                        };
                         fields.push((f.name.name.clone(), layout));
                     }
                     Layout::Struct(fields)

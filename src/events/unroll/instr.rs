@@ -202,6 +202,24 @@ impl Builder {
             let new = match op {
                 RmwOp::Exchange => operand,
                 RmwOp::Fetch(op) => b.terms.binary(op, old, operand),
+                RmwOp::Extreme { min, unsigned } => {
+                    // Unsigned order is signed order with the sign bits flipped.
+                    let (x, y) = if unsigned {
+                        let sign = b.terms.constant(i32::MIN);
+                        (
+                            b.terms.binary(BinaryOp::BitXor, old, sign),
+                            b.terms.binary(BinaryOp::BitXor, operand, sign),
+                        )
+                    } else {
+                        (old, operand)
+                    };
+                    let old_less = b.terms.binary(BinaryOp::Lt, x, y);
+                    if min {
+                        b.terms.ite(old_less, old, operand)
+                    } else {
+                        b.terms.ite(old_less, operand, old)
+                    }
+                }
             };
             let write_half = |b: &mut Builder, s: &mut ThreadState| {
                 let write = b.write(s, loc, new, order, span);
