@@ -551,6 +551,42 @@ const KNOWN: &[Known] = &[
         sc: (false, 2),
         litmus: None,
     },
+    Known {
+        file: "spin_dead_register.c",
+        // A spin loop once its assignment to a register nothing reads after it is left out
+        // (GenMC's spin-load; GenMC 0.11: 1 under both models; nemos unrolled it before).
+        rc11: (false, 1),
+        sc: (false, 1),
+        litmus: None,
+    },
+    Known {
+        file: "spin_one_branch.c",
+        // The exchange's expected value is written on one branch only, and nothing reads
+        // it after the loop (GenMC's spin-cas-onebranch; GenMC 0.11 with -disable-ipr: 1
+        // under both models). A defect: the grabber spins for good once x is 3 (a
+        // deadlock, which GenMC reports only with -check-liveness).
+        rc11: (true, 1),
+        sc: (true, 1),
+        litmus: None,
+    },
+    Known {
+        file: "spin_break_guarded.c",
+        // A compare-exchange loop with a `break` (GenMC's spin-cas6), reduced with its
+        // registers checked path by path; the executions that break out of the first
+        // iteration are counted, as GenMC's back-edge blocking counts them (GenMC 0.11: 4
+        // under both models).
+        rc11: (false, 4),
+        sc: (false, 4),
+        litmus: None,
+    },
+    Known {
+        file: "spin_do_break.c",
+        // A `do` loop with a `break` whose condition reads its load only when the flag is
+        // clear (GenMC's spin-dowhile1; GenMC 0.11: 2 under both models).
+        rc11: (false, 2),
+        sc: (false, 2),
+        litmus: None,
+    },
 ];
 
 #[test]

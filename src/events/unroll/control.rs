@@ -175,6 +175,9 @@ impl Builder {
         if spin_reducible(&state.temporaries, cond_prelude, cond, body) {
             return self.spin(state, cond_prelude, cond, body, span);
         }
+        if let Some((prelude, body)) = self.spin_without_unread(state, cond_prelude, cond, body) {
+            return self.spin(state, &prelude, cond, &body, span);
+        }
         self.block(cond_prelude, state);
         let entry = state.guard.clone();
         let stops_before = state.stops.len();
@@ -364,6 +367,7 @@ impl Builder {
             iterations,
             None,
             since,
+            true,
         );
     }
 
@@ -429,7 +433,8 @@ impl Builder {
     /// A test of a reduced spin loop and, when it holds, `iterations` more iterations, the
     /// last followed by the wait. `went_on`: the guard under which an earlier test of this
     /// loop held, when one could fail (a `do` loop's first test cannot). `since`: the first
-    /// event of the iteration (or entry test) this test ends.
+    /// event of the iteration (or entry test) this test ends. `entry`: this is the loop's
+    /// entry test.
     #[allow(clippy::too_many_arguments)]
     fn spin_test(
         &mut self,
@@ -441,6 +446,7 @@ impl Builder {
         iterations: u32,
         went_on: Option<Guard>,
         since: usize,
+        entry: bool,
     ) {
         let changed = self.enter_condition(state, cond);
         let value = self.term(cond, state);
@@ -454,9 +460,19 @@ impl Builder {
             entered,
             span,
             |b, s| {
+                let fresh = went_on.is_none() && can_fail;
                 let went_on = went_on.or_else(|| can_fail.then(|| s.guard.clone()));
                 let first = b.events.len();
                 b.block(body, s);
+                // The entry test of a `while` loop is GenMC's loop header: the iteration
+                // after it takes the back edge only if its body did not `break` or
+                // `return` (a `do` loop's first real test is its back edge already).
+                let went_on = match went_on {
+                    Some(g) if fresh && entry => {
+                        Some(b.not_exited(s, g, cond, body, cond_prelude, span))
+                    }
+                    other => other,
+                };
                 b.block(cond_prelude, s);
                 if b.cut {
                     return;
@@ -471,6 +487,7 @@ impl Builder {
                         iterations - 1,
                         went_on,
                         first,
+                        false,
                     );
                 }
                 let reads = b.events[first..]

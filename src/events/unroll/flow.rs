@@ -96,6 +96,14 @@ pub(super) struct Flow {
 }
 
 impl Flow {
+    /// A run that follows exchanges, as a spin loop's does.
+    pub(super) fn exchanging() -> Flow {
+        Flow {
+            exchanges: true,
+            ..Flow::default()
+        }
+    }
+
     pub(super) fn uses(&mut self, expr: &Expr) {
         let mut read = BTreeSet::new();
         registers_of(expr, &mut read);

@@ -42,6 +42,11 @@ pub(super) struct Liveness {
     /// Per register: its value may be seen at any time (not a temporary, or read by a call
     /// site or an ordering-point annotation).
     always: Vec<bool>,
+    /// Per loop, by the address of its condition: its preorder range (the condition's
+    /// read is at its start) and whether a loop encloses it.
+    loops: HashMap<usize, Site>,
+    /// Per register: read by a call site or an ordering-point annotation.
+    behind: Vec<bool>,
 }
 
 /// Where the join of a branch may leave registers unmerged.
@@ -51,9 +56,9 @@ pub(super) struct Join(Site);
 impl Liveness {
     pub(super) fn new(thread: &ThreadProgram) -> Liveness {
         let n = thread.registers.len();
-        let mut always: Vec<bool> = thread.registers.iter().map(|r| !r.temporary).collect();
+        let mut behind = vec![false; n];
         let mut mark = |r: RegId| {
-            if let Some(a) = always.get_mut(r) {
+            if let Some(a) = behind.get_mut(r) {
                 *a = true;
             }
         };
@@ -75,10 +80,18 @@ impl Liveness {
         for &(r, _) in &thread.ordering_points {
             mark(r);
         }
+        let always = thread
+            .registers
+            .iter()
+            .zip(&behind)
+            .map(|(r, &b)| !r.temporary || b)
+            .collect();
         let mut liveness = Liveness {
             sites: HashMap::new(),
             reads: vec![Vec::new(); n],
             always,
+            loops: HashMap::new(),
+            behind,
         };
         let mut counter = 0;
         liveness.walk(&thread.body, false, &mut counter);
@@ -108,7 +121,33 @@ impl Liveness {
                 };
                 self.sites.insert(instr as *const Instr as usize, site);
             }
+            if let Instr::While { cond, .. } = instr {
+                let site = Site {
+                    start,
+                    end: *counter,
+                    in_loop,
+                };
+                self.loops.insert(cond as *const Expr as usize, site);
+            }
         }
+    }
+
+    /// Whether nothing reads `reg` after the loop whose condition is `cond` (`inside`: nor
+    /// in the loop): every read of it precedes the loop (or lies in it), no loop encloses
+    /// the loop, and no call site or ordering-point annotation reads it (the test's
+    /// condition, filter and `locations` are the caller's to check). The loop may then
+    /// leave any value in it.
+    pub(super) fn unread_after_loop(&self, cond: &Expr, reg: RegId, inside: bool) -> bool {
+        let Some(site) = self.loops.get(&(cond as *const Expr as usize)) else {
+            return false;
+        };
+        let Some(reads) = self.reads.get(reg) else {
+            return false;
+        };
+        let limit = if inside { site.start } else { site.end };
+        !site.in_loop
+            && !self.behind.get(reg).copied().unwrap_or(true)
+            && reads.iter().all(|&p| p < limit)
     }
 
     /// The join of `instr`, an `if` of this thread's program, when it may leave registers

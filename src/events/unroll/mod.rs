@@ -12,6 +12,8 @@ mod liveness;
 mod locks;
 mod mutex;
 mod retry;
+mod spin_dead;
+mod spin_paths;
 #[cfg(test)]
 mod tests;
 mod trail;
@@ -151,6 +153,7 @@ fn unroll_once(
         waits: Vec::new(),
         may_stay_held: may_stay_held(program),
         plain_written: retry::plain_written(program),
+        named_registers: spin_dead::named_registers(program),
         retry_loops: Vec::new(),
         herd_locks: program.locations.iter().map(|l| l.herd_lock).collect(),
         thread_flags: program
@@ -312,6 +315,9 @@ struct Builder {
     /// Per location: written non-atomically somewhere, or a heap cell (see
     /// [`retry::plain_written`]): a retry loop reading it is not reduced.
     plain_written: Vec<bool>,
+    /// Per thread, the registers the test's condition, filter or `locations` name
+    /// ([`spin_dead::named_registers`]).
+    named_registers: Vec<std::collections::BTreeSet<crate::program::RegId>>,
     /// The compare-exchange retry loops reduced to their first test: thread and loop.
     retry_loops: Vec<(usize, Span)>,
     /// Whether such loops are reduced ([`unroll_keeping_retry_loops`]).
