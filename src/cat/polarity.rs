@@ -9,6 +9,8 @@
 //! body instead of the rounds of herd's iteration. Flags (and `race`) keep the exact group.
 
 // FxHash: the keys are small integers, and the walk runs for every test.
+use std::sync::Arc;
+
 use rustc_hash::FxHashSet as HashSet;
 
 use super::ast::BinOp;
@@ -90,7 +92,9 @@ impl Model {
         let mut model = self.clone();
         for id in (0..n).filter(|&id| dependent[id]) {
             let (name, body, ty) = &self.defs[id];
-            model.defs.push((name.clone(), rename(body, &copy_of), *ty));
+            model
+                .defs
+                .push((name.clone(), Arc::new(rename(body, &copy_of)), *ty));
         }
         for check in model.checks.iter_mut().filter(|c| !c.flag) {
             check.expr = rename(&check.expr, &copy_of);

@@ -26,6 +26,9 @@
 //! ([`super::counting`]: every write adds a positive constant to a value its thread read
 //! there, or writes a constant) are clamped to the counter's range when it is small
 //! enough: their candidates form cycles along which the fixpoint would grow past the cap.
+//! So are the reads of a location only decremented (two `atomic_dec_and_test` on one
+//! counter: each decrement may read the other's, and the fixpoint grew one value a round
+//! until it passed the cap, the values then encoded as 32-bit vectors).
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::OnceLock;
@@ -58,6 +61,9 @@ pub struct Bounds {
     /// The counters of the test (see [`super::counting`]), whose reads' values are clamped
     /// to the counter's range.
     pub counters: Vec<Counter>,
+    /// The locations only decremented ([`counting::decreasing_ranges`]), with their
+    /// ranges, to which their reads' values are clamped as a counter's.
+    pub decreasing: Vec<(LocId, (i32, i32))>,
 }
 
 impl Bounds {
@@ -73,8 +79,9 @@ impl Events {
         let bounds = &self.bounds;
         let sets = if thin_air {
             bounds.thin_air_values.get_or_init(|| {
-                let (candidates, counters) = (&bounds.rf_candidates, &bounds.counters);
-                values(self, candidates, counters, Justification::SelfJustified)
+                let ranges = ranges(&bounds.counters, &bounds.decreasing);
+                let candidates = &bounds.rf_candidates;
+                values(self, candidates, &ranges, Justification::SelfJustified)
             })
         } else {
             &bounds.values
@@ -86,12 +93,15 @@ impl Events {
 pub fn compute(events: &Events) -> Bounds {
     let rf_candidates = rf_candidates(events);
     let counters = counting::counters(events);
-    let values = values(events, &rf_candidates, &counters, Justification::Grounded);
+    let decreasing = counting::decreasing_ranges(events);
+    let ranges = ranges(&counters, &decreasing);
+    let values = values(events, &rf_candidates, &ranges, Justification::Grounded);
     Bounds {
         rf_candidates,
         values,
         thin_air_values: OnceLock::new(),
         counters,
+        decreasing,
     }
 }
 
@@ -152,21 +162,23 @@ enum Justification {
     SelfJustified,
 }
 
+/// The ranges of the counters and of the decreasing locations small enough to clamp to.
+fn ranges(counters: &[Counter], decreasing: &[(LocId, (i32, i32))]) -> HashMap<LocId, (i32, i32)> {
+    let all = counters.iter().map(|c| (c.location, c.range));
+    all.chain(decreasing.iter().copied())
+        .filter(|&(_, (low, high))| (high as i64 - low as i64) < VALUE_SET_CAP as i64)
+        .collect()
+}
+
 fn values(
     events: &Events,
     rf_candidates: &[Vec<EventId>],
-    counters: &[Counter],
+    ranges: &HashMap<LocId, (i32, i32)>,
     justification: Justification,
 ) -> Vec<Option<Vec<i32>>> {
-    // A counter's reads return values of its range, whatever the fixpoint below would
-    // make of its cycles of candidates (which grow the sets past the cap): see `counting`.
-    let mut ranges: HashMap<LocId, (i32, i32)> = HashMap::new();
-    for c in counters {
-        let (low, high) = c.range;
-        if (high as i64 - low as i64) < VALUE_SET_CAP as i64 {
-            ranges.insert(c.location, c.range);
-        }
-    }
+    // A counter's (or a decreasing location's) reads return values of its range, whatever
+    // the fixpoint below would make of its cycles of candidates (which grow the sets past
+    // the cap): see `counting`.
     let clamp = |loc: Option<LocId>, set: ValueSet| -> ValueSet {
         let Some(&(low, high)) = loc.and_then(|l| ranges.get(&l)) else {
             return set;

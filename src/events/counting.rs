@@ -41,6 +41,15 @@ pub struct Counter {
 
 /// The shape of one write of `loc`, or `None` when it is neither a root nor an increment.
 fn write_shape(events: &Events, loc: LocId, w: EventId) -> Option<CounterWrite> {
+    match write_step(events, loc, w)? {
+        CounterWrite::Increment { k, .. } if k < 1 => None,
+        shape => Some(shape),
+    }
+}
+
+/// As [`write_shape`], but a write of its read's value plus any non-zero constant `k`
+/// (`r + k`, `k + r`, `r - k`) is an `Increment` of that `k`, negative ones included.
+fn write_step(events: &Events, loc: LocId, w: EventId) -> Option<CounterWrite> {
     let write = &events.events[w];
     let Some(t) = write.value else {
         // Encoded as 0.
@@ -52,15 +61,18 @@ fn write_shape(events: &Events, loc: LocId, w: EventId) -> Option<CounterWrite> 
     if let Some(v) = terms.constant_value(t) {
         return Some(CounterWrite::Root(v));
     }
-    let Term::Binary(BinaryOp::Add, a, b) = *terms.get(t) else {
-        return None;
+    let (op, a, b) = match *terms.get(t) {
+        Term::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), a, b) => (op, a, b),
+        _ => return None,
     };
     let (a, b) = (
         decided(events, &write.guard, a),
         decided(events, &write.guard, b),
     );
-    let (read, k) = match (terms.get(a), terms.get(b)) {
-        (&Term::Read(r), &Term::Const(k)) | (&Term::Const(k), &Term::Read(r)) => (r, k),
+    let (read, k) = match (op, terms.get(a), terms.get(b)) {
+        (BinaryOp::Add, &Term::Read(r), &Term::Const(k))
+        | (BinaryOp::Add, &Term::Const(k), &Term::Read(r)) => (r, k),
+        (BinaryOp::Sub, &Term::Read(r), &Term::Const(k)) => (r, k.checked_neg()?),
         _ => return None,
     };
     let source = &events.events[read];
@@ -70,7 +82,7 @@ fn write_shape(events: &Events, loc: LocId, w: EventId) -> Option<CounterWrite> 
         && source.thread == write.thread
         && source.position < write.position
         && guard_entails(events, &write.guard, &source.guard, 0);
-    (feeds && k >= 1).then_some(CounterWrite::Increment { read, k })
+    (feeds && k != 0).then_some(CounterWrite::Increment { read, k })
 }
 
 /// `term` with each choice `c ? a : b` whose condition `guard` decides replaced by the
@@ -163,6 +175,44 @@ pub fn counters(events: &Events) -> Vec<Counter> {
             writes: shaped,
             range: (low as i32, (high + sum) as i32),
         });
+    }
+    result
+}
+
+/// The locations every write of which subtracts a positive constant from a value its own
+/// thread read there (`r - k`, `r + -k`: a decrement, as the kernel's `atomic_dec`), or
+/// writes a constant, with at least one decrement; each with the range of values its
+/// writes (so its reads) can have. The argument above, mirrored: along the chain of
+/// writes a feasible write's value is computed from, values strictly decrease (no cycle,
+/// no wrapping while the sum of all decrements stays within `i32`), so every value is
+/// within `[least root - sum of all k, greatest root]`. Only `events::bounds` uses them
+/// (the counting lemmas are argued for increments).
+pub fn decreasing_ranges(events: &Events) -> Vec<(LocId, (i32, i32))> {
+    let mut writes: Vec<Vec<EventId>> = vec![Vec::new(); events.init.len()];
+    for w in events.writes() {
+        if let Some(loc) = w.location {
+            writes[loc].push(w.id);
+        }
+    }
+    let mut result = Vec::new();
+    'locations: for (loc, ws) in writes.into_iter().enumerate() {
+        let (mut low, mut high, mut sum) = (i64::MAX, i64::MIN, 0i64);
+        for w in ws {
+            match write_step(events, loc, w) {
+                Some(CounterWrite::Root(v)) => {
+                    low = low.min(v as i64);
+                    high = high.max(v as i64);
+                }
+                Some(CounterWrite::Increment { k, .. }) if k < 0 => sum += k as i64,
+                _ => continue 'locations,
+            }
+            if low.saturating_add(sum) < i32::MIN as i64 {
+                continue 'locations;
+            }
+        }
+        if sum < 0 && low <= high {
+            result.push((loc, ((low + sum) as i32, high as i32)));
+        }
     }
     result
 }

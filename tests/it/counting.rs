@@ -493,3 +493,102 @@ fn an_increment_through_a_computed_index_is_a_counter_of_each_cell() {
         "{text}"
     );
 }
+
+/// One step of a thread of a random program that only decrements its counter.
+#[derive(Clone, Debug)]
+enum Down {
+    /// `r = *c; *c = r - k;`
+    Sub(i32),
+    /// `r = *c; *c = r + -k;`
+    AddNegative(i32),
+    /// `r = *c;`
+    Peek,
+    /// `*c = k;`
+    Reset(i32),
+}
+
+fn decrementing(threads: &[Vec<Down>]) -> String {
+    let mut text = String::from("C down\n{ c = 3; }\n\n");
+    for (t, steps) in threads.iter().enumerate() {
+        text.push_str(&format!("P{t} (int* c) {{\n"));
+        for (i, s) in steps.iter().enumerate() {
+            let line = match s {
+                Down::Sub(k) => format!("int r{i} = *c; *c = r{i} - {k};"),
+                Down::AddNegative(k) => format!("int r{i} = *c; *c = r{i} + -{k};"),
+                Down::Peek => format!("int r{i} = *c;"),
+                Down::Reset(k) => format!("int r{i} = 0; *c = {k};"),
+            };
+            text.push_str(&format!("  {line}\n"));
+        }
+        text.push_str("}\n\n");
+    }
+    text.push_str("exists (c=0 /\\ 0:r0=3)\n");
+    text
+}
+
+proptest! {
+    #![proptest_config(config(96))]
+
+    /// A location only decremented (`events::counting::decreasing_ranges`): its reads'
+    /// value sets are clamped to its range, and no final state is lost (the reference
+    /// under SC, both value fixpoints through the coherence model, which allows thin air,
+    /// against SC's states as a subset).
+    #[test]
+    fn decrements_keep_every_outcome(
+        threads in prop::collection::vec(
+            prop::collection::vec(
+                prop_oneof![
+                    3 => (1..=2i32).prop_map(Down::Sub),
+                    2 => (1..=2i32).prop_map(Down::AddNegative),
+                    1 => Just(Down::Peek),
+                    1 => (0..=4i32).prop_map(Down::Reset),
+                ],
+                1..=3,
+            ),
+            2..=3,
+        ).prop_filter("small enough for brute force", |t| {
+            t.iter().map(Vec::len).sum::<usize>() <= 5
+        })
+    ) {
+        let text = decrementing(&threads);
+        let program = lower(&text);
+        let r = reference::explore_within(&program, UNROLL, &[], 300_000);
+        prop_assume!(!r.gave_up);
+        let (states, ..) = answers(&program, "sc", true);
+        prop_assert_eq!(&states, &r.outcomes, "{}", text);
+        let events = common::unrolled(&program, UNROLL);
+        let mut session = Session::new(&program, &events, &common::under("coherence")).unwrap();
+        let coherent = common::final_states(&mut session);
+        prop_assert!(r.outcomes.is_subset(&coherent), "{}", text);
+    }
+}
+
+/// Two decrements of a counter from 2, each of which may read the other's (the kernel's
+/// `C-AlanStern-Atomic1`): the reads' values are 0 to 2 under both fixpoints, one-hot,
+/// where the least fixpoint had grown a value a round past the cap of 64 and both had
+/// been 32-bit vectors. The decrements are not atomic (both may read 2), but the counter
+/// never goes below 0: under SC `c=1` is reached, `c=-1` is not.
+#[test]
+fn decrements_get_a_value_range() {
+    let text = "C dec\n{ c = 2; }\n\nP0 (int* c) {\n  int r0 = *c; *c = r0 - 1;\n}\n\n\
+                P1 (int* c) {\n  int r0 = *c; *c = r0 - 1;\n}\n\nexists (c=-1)\n";
+    let program = lower(text);
+    let events = common::unrolled(&program, UNROLL);
+    assert!(events.bounds.counters.is_empty());
+    assert_eq!(events.bounds.decreasing.len(), 1);
+    assert_eq!(events.bounds.decreasing[0].1, (0, 2));
+    for read in events.reads() {
+        let t = read.value.expect("a read has a value");
+        for thin_air in [false, true] {
+            let values = events.value_set(t, thin_air).expect("bounded");
+            assert_eq!(values, [0, 1, 2], "thin air {thin_air}");
+        }
+    }
+    let mut session = Session::new(&program, &events, &common::under("sc")).unwrap();
+    let result = session.check().unwrap();
+    assert!(result.positive.is_none() && result.negative.is_some());
+    let lost = lower(&text.replace("exists (c=-1)", "exists (c=1 /\\ 0:r0=2 /\\ 1:r0=2)"));
+    let lost_events = common::unrolled(&lost, UNROLL);
+    let mut session = Session::new(&lost, &lost_events, &common::under("sc")).unwrap();
+    assert!(session.check().unwrap().positive.is_some());
+}

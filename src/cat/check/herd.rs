@@ -16,6 +16,8 @@
 //! accesses (the model puts them where it wants them, as lock.cat does). In nemos's own
 //! vocabulary, a lock is a read and a write of memory.
 
+use std::sync::Arc;
+
 use super::{Base, Bound, Check, Checker, TExpr, Type};
 use crate::cat::ast::{self, BinOp, CheckKind, Expr, ExprKind, Statement, UnOp};
 use crate::diagnostics::{Diagnostic, Span};
@@ -302,7 +304,7 @@ impl Checker<'_> {
         let id = self.model.defs.len();
         self.model
             .defs
-            .push((name.text.clone(), value, Some(Type::Rel)));
+            .push((name.text.clone(), Arc::new(value), Some(Type::Rel)));
         let (must_be_empty, check_name) = check;
         // What the choice must satisfy: co extends the observed order (herd generates
         // only such orders); each event of the family reads from one of its candidates.

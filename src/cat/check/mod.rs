@@ -12,6 +12,7 @@ mod statements;
 
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -198,8 +199,10 @@ pub struct Check {
 pub struct Model {
     pub name: String,
     pub title: Option<String>,
-    /// Name, expression, type (`None` for a definition as `0`, which fits either).
-    pub defs: Vec<(String, TExpr, Option<Type>)>,
+    /// Name, expression, type (`None` for a definition as `0`, which fits either). The
+    /// expressions are shared: the copy [`Model::one_sided`] makes for every test keeps
+    /// them, instead of copying each tree (a third of a small test's cost of that copy).
+    pub defs: Vec<(String, Arc<TExpr>, Option<Type>)>,
     pub checks: Vec<Check>,
     /// The groups of `let rec .. and ..`: their value is the least fixed point, computed
     /// by iteration from the empty set or relation (see `encode::model`).
@@ -385,7 +388,7 @@ impl Model {
         if self.rec_group(id).is_some() {
             return None;
         }
-        self.defs.get(id).map(|d| &d.1)
+        self.defs.get(id).map(|d| &*d.1)
     }
 
     /// Some expression compares the values of events (`different-values`): the encoding

@@ -1,6 +1,7 @@
 //! The statements of a model file: definitions, checks, includes, and herd's tag sets.
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use super::infer::{fix, not_a_relation};
 use super::{Base, Bound, Check, Checker, Function, RecGroup, TExpr, Type};
@@ -146,7 +147,7 @@ impl Checker<'_> {
             match self.infer(&b.expr) {
                 Ok((e, ty)) => {
                     let id = self.model.defs.len();
-                    self.model.defs.push((b.name.text.clone(), e, ty));
+                    self.model.defs.push((b.name.text.clone(), Arc::new(e), ty));
                     new.push((b.name.text.clone(), Bound::Value(TExpr::Def(id), ty)));
                 }
                 Err(d) => diagnostics.push(d),
@@ -178,7 +179,7 @@ impl Checker<'_> {
         for b in bindings {
             self.model.defs.push((
                 b.name.text.clone(),
-                TExpr::Empty(Type::Rel),
+                Arc::new(TExpr::Empty(Type::Rel)),
                 Some(Type::Rel),
             ));
         }
@@ -219,7 +220,7 @@ impl Checker<'_> {
             if errors.is_empty() && next == types {
                 self.scope = saved;
                 for ((&id, body), &ty) in members.iter().zip(bodies).zip(&types) {
-                    self.model.defs[id].1 = body;
+                    self.model.defs[id].1 = Arc::new(body);
                     self.model.defs[id].2 = Some(ty);
                 }
                 let inner = first + bindings.len()..self.model.defs.len();

@@ -213,7 +213,7 @@ pub fn race_excludes_lock_order(model: &Model) -> bool {
     let Some(race) = model.defs.iter().rposition(|(n, _, _)| n == "race") else {
         return false;
     };
-    let TExpr::Binary(BinOp::Diff, _, ordered) = &model.defs[race].1 else {
+    let TExpr::Binary(BinOp::Diff, _, ordered) = &*model.defs[race].1 else {
         return false;
     };
     let mut operands = Vec::new();
@@ -221,7 +221,10 @@ pub fn race_excludes_lock_order(model: &Model) -> bool {
     operands.iter().any(|hb| {
         let inverse = TExpr::Unary(UnOp::Inverse, Box::new((*hb).clone()));
         let TExpr::Def(id) = hb else { return false };
-        let Some((_, TExpr::Unary(UnOp::Plus, inner), _)) = model.defs.get(*id) else {
+        let Some((_, body, _)) = model.defs.get(*id) else {
+            return false;
+        };
+        let TExpr::Unary(UnOp::Plus, inner) = &**body else {
             return false;
         };
         operands.contains(&&inverse)

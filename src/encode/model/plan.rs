@@ -662,7 +662,7 @@ impl NodeUbs {
             }
         }
         let exprs = || {
-            let bodies = model.defs.iter().map(|(_, body, _)| body);
+            let bodies = model.defs.iter().map(|(_, body, _)| &**body);
             bodies.chain(model.checks.iter().map(|check| &check.expr))
         };
         let mut ubs = HashMap::with_capacity_and_hasher(
