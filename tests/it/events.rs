@@ -143,7 +143,7 @@ fn static_bounds_keep_reads_to_possible_writes_and_values() {
     // The initial write is shadowed by P0's own earlier write; P1's write remains.
     let candidates = &events.bounds.rf_candidates[read.id];
     assert_eq!(candidates.len(), 2);
-    assert!(!candidates.contains(&events.init[0]));
+    assert!(!candidates.contains(&events.init[0].unwrap()));
     let values = events.bounds.values[read.value.unwrap()].clone();
     assert_eq!(values, Some(vec![1, 2]));
 }

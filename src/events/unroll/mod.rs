@@ -15,6 +15,7 @@ mod retry;
 #[cfg(test)]
 mod tests;
 mod trail;
+mod untouched;
 mod values;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -193,7 +194,7 @@ fn unroll_once(
             },
             ..blank_event(None, 0, Span::default())
         });
-        init.push(id);
+        init.push(Some(id));
     }
     let mut threads = Vec::new();
     let mut final_registers = Vec::new();
@@ -244,6 +245,7 @@ fn unroll_once(
         bounds: bounds::Bounds::default(),
         thread_sync: Default::default(),
     };
+    untouched::drop_untouched_inits(program, &mut events);
     events.thread_sync = super::thread_sync::compute(program, &events.events);
     events.spec = super::spec::histories(program, &mut events);
     events.bounds = bounds::compute(&events);
