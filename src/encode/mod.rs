@@ -519,6 +519,10 @@ impl<'a> Encoding<'a> {
     fn encode_co<S: ClauseSink>(&mut self, sink: &mut S, strategy: AcyclicStrategy) {
         let events = self.events;
         for (loc, &init) in events.init.iter().enumerate() {
+            // A cell nothing accesses has no initial write, and no other write.
+            let Some(init) = init else {
+                continue;
+            };
             if !self.is_memory(loc) {
                 continue;
             }
@@ -719,6 +723,10 @@ impl<'a> Encoding<'a> {
     fn encode_locks<S: ClauseSink>(&mut self, sink: &mut S) {
         let events = self.events;
         for (loc, &init) in events.init.iter().enumerate() {
+            // A cell nothing accesses: no acquisition to constrain.
+            let Some(init) = init else {
+                continue;
+            };
             let acquisitions: Vec<(EventId, EventId)> = events
                 .events
                 .iter()
@@ -870,12 +878,21 @@ impl<'a> Encoding<'a> {
         value
     }
 
+    /// The value of `loc`'s initial write; its declared initial value when the write is
+    /// left out (nothing accesses the cell).
+    fn initial_value<S: ClauseSink>(&mut self, sink: &mut S, loc: LocId) -> Value {
+        match self.events.init[loc] {
+            Some(init) => self.event_value(sink, init),
+            None => Value::constant(self.program.locations[loc].initial),
+        }
+    }
+
     /// The value of the `co`-last feasible write of `loc`. A mutex ends as it began, unless
     /// a critical section never releases it (its thread was cut short or stopped): then it
     /// ends held, with its acquisition's 1.
     fn final_location<S: ClauseSink>(&mut self, sink: &mut S, loc: LocId) -> Value {
         if self.mutexes[loc] {
-            let initial = self.event_value(sink, self.events.init[loc]);
+            let initial = self.initial_value(sink, loc);
             let held: Vec<Bool> = self
                 .events
                 .events
@@ -893,7 +910,7 @@ impl<'a> Encoding<'a> {
             .filter(|w| w.location == Some(loc))
             .map(|w| w.id)
             .collect();
-        let mut result = self.event_value(sink, self.events.init[loc]);
+        let mut result = self.initial_value(sink, loc);
         for &w in &writes {
             if self.events.events[w].kind == EventKind::Init {
                 continue;

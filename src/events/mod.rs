@@ -275,8 +275,9 @@ pub struct Events {
     pub controls: Vec<Control>,
     /// Per program thread, its events in program order.
     pub threads: Vec<Vec<EventId>>,
-    /// Per location, its initial write.
-    pub init: Vec<EventId>,
+    /// Per location, its initial write; `None` for a cell no event accesses and no final
+    /// state observes, whose initial write is left out (`unroll/untouched.rs`).
+    pub init: Vec<Option<EventId>>,
     /// Per program thread and register, the register's value at the end of the thread.
     pub final_registers: Vec<Vec<TermId>>,
     pub bound_hits: Vec<BoundHit>,
@@ -456,6 +457,22 @@ impl Terms {
 
     pub fn read(&mut self, event: EventId) -> TermId {
         self.intern(Term::Read(event))
+    }
+
+    /// Renumber the events reads name, by a map that keeps their order (terms keep their
+    /// ids).
+    pub(crate) fn renumber_reads(&mut self, map: impl Fn(EventId) -> EventId) {
+        for node in &mut self.nodes {
+            if let Term::Read(e) = node {
+                *e = map(*e);
+            }
+        }
+        self.index = self
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(id, t)| (t.clone(), id))
+            .collect();
     }
 
     pub fn unary(&mut self, op: UnaryOp, a: TermId) -> TermId {

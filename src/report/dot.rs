@@ -342,6 +342,7 @@ pub fn execution_dot(
     let inits: Vec<EventId> = events
         .init
         .iter()
+        .flatten()
         .copied()
         .filter(|e| by_event.contains_key(e))
         .collect();

@@ -66,6 +66,11 @@ impl Execution {
             .collect();
         let mut co = Vec::new();
         for (loc, &init) in events.init.iter().enumerate() {
+            // A cell nothing accesses: no write at all, its initial one left out.
+            let Some(init) = init else {
+                co.push(Vec::new());
+                continue;
+            };
             if enc.mutexes[loc] {
                 let (sources, writes) = mutex_history(enc, &feasible, &truth, loc);
                 rf.extend(sources);
@@ -174,17 +179,20 @@ impl Execution {
     /// execution keeps it; and nothing the encoding constrained depends on these values
     /// (`analysis::slice`).
     fn complete_sliced(&mut self, events: &Events, sliced: &[bool], order: &[EventId]) {
-        let mut latest: Vec<EventId> = events.init.clone();
+        let mut latest: Vec<Option<EventId>> = events.init.clone();
         for &e in order {
             let event = &events.events[e];
             let Some(loc) = event.location.filter(|&l| sliced[l]) else {
                 continue;
             };
             if event.is_read() {
-                self.rf.push((latest[loc], e));
-            } else if event.is_write() && e != events.init[loc] {
+                // An accessed cell has its initial write.
+                if let Some(w) = latest[loc] {
+                    self.rf.push((w, e));
+                }
+            } else if event.is_write() && Some(e) != events.init[loc] {
                 self.co[loc].push(e);
-                latest[loc] = e;
+                latest[loc] = Some(e);
             }
         }
         self.rf.sort_unstable();
@@ -238,7 +246,7 @@ impl Execution {
             }
         }
         // Initial writes precede every event of every thread.
-        for &init in &events.init {
+        for &init in events.init.iter().flatten() {
             for thread in &events.threads {
                 if let Some(&first) = thread.iter().find(|&&e| self.feasible[e]) {
                     edges.push((init, first));
@@ -362,7 +370,9 @@ fn mutex_history(
     };
     let mut ordered = sections.clone();
     ordered.sort_by_key(|&s| sections.iter().filter(|&&t| precedes(t, s)).count());
-    let init = events.init[loc];
+    let Some(init) = events.init[loc] else {
+        return (Vec::new(), Vec::new());
+    };
     let mut sources = Vec::new();
     let mut writes = vec![init];
     let mut last_release = init;

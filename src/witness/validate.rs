@@ -140,7 +140,7 @@ fn check_co(
                 "co: the order of location {loc} lists other writes than ran"
             ));
         }
-        if chain.first() != Some(&events.init[loc]) {
+        if chain.first().copied() != events.init[loc] {
             return Err(format!(
                 "co: the initial write of location {loc} is not first"
             ));
@@ -151,9 +151,9 @@ fn check_co(
                     continue;
                 }
                 // The initial write precedes everything by convention, not by a literal.
-                let holds = if a == events.init[loc] {
+                let holds = if Some(a) == events.init[loc] {
                     true
-                } else if b == events.init[loc] {
+                } else if Some(b) == events.init[loc] {
                     false
                 } else if enc.sliced[loc] {
                     // No literals: the decoder chose the order along the interleaving.
@@ -489,9 +489,11 @@ fn computed_results(
                     None => return Err("the final state: an unknown register".into()),
                 }
             }
-            Observable::Loc(l) => match execution.co.get(l).and_then(|c| c.last()) {
-                Some(&w) => value(w).unwrap_or(0),
-                None => return Err("the final state: an unknown location".into()),
+            Observable::Loc(l) => match execution.co.get(l).map(|c| c.last()) {
+                Some(Some(&w)) => value(w).unwrap_or(0),
+                // A cell nothing accesses keeps its initial value (its write left out).
+                Some(None) if events.init[l].is_none() => enc.program.locations[l].initial,
+                _ => return Err("the final state: an unknown location".into()),
             },
         };
         if computed != reported {
@@ -697,8 +699,8 @@ mod tests {
                 let mut w = session.check().unwrap().positive.unwrap();
                 let (p0_read, p1_read) = (events.threads[0][1], events.threads[1][1]);
                 w.rf.retain(|&(_, r)| r != p0_read && r != p1_read);
-                w.rf.push((events.init[1], p0_read));
-                w.rf.push((events.init[0], p1_read));
+                w.rf.push((events.init[1].unwrap(), p0_read));
+                w.rf.push((events.init[0].unwrap(), p1_read));
                 let verdict = model_verdict(session, &w);
                 if model == "sc" {
                     let error = verdict.unwrap_err();
@@ -802,8 +804,8 @@ mod tests {
             // and P0 read y = 0 before P1's write: the SB cycle SC forbids.
             let p0_read = events.threads[0][1];
             let p1_read = events.threads[1][1];
-            let init_y = events.init[1];
-            let init_x = events.init[0];
+            let init_y = events.init[1].unwrap();
+            let init_x = events.init[0].unwrap();
             w.rf.retain(|&(_, r)| r != p0_read && r != p1_read);
             w.rf.push((init_y, p0_read));
             w.rf.push((init_x, p1_read));

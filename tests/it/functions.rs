@@ -138,10 +138,11 @@ exists (0:s=0)
         .collect();
     assert_eq!(
         calls,
+        // (`x` is never accessed: its initial write is left out, the reads are v5, v8, v13.)
         [
-            "  P0 get#1: get(a = a, i = 0) returns v6, line 10",
-            "  P0 get#2: get(a = a, i = 1) returns v9, line 10",
-            "  P0 get#3: get(a = a, i = 2) returns v14, line 10",
+            "  P0 get#1: get(a = a, i = 0) returns v5, line 10",
+            "  P0 get#2: get(a = a, i = 1) returns v8, line 10",
+            "  P0 get#3: get(a = a, i = 2) returns v13, line 10",
         ],
         "{events}"
     );

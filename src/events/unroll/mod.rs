@@ -17,6 +17,7 @@ mod spin_paths;
 #[cfg(test)]
 mod tests;
 mod trail;
+mod untouched;
 mod values;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -201,7 +202,7 @@ fn unroll_once(
             },
             ..blank_event(None, 0, Span::default())
         });
-        init.push(id);
+        init.push(Some(id));
     }
     let mut threads = Vec::new();
     let mut final_registers = Vec::new();
@@ -252,6 +253,7 @@ fn unroll_once(
         bounds: bounds::Bounds::default(),
         thread_sync: Default::default(),
     };
+    untouched::drop_untouched_inits(program, &mut events);
     events.thread_sync = super::thread_sync::compute(program, &events.events);
     events.spec = super::spec::histories(program, &mut events);
     events.bounds = bounds::compute(&events);
