@@ -11,6 +11,7 @@ mod instr;
 mod liveness;
 mod locks;
 mod mutex;
+mod recursion;
 mod retry;
 #[cfg(test)]
 mod tests;
@@ -593,9 +594,18 @@ impl Builder {
     }
 
     fn block(&mut self, instrs: &[Instr], state: &mut ThreadState) {
+        let mut skip_to = 0;
         for (i, instr) in instrs.iter().enumerate() {
             if self.cut {
                 return;
+            }
+            if i < skip_to {
+                continue;
+            }
+            // A recursive call past the bound (`recursion.rs`): cut, its body skipped.
+            if let Some(exit) = self.recursion_cut(instrs, i, state) {
+                skip_to = exit + 1;
+                continue;
             }
             // A loop right after the load that feeds it may be a compare-exchange retry
             // loop (`retry.rs`), which needs that load.
