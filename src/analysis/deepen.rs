@@ -17,7 +17,7 @@ use crate::load::{LoadOptions, Test};
 
 /// The largest bound the doubling tries: loops that need more (GenMC's suite has one that
 /// gives up after 40 tries) are rare, and each doubling costs a larger solve.
-pub const MAX_UNROLL_AS_NEEDED: u32 = 64;
+pub const MAX_UNROLL_AS_NEEDED: u32 = crate::load::MAX_UNROLL_AS_NEEDED;
 
 /// Whether `query` on `test`, loaded with `load`, is answered with the bound raised as far
 /// as the executions need: a C file whose bound the caller left to nemos

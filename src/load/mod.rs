@@ -166,11 +166,21 @@ pub fn load(source: &SourceFile, options: &LoadOptions) -> Result<Test, LoadErro
         let reserved = |name: &str| program::library::lookup(name).is_some();
         let (ast, file) = cfront::translate(source, &preprocessed, &reserved)?;
         check_cells(&ast, options)?;
-        program::lower_with(&ast, &file, options.macros.clone())?
+        program::lower_recursion(
+            &ast,
+            &file,
+            options.macros.clone(),
+            recursion_depth(options),
+        )?
     } else {
         let ast = syntax::parse(source)?;
         check_cells(&ast, options)?;
-        program::lower_with(&ast, source, options.macros.clone())?
+        program::lower_recursion(
+            &ast,
+            source,
+            options.macros.clone(),
+            recursion_depth(options),
+        )?
     };
     let mut events = events::unroll(
         &program,
@@ -182,6 +192,20 @@ pub fn load(source: &SourceFile, options: &LoadOptions) -> Result<Test, LoadErro
     )?;
     events.block_at_bound = options.block_at_bound;
     Ok(Test { program, events })
+}
+
+/// The largest bound [`LoadOptions::unroll_as_needed`] raises the unrolling to
+/// ([`crate::analysis::deepen`]).
+pub const MAX_UNROLL_AS_NEEDED: u32 = 64;
+
+/// The depth recursive calls are inlined to: as deep as any bound the test may be unrolled
+/// to, so that the unroller cuts them at its bound as it cuts loops.
+fn recursion_depth(options: &LoadOptions) -> u32 {
+    if options.unroll_as_needed {
+        options.unroll.max(MAX_UNROLL_AS_NEEDED)
+    } else {
+        options.unroll
+    }
 }
 
 /// Refuse a test whose init block declares more cells than `options.max_events` before

@@ -18,7 +18,7 @@ pub mod spawn_symmetry;
 pub mod symmetry;
 
 pub use crate::operators::{BinaryOp, Quantifier, UnaryOp};
-pub use lower::{lower, lower_with};
+pub use lower::{lower, lower_recursion, lower_with, DEFAULT_RECURSION_DEPTH};
 
 use serde::Serialize;
 
@@ -204,6 +204,15 @@ pub struct CallSite {
     pub ret: Option<RegId>,
     /// The call expression.
     pub span: Span,
+    /// 0 for a call that is not recursive; for a recursive one, how many calls of
+    /// `function` are open around it: the unroller cuts it past its bound, as a loop's
+    /// iteration (`u32::MAX`: lowering did not inline its body, every bound cuts it).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub recursion: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A parameter of an inlined call and what the call bound it to.

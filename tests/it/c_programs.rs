@@ -55,6 +55,22 @@ struct Known {
 
 const KNOWN: &[Known] = &[
     Known {
+        file: "recursion_depth_read.c",
+        // `down(n)` recurses as deep as the value main reads (0 or 3), unrolled as far as
+        // that needs (GenMC 0.11: no error, 2 executions under both).
+        rc11: (false, 2),
+        sc: (false, 2),
+        litmus: None,
+    },
+    Known {
+        file: "recursion_mutual.c",
+        // `is_even` and `is_odd` call each other as deep as the value read (0, 2 or 7;
+        // GenMC 0.11: no error, 6 executions under both).
+        rc11: (false, 6),
+        sc: (false, 6),
+        litmus: None,
+    },
+    Known {
         file: "bool_stores.c",
         // Every kind of store into a `bool` stores 0 or 1; each assertion fails where the
         // value is kept as it is (GenMC 0.11: no error, 1 execution under both).
@@ -2263,4 +2279,48 @@ fn an_untouched_cell_has_no_initial_write() {
         }
         assert_eq!(executions(&few), 2, "{model}");
     }
+}
+
+/// A recursive call nested deeper than `--unroll` is cut as a loop's iteration past the
+/// bound is: reported (exit 3), left out with `--block-at-bound`, and raised by the
+/// unrolling of a C file without `--unroll`. `recursion_past_bound.c` recurses until it
+/// reads the flag set, one read per depth (GenMC 0.11 does not end on it: no bound for
+/// recursion); at `--unroll k` it has k + 1 executions within the bound.
+#[test]
+fn a_recursion_deeper_than_the_bound_is_cut_as_a_loop_is() {
+    for model in ["rc11", "sc"] {
+        let run = |file: &str, args: &[&str]| {
+            check_json(file, &[args, &["--count", "--model", model]].concat())
+        };
+        let (exit, cut) = run("recursion_past_bound.c", &["--unroll", "2"]);
+        assert_eq!(exit, 3, "{model}: {cut}");
+        assert_eq!(cut["bound_hit"], true, "{model}: {cut}");
+        assert_eq!(executions(&cut), 3, "{model}: {cut}");
+        let (exit, blocked) = run(
+            "recursion_past_bound.c",
+            &["--unroll", "5", "--block-at-bound"],
+        );
+        assert_eq!(exit, 0, "{model}: {blocked}");
+        assert_eq!(blocked["bound_hit"], false, "{model}: {blocked}");
+        assert_eq!(executions(&blocked), 6, "{model}: {blocked}");
+        // The mutual recursion on 7 opens `is_even` four times: 3 recursive calls of it.
+        let (exit, short) = run("recursion_mutual.c", &["--unroll", "2"]);
+        assert_eq!((exit, short["bound_hit"].clone()), (3, Value::Bool(true)));
+        let (exit, enough) = run("recursion_mutual.c", &["--unroll", "3"]);
+        assert_eq!((exit, executions(&enough)), (0, 6), "{model}: {enough}");
+        // A failing assertion at depth 3 (GenMC 0.11: safety violation under both).
+        let (exit, failed) = run("recursion_depth_read.c", &["-DFAIL"]);
+        assert_eq!(exit, 1, "{model}: {failed}");
+        assert_eq!(failed["assertion_fails"], true, "{model}: {failed}");
+    }
+    let output = nemos()
+        .args(["check", "recursion_past_bound.c"])
+        .output()
+        .expect("nemos runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("loops unrolled 64 times, the most tried without --unroll"),
+        "{stderr}"
+    );
 }

@@ -1930,3 +1930,46 @@ fn a_racy_read_among_locked_sections_is_read_off_the_lock_order() {
     session.races().unwrap();
     assert_eq!(session.lock_order_pairs, 0);
 }
+
+/// Recursive functions, inlined to a depth and cut past the bound as a loop's iteration
+/// is (`program/lower/recursion.rs`): the product agrees with the reference on the
+/// outcomes, races and bound hits of recursions whose depth is a value read, mutual ones,
+/// and ones that need more than the bound of 2.
+#[test]
+fn recursive_calls_match_the_reference() {
+    let depth_read = "C rec_read\n{ x = 0; y = 0; }\n\
+        int down(int *p, int n) { if (n == 0) return 0; *p = n; return down(p, n - 1) + 1; }\n\
+        P0 (int* x, int* y) { int r0 = atomic_load_explicit(x, memory_order_relaxed); int r1 = down(y, r0); }\n\
+        P1 (int* x, int* y) { atomic_store_explicit(x, 2, memory_order_relaxed); int r2 = *y; }\n\
+        exists (0:r1=2 /\\ 1:r2=1)\n";
+    let past_bound = "C rec_past\n{ x = 0; y = 0; }\n\
+        int down(int *p, int n) { if (n == 0) return 0; *p = n; return down(p, n - 1) + 1; }\n\
+        P0 (int* x, int* y) { int r0 = atomic_load_explicit(x, memory_order_relaxed); int r1 = down(y, r0); }\n\
+        P1 (int* x, int* y) { atomic_store_explicit(x, 2, memory_order_relaxed); atomic_store_explicit(x, 3, memory_order_relaxed); }\n\
+        exists (0:r1=2)\n";
+    let mutual = "C rec_mutual\n{ x = 0; }\n\
+        int even(int n) { if (n == 0) return 1; return odd(n - 1); }\n\
+        int odd(int n) { if (n == 0) return 0; return even(n - 1); }\n\
+        P0 (int* x) { int r0 = atomic_load_explicit(x, memory_order_relaxed); int r1 = even(r0); }\n\
+        P1 (int* x) { atomic_store_explicit(x, 3, memory_order_relaxed); atomic_store_explicit(x, 6, memory_order_relaxed); }\n\
+        exists (0:r1=0)\n";
+    let spin = "C rec_spin\n{ x = 0; y = 0; }\n\
+        int wait(int *f, int k) { int v = atomic_load_explicit(f, memory_order_acquire); if (v) return k; return wait(f, k + 1); }\n\
+        P0 (int* x, int* y) { int r0 = wait(x, 0); int r1 = *y; }\n\
+        P1 (int* x, int* y) { *y = 1; atomic_store_explicit(x, 1, memory_order_release); }\n\
+        exists (0:r0=1 /\\ 0:r1=0)\n";
+    for (name, text, bound_hit) in [
+        ("rec_read", depth_read, false),
+        ("rec_past", past_bound, true),
+        ("rec_mutual", mutual, true),
+        ("rec_spin", spin, true),
+    ] {
+        compare(name, text).unwrap_or_else(|e| panic!("{e}"));
+        let program = lower(name, text);
+        assert_eq!(
+            reference(&program).bound_hit,
+            bound_hit,
+            "{name}: the reference's bound hit"
+        );
+    }
+}

@@ -12,7 +12,8 @@
 //!   their place in an interleaving is unobservable.
 //! - a trace in which some thread can never finish (deadlock on a lock) has no final state
 //!   and contributes nothing. A thread whose loop wants one more iteration than `unroll`
-//!   stops there; a complete trace in which some thread stopped so only sets `bound_hit`
+//!   stops there, and so does one that makes a recursive call nested deeper than `unroll`
+//!   (`CallSite::recursion`); a complete trace in which some thread stopped so only sets `bound_hit`
 //!   (the product reports such executions separately and analyses none of them).
 //! - a register-indexed access (`a[r0]`) evaluates its index when it runs; an index outside
 //!   the array is undefined behaviour: the trace records a failed assertion and the thread
@@ -420,6 +421,9 @@ enum Next<'a> {
 
 struct Explorer<'p> {
     program: &'p Program,
+    /// The bound: a recursive call deeper than it stops its thread, as a loop's
+    /// iteration past it does.
+    unroll: u32,
     result: Reference,
     /// States the search may still visit.
     budget: u64,
@@ -486,6 +490,7 @@ pub fn explore_within(program: &Program, unroll: u32, spins: &[Span], budget: u6
     };
     let mut explorer = Explorer {
         program,
+        unroll,
         result: Reference::default(),
         budget,
     };
@@ -670,6 +675,12 @@ impl<'p> Explorer<'p> {
                             th.vanished = true;
                             th.frames.clear();
                             return Next::Done;
+                        }
+                        Instr::CallEnter { call, .. }
+                            if self.program.threads[thread_index].calls[*call].recursion
+                                > self.unroll =>
+                        {
+                            return Next::BoundHit;
                         }
                         Instr::CallEnter { bind, call, .. } => {
                             // All at once: every value is computed before any is assigned.

@@ -160,11 +160,6 @@ semantic_error!(
 );
 
 semantic_error!(
-    recursion_names_the_cycle,
-    "C t\n{}\nint even(int n) { if (n == 0) return 1; return odd(n - 1); }\nint odd(int n) { if (n == 0) return 0; return even(n - 1); }\nP0 (int* x) {\n  int r0 = even(2);\n}\nexists (0:r0=1)\n"
-);
-
-semantic_error!(
     address_of_a_register,
     "C t\n{}\nP0 (int* x) {\n  int r0 = 0;\n  int r1 = atomic_load(&r0);\n}\nexists (0:r1=1)\n"
 );

@@ -68,7 +68,8 @@ impl Builder {
         let held_before: Vec<EventId> = state.held.iter().map(|h| h.1).collect();
         body(self, state);
         let held_after: Vec<EventId> = state.held.iter().map(|h| h.1).collect();
-        if held_after == held_before {
+        // A body the event limit stopped did not reach its releases.
+        if held_after == held_before || self.cut {
             return;
         }
         let taken_inside = state.held.iter().find(|h| !held_before.contains(&h.1));

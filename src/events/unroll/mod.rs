@@ -11,6 +11,7 @@ mod instr;
 mod liveness;
 mod locks;
 mod mutex;
+mod recursion;
 mod retry;
 mod spin_dead;
 mod spin_paths;
@@ -452,7 +453,8 @@ impl Builder {
                 state.registers[reg] = self.terms.ite(stopped, at_stop, state.registers[reg]);
             }
         }
-        for &(_, _, span) in &state.held {
+        // An unrolling stopped by the event limit never reached the releases: no error.
+        for &(_, _, span) in state.held.iter().filter(|_| !self.cut) {
             self.errors.push(
                 Diagnostic::new("the thread ends while holding this lock", span)
                     .with_label("lock taken here is never released")
@@ -607,9 +609,18 @@ impl Builder {
     }
 
     fn block(&mut self, instrs: &[Instr], state: &mut ThreadState) {
+        let mut skip_to = 0;
         for (i, instr) in instrs.iter().enumerate() {
             if self.cut {
                 return;
+            }
+            if i < skip_to {
+                continue;
+            }
+            // A recursive call past the bound (`recursion.rs`): cut, its body skipped.
+            if let Some(exit) = self.recursion_cut(instrs, i, state) {
+                skip_to = exit + 1;
+                continue;
             }
             // A loop right after the load that feeds it may be a compare-exchange retry
             // loop (`retry.rs`), which needs that load.

@@ -6,13 +6,13 @@
 //! offset: a constant, or a register frozen when the call begins) is bound to it, and its
 //! accesses are fixed or indexed ones; given a pointer known only when the program runs
 //! (a register, a loaded pointer), it is a register like an `int` parameter, and its
-//! accesses go through `Address::Pointer`. Recursion is an error: a call graph with a
-//! cycle has no finite inlining.
+//! accesses go through `Address::Pointer`. A recursive call is inlined to a depth, and
+//! deeper calls are cut as loops are at the bound (`recursion.rs`).
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use super::{control, to_i32, type_is_atomic, Lowerer, ThreadScope, MAX_INDEXED_CELLS};
+use super::{control, recursion, to_i32, type_is_atomic, Lowerer, ThreadScope, MAX_INDEXED_CELLS};
 use crate::diagnostics::{Diagnostic, SourceFile, Span};
 use crate::program::library;
 use crate::program::{
@@ -134,7 +134,8 @@ impl Lowerer {
         }
     }
 
-    /// A located error for each cycle of the call graph, at the call that closes it.
+    /// Finds the functions on a cycle of the call graph, whose calls are inlined to a
+    /// depth (`recursion.rs`), and that depth.
     fn report_recursion(&mut self, test: &ast::LitmusTest) {
         let mut graph: HashMap<&str, Vec<(&str, Span)>> = HashMap::new();
         for function in &test.functions {
@@ -152,23 +153,13 @@ impl Lowerer {
             find_cycles(&graph, &mut path, &mut done, &mut cycles);
             done.insert(start);
         }
-        for (cycle, span) in cycles {
+        for (cycle, _) in cycles {
             for name in &cycle {
                 self.recursive.insert((*name).to_string());
             }
-            let mut shown = cycle.clone();
-            shown.push(cycle[0]);
-            self.error(
-                Diagnostic::new(
-                    format!("recursive call: {}", shown.join(" -> ")),
-                    span,
-                )
-                .with_label("this call closes the cycle")
-                .with_help(
-                    "nemos inlines every call, so calls may not form a cycle; write the recursion as a loop",
-                ),
-            );
         }
+        self.recursion.limit =
+            recursion::depth_limit(&graph, &self.recursive, self.recursion.limit);
     }
 
     /// Lowers the functions no thread called, so that their errors are reported too; what
@@ -271,9 +262,6 @@ impl Lowerer {
         out: &mut Vec<Instr>,
     ) -> Option<Option<RegId>> {
         let def = self.functions.get(&name.name).cloned()?;
-        if self.recursive.contains(&name.name) {
-            return None;
-        }
         self.called.insert(name.name.clone());
         let function = &def.ast;
         if !self.arity(name, args, function.params.len(), span) {
@@ -302,6 +290,14 @@ impl Lowerer {
         if values.iter().any(Option::is_none) {
             return None;
         }
+        // A recursive call past the depth lowering goes to is cut whatever the bound: its
+        // body is not inlined (`recursion.rs`).
+        let depth = self.recursion.depth_of(&name.name);
+        let recursion = if depth > self.recursion.limit {
+            recursion::CUT_ALWAYS
+        } else {
+            depth
+        };
         let number = {
             let n = scope.inlined.entry(name.name.clone()).or_insert(0);
             *n += 1;
@@ -364,9 +360,14 @@ impl Lowerer {
             args: call_args,
             ret,
             span,
+            recursion,
         });
         out.push(Instr::CallEnter { call, bind, span });
-        self.lower_stmts(&function.body, scope, out);
+        if recursion != recursion::CUT_ALWAYS {
+            self.recursion.enter(&name.name);
+            self.lower_stmts(&function.body, scope, out);
+            self.recursion.leave();
+        }
         out.push(Instr::CallExit { call, span });
         scope.leave_frame(outer);
         Some(ret)

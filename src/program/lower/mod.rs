@@ -21,6 +21,7 @@ mod heap;
 mod init;
 mod macros;
 mod mutex;
+mod recursion;
 mod spec;
 mod structs;
 
@@ -38,10 +39,26 @@ pub fn lower_with(
     file: &SourceFile,
     macros: Option<std::sync::Arc<crate::syntax::def::Macros>>,
 ) -> Result<Program, InputError> {
+    lower_recursion(test, file, macros, DEFAULT_RECURSION_DEPTH)
+}
+
+/// The depth [`lower`] and [`lower_with`] inline recursive calls to: the unroller's default
+/// bound.
+pub const DEFAULT_RECURSION_DEPTH: u32 = 2;
+
+/// [`lower_with`], recursive calls inlined to `depth` (at most: see `recursion.rs`); the
+/// unroller cuts the deeper ones its bound does not reach.
+pub fn lower_recursion(
+    test: &ast::LitmusTest,
+    file: &SourceFile,
+    macros: Option<std::sync::Arc<crate::syntax::def::Macros>>,
+    depth: u32,
+) -> Result<Program, InputError> {
     let mut lowerer = Lowerer {
         macros,
         ..Lowerer::default()
     };
+    lowerer.recursion.limit = depth;
     let original = test;
     let (flat, struct_cells) = structs::flatten(test, file, &mut lowerer);
     let test = &flat;
@@ -156,8 +173,10 @@ struct Lowerer {
     register_inits: BTreeMap<u32, Vec<(ast::Ident, i32)>>,
     /// The functions of the test, by name.
     functions: HashMap<String, Rc<functions::FunctionDef>>,
-    /// Functions on a cycle of calls (reported once; their calls are not inlined).
+    /// Functions on a cycle of calls.
     recursive: HashSet<String>,
+    /// The recursive calls open while a thread is lowered, and the depth they go to.
+    recursion: recursion::Recursion,
     /// Functions inlined somewhere.
     called: HashSet<String>,
     /// Definitions refused for their name (reported once: calls of them say nothing more).
