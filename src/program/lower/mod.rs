@@ -118,6 +118,9 @@ pub fn lower_with(
     if !errors.is_empty() {
         return Err(InputError::new(file, errors));
     }
+    // Locks at computed addresses, once points-to has given pointers their cells.
+    let computed = super::computed_lock::expand(&mut program);
+    lowerer.posix.used.extend(computed);
     super::mutex::settle(&mut program, &lowerer.posix);
     if let Some(block) = &original.spec {
         program.spec = Some(Box::new(spec::lower_spec(original, block, file)?));
