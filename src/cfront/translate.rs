@@ -107,7 +107,7 @@ const IGNORED_CALLS: &[&str] = &[
     "printf",
     "fprintf",
     "puts",
-    "pthread_mutex_init",
+    // `pthread_mutex_init` is `mutex_init#posix` (RENAMED_CALLS).
     "thrd_yield",
 ];
 
@@ -117,6 +117,7 @@ const RENAMED_CALLS: &[(&str, &str)] = &[
     ("pthread_mutex_lock", "lock#posix"),
     ("pthread_mutex_unlock", "unlock#posix"),
     ("pthread_mutex_destroy", "mutex_destroy#posix"),
+    ("pthread_mutex_init", "mutex_init#posix"),
 ];
 
 /// Calls refused by name until they are given a meaning.

@@ -9,6 +9,7 @@
 
 pub mod arith;
 pub mod checks;
+pub mod computed_lock;
 pub mod library;
 mod lower;
 pub mod mutex;

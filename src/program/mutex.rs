@@ -33,6 +33,9 @@ pub const LOCK: &str = "lock#posix";
 pub const UNLOCK: &str = "unlock#posix";
 /// `pthread_mutex_destroy(&m)`.
 pub const DESTROY: &str = "mutex_destroy#posix";
+/// `pthread_mutex_init(&m, attr)`: nothing for a mutex the test names (its cell starts at
+/// 0), a write of 0 for one at a computed address (a heap object's starts uninitialised).
+pub const INIT: &str = "mutex_init#posix";
 /// The value `pthread_mutex_destroy` writes (GenMC's).
 pub const DESTROYED: i32 = -1;
 

@@ -270,6 +270,22 @@ const KNOWN: &[Known] = &[
         ),
     },
     Known {
+        file: "lock_array_index.c",
+        // A mutex of an array indexed by a value read from memory: both threads pick cell
+        // 1, the two lock orders (GenMC 0.11: no error, 2 executions under both).
+        rc11: (false, 2),
+        sc: (false, 2),
+        litmus: None,
+    },
+    Known {
+        file: "lock_heap_struct.c",
+        // A mutex inside a heap object reached through a pointer: the two lock orders
+        // (GenMC 0.11: no error, 2 executions under both).
+        rc11: (false, 2),
+        sc: (false, 2),
+        litmus: None,
+    },
+    Known {
         file: "mutex_counter.c",
         // The two lock orders.
         rc11: (false, 2),
@@ -1310,6 +1326,79 @@ fn a_misused_mutex_is_a_named_defect() {
             let json: Value = serde_json::from_str(&json).expect("JSON");
             assert_eq!(executions(&json), count, "case {case} under {model}");
         }
+    }
+}
+
+/// Mutexes at computed addresses (`program::computed_lock`) used wrongly: cells of an array
+/// picked by a value that differs between the threads leave the data they guard racy
+/// (GenMC 0.11: "Non-atomic race", 1 execution), an unlock through a pointer to a mutex the
+/// thread does not hold is GenMC's "Invalid unlock() operation", and a lock at an address
+/// that is no object's is GenMC's access to non-allocated memory; each exits 1.
+#[test]
+fn a_mutex_at_a_computed_address_has_genmc_defects() {
+    // The race under RC11 only: `check --model sc` names no race here, as it names none
+    // for the same program with two named mutexes (GenMC 0.11 -sc reports the race).
+    let cases = [
+        ("lock_array_race.c", "rc11", "a data race"),
+        ("lock_pointer_unlock.c", "rc11", "an invalid unlock"),
+        ("lock_pointer_unlock.c", "sc", "an invalid unlock"),
+        (
+            "lock_unallocated.c",
+            "rc11",
+            "an access to non-allocated memory",
+        ),
+        (
+            "lock_unallocated.c",
+            "sc",
+            "an access to non-allocated memory",
+        ),
+    ];
+    for (file, model, defect) in cases {
+        let args = ["--model", model, "--no-liveness", "--format", "json"];
+        let (code, json) = check_text(file, &args);
+        assert_eq!(code, 1, "{file} under {model}: {json}");
+        let json: Value = serde_json::from_str(&json).expect("JSON");
+        assert_eq!(
+            json["defects"],
+            serde_json::json!([defect]),
+            "{file} under {model}"
+        );
+    }
+}
+
+/// The programs with mutexes at computed addresses against the reference explorer (SC,
+/// every interleaving of the IR): whether an assertion or a check can fail, and whether a
+/// thread can block for good.
+#[test]
+fn computed_mutexes_agree_with_the_reference_explorer() {
+    for (file, fails) in [
+        ("lock_array_index.c", false),
+        ("lock_heap_struct.c", false),
+        ("lock_pointer_unlock.c", true),
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/c")
+            .join(file);
+        let text = std::fs::read_to_string(&path).expect("the program");
+        let source = nemos::diagnostics::SourceFile::new(file, text.as_str());
+        let options = nemos::LoadOptions {
+            preprocessor: Some(reference_preprocessor(&[])),
+            ..nemos::LoadOptions::default()
+        };
+        let test = nemos::load(&source, &options).expect("the program loads");
+        let reference = crate::reference::explore(&test.program, 2);
+        assert_eq!(reference.assertion_failure, fails, "{file}: reference");
+        let (code, json) = check_text(
+            file,
+            &["--format", "json", "--model", "sc", "--no-liveness"],
+        );
+        assert_eq!(code, i32::from(fails), "{file}: {json}");
+        let json: Value = serde_json::from_str(&json).expect("JSON");
+        assert_eq!(
+            !json["deadlock"].is_null(),
+            reference.deadlock,
+            "{file}: deadlock"
+        );
     }
 }
 

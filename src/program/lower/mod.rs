@@ -135,6 +135,9 @@ pub fn lower_recursion(
     if !errors.is_empty() {
         return Err(InputError::new(file, errors));
     }
+    // Locks at computed addresses, once points-to has given pointers their cells.
+    let computed = super::computed_lock::expand(&mut program);
+    lowerer.posix.used.extend(computed);
     super::mutex::settle(&mut program, &lowerer.posix);
     if let Some(block) = &original.spec {
         program.spec = Some(Box::new(spec::lower_spec(original, block, file)?));
@@ -197,9 +200,12 @@ struct Lowerer {
 const DEFAULT_ARRAY_CELLS: u32 = 1;
 
 /// The largest array a register-indexed access may reach into. The unroller turns such an
-/// access into a chain of branches, one per cell, whose guards grow with the chain: memory
-/// is quadratic in the cells (20000 cells took 10 GB), and litmus arrays are small.
-const MAX_INDEXED_CELLS: usize = 256;
+/// access into a chain of branches, one per cell the index can denote (`unroll::values`
+/// prunes the others), with guards folded past a depth (`FOLD_GUARD_AT`); the cap was 256
+/// when guards grew with the chain (20000 cells took 10 GB). GenMC's `twalock` indexes an
+/// array of 4096 cells and its free lists reach 5280: `twalock` under sc takes 6 s and
+/// 97 MB at a load average of 20 (28 November 2026).
+const MAX_INDEXED_CELLS: usize = 8192;
 
 impl Lowerer {
     fn error(&mut self, diagnostic: Diagnostic) {
