@@ -115,7 +115,57 @@ struct Counterexample {
     hints: Vec<Bool>,
     /// The instance that found it (an index into `Oracle::instances`).
     found_in: usize,
+    /// What judging it under assignments told so far.
+    judged: JudgedUnder,
 }
+
+/// What [`Oracle::breaks`] found of one kept execution, to decide later assignments
+/// without evaluating the model on it again. Only the sites some event of which runs in
+/// the execution decide its verdict (the others' orders are on no executed event), and a
+/// stronger order never allows more (monotonicity, as the search assumes): it breaks the
+/// property under every assignment at most as strong there as one it broke it under, and
+/// under none at least as strong as one under which it did not.
+struct JudgedUnder {
+    /// Per site: some event of it runs in the execution (a fence: when it is not left out).
+    relevant: Vec<bool>,
+    broken: Vec<Vec<Choice>>,
+    held: Vec<Vec<Choice>>,
+}
+
+impl JudgedUnder {
+    /// `a` is at most as strong as `b` on the relevant sites.
+    fn below(&self, a: &[Choice], b: &[Choice]) -> bool {
+        self.relevant
+            .iter()
+            .zip(a.iter().zip(b))
+            .all(|(&r, (&x, &y))| !r || at_most(x, y))
+    }
+
+    /// The verdict under `a` that follows from those found before.
+    fn known(&self, a: &[Choice]) -> Option<bool> {
+        if self.broken.iter().any(|b| self.below(a, b)) {
+            return Some(true);
+        }
+        if self.held.iter().any(|b| self.below(b, a)) {
+            return Some(false);
+        }
+        None
+    }
+
+    fn record(&mut self, a: &[Choice], breaks: bool) {
+        let list = if breaks {
+            &mut self.broken
+        } else {
+            &mut self.held
+        };
+        if list.len() < MAX_JUDGED {
+            list.push(a.to_vec());
+        }
+    }
+}
+
+/// At most this many assignments are remembered per kept execution and verdict.
+const MAX_JUDGED: usize = 64;
 
 /// One SAT instance of the written program, the solver choosing each site's order among
 /// the choices the instance offers.
@@ -335,7 +385,7 @@ impl<'a> Oracle<'a> {
         let truth = |b: Bool| solver.value_of(b);
         // Decoded as `Session::find` decodes a witness, final state included.
         let execution = Execution::decode(enc, &|l| solver.value(l), &session.observed);
-        let guard_held = enc
+        let guard_held: Vec<bool> = enc
             .events
             .events
             .iter()
@@ -375,6 +425,15 @@ impl<'a> Oracle<'a> {
                 hints.push(polar(fb));
             }
         }
+        let mut relevant = vec![false; self.sites.len()];
+        for (e, site) in self.site_of.iter().enumerate() {
+            let Some(site) = *site else { continue };
+            let runs = match enc.events.events[e].kind {
+                EventKind::Fence => guard_held[e],
+                _ => execution.feasible[e],
+            };
+            relevant[site] |= runs;
+        }
         Counterexample {
             execution,
             guard_held,
@@ -383,18 +442,28 @@ impl<'a> Oracle<'a> {
             valid,
             hints,
             found_in: k,
+            judged: JudgedUnder {
+                relevant,
+                broken: Vec::new(),
+                held: Vec::new(),
+            },
         }
     }
 
     /// A kept execution that breaks the property under `a`, if any: its index.
-    fn breaking(&self, a: &[Choice]) -> Option<usize> {
-        (0..self.counterexamples.len()).find(|&k| self.breaks(&self.counterexamples[k], a))
+    fn breaking(&mut self, a: &[Choice]) -> Option<usize> {
+        (0..self.counterexamples.len()).find(|&k| self.breaks(k, a))
     }
 
-    /// The kept execution, its fences run or left out as `a` says, is allowed by the
+    /// The kept execution `k`, its fences run or left out as `a` says, is allowed by the
     /// model under `a`'s orders and breaks the property there.
-    fn breaks(&self, cx: &Counterexample, a: &[Choice]) -> bool {
-        self.judge(cx, a, false).is_some()
+    fn breaks(&mut self, k: usize, a: &[Choice]) -> bool {
+        if let Some(known) = self.counterexamples[k].judged.known(a) {
+            return known;
+        }
+        let breaks = self.judge(&self.counterexamples[k], a, false).is_some();
+        self.counterexamples[k].judged.record(a, breaks);
+        breaks
     }
 
     /// The kept execution as the witness under `a`, without a solve, when the first part of
@@ -874,6 +943,37 @@ mod tests {
             choices: access.choices(),
             pinned: false,
         }
+    }
+
+    /// A kept execution's verdicts decide, by monotonicity, the assignments below one it
+    /// broke the property under and above one it did not, looking only at the sites that
+    /// run in it; anything else is left to evaluate.
+    #[test]
+    fn judged_verdicts_follow_monotonicity_on_the_sites_that_run() {
+        let mut judged = JudgedUnder {
+            relevant: vec![true, true, false],
+            broken: Vec::new(),
+            held: Vec::new(),
+        };
+        judged.record(&[Some(Acquire), Some(Relaxed), Some(SeqCst)], true);
+        judged.record(&[Some(Relaxed), Some(Release), None], false);
+        // Weaker on the sites that run (the third site's order does not matter): broken.
+        assert_eq!(
+            judged.known(&[Some(Relaxed), Some(Relaxed), Some(Relaxed)]),
+            Some(true)
+        );
+        assert_eq!(
+            judged.known(&[Some(Acquire), Some(Relaxed), None]),
+            Some(true)
+        );
+        // Stronger than where it held: not broken.
+        assert_eq!(
+            judged.known(&[Some(SeqCst), Some(Release), Some(Relaxed)]),
+            Some(false)
+        );
+        // Incomparable with both: unknown (acquire is not below release).
+        assert_eq!(judged.known(&[Some(SeqCst), Some(Relaxed), None]), None);
+        assert_eq!(judged.known(&[Some(Relaxed), Some(Acquire), None]), None);
     }
 
     /// The seeds are minimal among the unexplored assignments: with a monotone verdict
