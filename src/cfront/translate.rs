@@ -165,8 +165,10 @@ struct Scope {
     /// Whether this is `main`.
     main: bool,
     /// Inside a loop or branch `main` runs a variable number of times: no thread may be
-    /// started or joined there.
+    /// joined there, nor started but in a branch outside loops (`looping`).
     conditional: u32,
+    /// Inside a loop: no thread may be started there (each create site is one thread).
+    looping: u32,
     /// Parameters that are arrays of arrays (`int m[4][4]`): their lengths (`arrays.rs`).
     dims: HashMap<String, Vec<u32>>,
     /// Local function pointers initialised with a function of the program (`extras.rs`).
@@ -209,6 +211,9 @@ struct Translator<'a> {
     spawns: Vec<Spawn>,
     /// Which thread each handle (`t1`, `t[2]`) holds.
     handles: HashMap<String, usize>,
+    /// The threads started inside a branch: they may not start at all, and which of them
+    /// a handle holds depends on the branch taken, so no join names their handle.
+    started_in_branch: HashSet<usize>,
     joins: usize,
     /// Whether a name is one of nemos's library calls (`lock`, `assume`, ...): a function
     /// of the program with such a name is renamed `NAME#c`, so that the program's own
@@ -264,6 +269,7 @@ pub fn translate<'a>(
         litmus_functions: Vec::new(),
         spawns: Vec::new(),
         handles: HashMap::new(),
+        started_in_branch: HashSet::new(),
         joins: 0,
         reserved,
         unrolled_copies: 0,
@@ -1329,6 +1335,7 @@ impl Translator<'_> {
             c::Statement::While(w) => {
                 let mut inner = scope.clone();
                 inner.conditional += 1;
+                inner.looping += 1;
                 let mut prelude = Vec::new();
                 let cond = self.value(&w.node.expression, &inner, &mut prelude);
                 let body = self.nested(&w.node.statement, &inner);
@@ -1339,6 +1346,7 @@ impl Translator<'_> {
             c::Statement::DoWhile(w) => {
                 let mut inner = scope.clone();
                 inner.conditional += 1;
+                inner.looping += 1;
                 let body = self.nested(&w.node.statement, &inner);
                 let mut prelude = Vec::new();
                 let cond = self.value(&w.node.expression, &inner, &mut prelude);
@@ -1522,6 +1530,7 @@ impl Translator<'_> {
             c::ForInitializer::StaticAssert(s) => self.refuse("`_Static_assert`", s.span),
         }
         inner.conditional += 1;
+        inner.looping += 1;
         let mut prelude = Vec::new();
         let cond = f
             .node
@@ -1849,18 +1858,19 @@ impl Translator<'_> {
             self.refuse(&format!("`{name}` outside a thread"), call_node.span);
             return;
         };
-        if scope.conditional > 0 {
+        let creates = name.ends_with("_create");
+        if scope.looping > 0 || (scope.conditional > 0 && !creates) {
             self.errors.push(
                 Diagnostic::new(
                     format!("`{name}` in a loop or branch nemos cannot unroll here"),
                     span,
                 )
-                .with_help("threads are static in nemos: a thread is started and joined outside loops and branches, or inside `for` loops with constant bounds"),
+                .with_help("threads are static in nemos: a thread is started outside loops (in a branch, it starts when the branch runs) and joined outside loops and branches, or inside `for` loops with constant bounds"),
             );
             return;
         }
         let args = &call_node.node.arguments;
-        if name.ends_with("_create") {
+        if creates {
             let (handle, function, argument) = match (name, args.as_slice()) {
                 ("pthread_create", [handle, _, function, argument])
                 | ("thrd_create", [handle, function, argument]) => (handle, function, argument),
@@ -1883,6 +1893,9 @@ impl Translator<'_> {
             let argument = self.pass_argument(argument, c_argument, scope, k, span, out);
             out.push(release_flag(&spawn_flag(k), span));
             self.handles.insert(key, k);
+            if scope.conditional > 0 {
+                self.started_in_branch.insert(k);
+            }
             self.spawns.push(Spawn {
                 function: ident("", span),
                 argument,
@@ -1937,6 +1950,13 @@ impl Translator<'_> {
                 ));
                 return;
             };
+            if self.started_in_branch.contains(&k) {
+                self.refuse(
+                    &format!("a join of `{key}`, whose thread is started in a branch"),
+                    handle.span,
+                );
+                return;
+            }
             if k == thread {
                 self.errors.push(Diagnostic::new(
                     format!("thread P{k} joins itself"),

@@ -2413,3 +2413,26 @@ fn a_recursion_deeper_than_the_bound_is_cut_as_a_loop_is() {
         "{stderr}"
     );
 }
+
+/// A thread started in a branch starts when the branch runs (`tests/c/create_in_branch.c`,
+/// GenMC 0.11's answers in its comment); it was refused as a create "in a loop or branch".
+/// A join of its handle is refused: which thread the handle holds depends on the branch.
+#[test]
+fn a_thread_started_in_a_branch_starts_when_the_branch_runs() {
+    let file = "create_in_branch.c";
+    for model in ["rc11", "sc"] {
+        let (code, json) = check_json(file, &["--model", model, "--count", "-DCASE=0"]);
+        assert_eq!(code, 0, "{model}: {json}");
+        assert_eq!(executions(&json), 2, "{model}");
+        let (code, json) = check_json(file, &["--model", model, "-DCASE=1"]);
+        assert_eq!(code, 1, "{model}: {json}");
+        assert_eq!(json["defects"], serde_json::json!(["an assertion fails"]));
+        let (code, json) = check_json(file, &["--model", model, "-DCASE=2"]);
+        assert_eq!(code, 2, "{model}: {json}");
+        let error = json["error"].as_str().unwrap_or_default();
+        assert!(
+            error.contains("whose thread is started in a branch"),
+            "{error}"
+        );
+    }
+}

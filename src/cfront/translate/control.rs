@@ -128,6 +128,7 @@ impl Translator<'_> {
         scope.constants.retain(|name, _| !followed.contains(name));
         let mut inner = scope.clone();
         inner.conditional += 1;
+        inner.looping += 1;
         inner.retry_label = Some(label);
         let mut body = Vec::new();
         for item in items {
