@@ -1,41 +1,37 @@
-/* A thread started in a branch starts when the branch runs (GenMC's nested-create has a
- * thread that starts one of two threads, depending on a flag). GenMC 0.11, measured
- * 2026-11-28 under rc11 and sc: CASE 0, no error, 2 complete executions; CASE 1, Safety
- * violation (`main` reads flag 0 after the writer's x = 1, so the thread started with
- * 0 reads 1). CASE 2 joins a thread started in a branch: refused. */
+/* Creates inside a branch of a constant loop (GenMC's lastzero), one through a handle
+ * written `t + i`: the loop is unrolled, so each branch is decided per copy. */
 #include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
 
-atomic_int x;
-atomic_int flag;
+atomic_int a[3];
 
-void *writer(void *unused)
+void *first(void *unused)
 {
-	atomic_store(&x, 1);
-	atomic_store(&flag, 1);
+	atomic_store_explicit(&a[0], 1, memory_order_relaxed);
 	return NULL;
 }
 
-void *checker(void *arg)
+void *next(void *arg)
 {
-#if CASE == 1
-	assert(atomic_load(&x) == (int)(long)arg);
-#endif
+	int i = (int)(long)arg;
+	atomic_store_explicit(&a[i], atomic_load_explicit(&a[i - 1], memory_order_relaxed) + 1,
+			      memory_order_relaxed);
 	return NULL;
 }
 
 int main()
 {
-	pthread_t w, t;
+	pthread_t t[3];
 
-	pthread_create(&w, NULL, writer, NULL);
-	if (atomic_load(&flag) == 1)
-		pthread_create(&t, NULL, checker, (void *)1L);
-	else
-		pthread_create(&t, NULL, checker, (void *)0L);
-#if CASE == 2
-	pthread_join(t, NULL);
-#endif
+	for (int i = 0; i < 3; i++) {
+		if (i == 0)
+			pthread_create(t + i, NULL, first, NULL);
+		else
+			pthread_create(&t[i], NULL, next, (void *)(long)i);
+	}
+	for (int i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	assert(atomic_load_explicit(&a[2], memory_order_relaxed) != 3);
 	return 0;
 }

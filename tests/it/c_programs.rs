@@ -2414,12 +2414,12 @@ fn a_recursion_deeper_than_the_bound_is_cut_as_a_loop_is() {
     );
 }
 
-/// A thread started in a branch starts when the branch runs (`tests/c/create_in_branch.c`,
+/// A thread started in a branch starts when the branch runs (`tests/c/create_when_branch_runs.c`,
 /// GenMC 0.11's answers in its comment); it was refused as a create "in a loop or branch".
 /// A join of its handle is refused: which thread the handle holds depends on the branch.
 #[test]
 fn a_thread_started_in_a_branch_starts_when_the_branch_runs() {
-    let file = "create_in_branch.c";
+    let file = "create_when_branch_runs.c";
     for model in ["rc11", "sc"] {
         let (code, json) = check_json(file, &["--model", model, "--count", "-DCASE=0"]);
         assert_eq!(code, 0, "{model}: {json}");
