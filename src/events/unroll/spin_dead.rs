@@ -77,20 +77,7 @@ fn without(instrs: &[Instr], dead: &BTreeSet<RegId>) -> Vec<Instr> {
 /// The registers `instrs` may write (in nested blocks too).
 fn written(instrs: &[Instr], out: &mut BTreeSet<RegId>) {
     for instr in instrs {
-        match instr {
-            Instr::Assign { dst, .. } | Instr::Load { dst, .. } => {
-                out.insert(*dst);
-            }
-            Instr::Rmw { dst, .. } => out.extend(*dst),
-            Instr::CompareExchange { dst, expected, .. } => {
-                out.extend(*dst);
-                if let crate::program::Expected::Register(e) = expected {
-                    out.insert(*e);
-                }
-            }
-            Instr::CallEnter { bind, .. } => out.extend(bind.iter().map(|(r, _)| *r)),
-            _ => {}
-        }
+        super::spin_paths::writes(instr, out);
         for nested in instr.nested() {
             written(nested, out);
         }

@@ -73,7 +73,7 @@ fn fold(expr: &Expr, known: &BTreeMap<RegId, i32>) -> Expr {
 }
 
 /// The registers `instr` may write (not those of the instructions nested in it).
-fn writes(instr: &Instr, out: &mut BTreeSet<RegId>) {
+pub(super) fn writes(instr: &Instr, out: &mut BTreeSet<RegId>) {
     match instr {
         Instr::Assign { dst, .. } | Instr::Load { dst, .. } => {
             out.insert(*dst);
