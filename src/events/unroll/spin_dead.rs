@@ -19,8 +19,20 @@ use super::spin_paths::spin_reducible_by_paths;
 use super::{Builder, ThreadState};
 use crate::program::{Expr, Instr, Program, RegId};
 
-/// Per thread, the registers the test's condition, filter or `locations` name.
+/// Per thread, the registers the test's condition, filter or `locations` name; every
+/// register the source names when the program has an `atomic { }` block, since
+/// `atomicity`'s serial mode compares whole final states.
 pub(super) fn named_registers(program: &Program) -> Vec<BTreeSet<RegId>> {
+    if program.threads.iter().any(|t| has_atomic_block(&t.body)) {
+        return program
+            .threads
+            .iter()
+            .map(|t| {
+                let named = t.registers.iter().enumerate().filter(|(_, r)| !r.temporary);
+                named.map(|(r, _)| r).collect()
+            })
+            .collect();
+    }
     let mut observed = program.observed.clone();
     if let Some(filter) = &program.filter {
         filter.observables(&mut observed);
@@ -37,6 +49,13 @@ pub(super) fn named_registers(program: &Program) -> Vec<BTreeSet<RegId>> {
         }
     }
     out
+}
+
+fn has_atomic_block(instrs: &[Instr]) -> bool {
+    instrs.iter().any(|instr| {
+        matches!(instr, Instr::AtomicBlock { .. })
+            || instr.nested().into_iter().any(has_atomic_block)
+    })
 }
 
 /// The registers assignments of `instrs` write (in branches too).
