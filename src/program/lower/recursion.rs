@@ -9,8 +9,10 @@
 //!
 //! The limit is what the unrolling may ask for ([`Lowerer::recursion_limit`]), lowered
 //! further only while the inlined calls stay few: a function that calls its cycle from `k`
-//! places inlines `k^d` bodies at depth `d`, so past [`MAX_RECURSIVE_BODIES`] the depth
-//! stops growing, and deeper calls are cut whatever the bound.
+//! places inlines `k^d` bodies at depth `d` (`k^(c d)` when each of a cycle of `c`
+//! functions does, bounded with `c` the number of recursive functions), so past
+//! [`MAX_RECURSIVE_BODIES`] the depth stops growing, and deeper calls are cut whatever the
+//! bound.
 //!
 //! [`CallSite::recursion`]: crate::program::CallSite::recursion
 
@@ -75,10 +77,15 @@ pub(super) fn depth_limit(
     if branching <= 1 {
         return wanted;
     }
+    // Depth counts the calls of one function, so one step of it may pass every function
+    // of a cycle (f -> g -> f), each multiplying the bodies: bound the cycle's length by
+    // the number of recursive functions.
+    let cycle = u32::try_from(recursive.len()).unwrap_or(u32::MAX);
+    let per_depth = branching.saturating_pow(cycle);
     let mut depth = 0;
     let mut bodies = 1u64;
     while depth < wanted {
-        bodies = bodies.saturating_mul(branching);
+        bodies = bodies.saturating_mul(per_depth);
         if bodies > MAX_RECURSIVE_BODIES {
             break;
         }
@@ -103,6 +110,16 @@ mod tests {
         let g = graph(&[("f", &["f", "g"]), ("g", &[])]);
         let rec: HashSet<String> = ["f".to_string()].into();
         assert_eq!(depth_limit(&g, &rec, 64), 64);
+    }
+
+    #[test]
+    fn a_cycle_of_functions_that_each_call_twice_counts_every_call_on_it() {
+        // f calls g twice and g calls f twice: one more depth of f is 4 more bodies.
+        let g = graph(&[("f", &["g", "g"]), ("g", &["f", "f"])]);
+        let rec: HashSet<String> = ["f".to_string(), "g".to_string()].into();
+        let depth = depth_limit(&g, &rec, 64);
+        assert_eq!(depth, 4);
+        assert!(4u64.pow(depth) <= MAX_RECURSIVE_BODIES);
     }
 
     #[test]
