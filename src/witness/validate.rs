@@ -526,6 +526,9 @@ fn computed_results(
         let Some(read) = assume.checked_sub(1) else {
             return false;
         };
+        if events.events[read].thread != events.events[assume].thread {
+            return false;
+        }
         let mut writes = sync.create.iter().chain(&sync.join).filter(|p| p.1 == read);
         if sync.starts.contains(&read) {
             writes.all(|&(w, _)| !executed(w))
