@@ -7,6 +7,7 @@
 //! checkers report a failed unwinding assertion.
 
 pub mod atomicity;
+pub mod check_races;
 pub mod deepen;
 pub mod explain;
 pub mod graph;

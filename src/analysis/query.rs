@@ -9,6 +9,7 @@
 use std::sync::Arc;
 
 use super::atomicity::{AtomicityMode, AtomicityResult};
+use super::check_races::{self, CheckRace};
 use super::explain::Explanation;
 use super::graph::Overlay;
 use super::infer::{self, InferError, Inference, Property, Search};
@@ -205,6 +206,9 @@ pub struct CheckAnswer {
     /// With `--block-at-bound`: the executions left out because they need more loop
     /// iterations, when there are some.
     pub left_at_bound: Option<LeftAtBound>,
+    /// Under a model that raises no race flag (sc, tso, ...): the racing pair found by
+    /// `races`' definition, a data race of a C program ([`super::check_races`]).
+    pub race: Option<Box<CheckRace>>,
 }
 
 /// The executions `--block-at-bound` left out of an answer (GenMC's blocked executions).
@@ -222,6 +226,9 @@ pub struct Defects {
     /// reports a "Non-atomic race", unless [`QueryOptions::ignore_races`]. A litmus test
     /// keeps herd's reading, a flag beside the verdict.
     pub data_race: bool,
+    /// The model raises no race flag, and `races`' definition found a race in some allowed
+    /// execution ([`CheckAnswer::race`]): a data race, as the C11 models' flag is.
+    pub race_found: bool,
     /// A thread blocked for good in some execution; unless [`QueryOptions::no_liveness`],
     /// as GenMC counts such executions as blocked without `-check-liveness`.
     pub deadlock: bool,
@@ -237,6 +244,7 @@ impl Defects {
     fn of(test: &Test, options: &QueryOptions) -> Defects {
         Defects {
             data_race: crate::cfront::is_c_file(&test.file().name) && !options.ignore_races,
+            race_found: false,
             deadlock: !options.no_liveness,
             c_program: crate::cfront::is_c_file(&test.file().name),
         }
@@ -244,7 +252,7 @@ impl Defects {
 
     /// Whether `result` holds a data race that is a defect.
     pub fn race_in(self, result: &CheckResult) -> bool {
-        self.data_race && result.flags.iter().any(|f| f == Self::RACE_FLAG)
+        self.data_race && (self.race_found || result.flags.iter().any(|f| f == Self::RACE_FLAG))
     }
 
     /// The memory defects of `result` (always defects), GenMC's, by the names of
@@ -603,11 +611,23 @@ pub fn ask(test: &Test, query: Query, options: &QueryOptions) -> Result<Answer, 
             if let (Query::Outcomes, Some(recording)) = (query, &recording) {
                 exported_solve = recording.log().queries.len();
             }
-            let defects = Defects::of(test, options);
+            let mut defects = Defects::of(test, options);
+            // A model that raises no race flag: `races`' definition, in a session of its own.
+            let race = if defects.data_race
+                && matches!(query, Query::Check { .. })
+                && !check_races::model_flags_races(&options.model, Defects::RACE_FLAG)
+            {
+                let races = analysis_options(Query::Races, options, false, None);
+                check_races::first_race(test, &races)?.map(Box::new)
+            } else {
+                None
+            };
+            defects.race_found = race.is_some();
             let found = CheckFound {
                 result,
                 defects,
                 left_at_bound,
+                race,
             };
             check_finding(&mut session, found, query, options, &mut picture)?
         }
@@ -703,6 +723,7 @@ struct CheckFound {
     result: CheckResult,
     defects: Defects,
     left_at_bound: Option<LeftAtBound>,
+    race: Option<Box<CheckRace>>,
 }
 
 fn check_finding(
@@ -716,6 +737,7 @@ fn check_finding(
         mut result,
         defects,
         left_at_bound,
+        race,
     } = found;
     let states = if options.lists_states(query) {
         Some(session.outcomes()?)
@@ -743,6 +765,7 @@ fn check_finding(
         counts,
         defects,
         left_at_bound,
+        race,
     })))
 }
 

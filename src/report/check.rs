@@ -9,6 +9,7 @@ use super::dot;
 use super::namer::Namer;
 use super::witness::{matrix_text, witness_text};
 use super::{bound_line, one_line, state_line, Palette, Report};
+use crate::analysis::check_races::CheckRace;
 use crate::analysis::graph::Overlay;
 use crate::analysis::query::{Defects, LeftAtBound};
 use crate::analysis::{CheckResult, FinalState, Observation};
@@ -102,6 +103,8 @@ pub struct CheckReport<'a> {
     pub defects: Defects,
     /// What `--block-at-bound` left out, when it left something out.
     pub left_at_bound: Option<LeftAtBound>,
+    /// Under a model that raises no race flag: the racing pair `races`' definition found.
+    pub race: Option<&'a CheckRace>,
     /// The execution drawn by the DOT layout ([`Report::dot`]), with the model's relations
     /// over it.
     pub picture: Option<(&'a Execution, &'a Overlay)>,
@@ -300,7 +303,9 @@ impl CheckReport<'_> {
                 palette.warn(&format!("flag {flag}"))
             );
         }
-        if self.defects.race_in(self.result) {
+        if let (true, Some(found)) = (self.defects.race_in(self.result), self.race) {
+            out.push_str(&self.race_text(found, palette));
+        } else if self.defects.race_in(self.result) {
             let _ = writeln!(
                 out,
                 "{} some execution the model allows has a data race (its flag `{}`); `nemos \
@@ -483,8 +488,55 @@ impl CheckReport<'_> {
                 .into_iter()
                 .map(str::to_string)
                 .collect(),
+            race: self
+                .race
+                .filter(|_| self.defects.race_in(self.result))
+                .map(|found| self.race_json(found)),
             witness,
         }
+    }
+
+    /// The racing pair found under a model that raises no race flag, and its execution.
+    fn race_text(&self, found: &CheckRace, palette: Palette) -> String {
+        let race = &found.race;
+        let file = &self.program.source;
+        let mut out = format!(
+            "{} some execution the model allows has a data race on {} (race definition: \
+             {}); `nemos races` lists every racing pair, --ignore-races leaves races out\n",
+            palette.bad("Data race:"),
+            race.location,
+            found.definition
+        );
+        for statement in [&race.first, &race.second] {
+            let _ = writeln!(
+                out,
+                "  {}",
+                super::statement_text(file, self.program, statement)
+            );
+        }
+        let _ = writeln!(out, "  neither happens before the other in:");
+        let marked = [race.events.0, race.events.1];
+        let witness =
+            super::witness::witness_prefix(self.program, self.events, &race.witness, &marked);
+        for line in witness.lines() {
+            let _ = writeln!(out, "  {line}");
+        }
+        out
+    }
+
+    /// The racing pair in JSON, as `races` lists one.
+    fn race_json(&self, found: &CheckRace) -> serde_json::Value {
+        let race = &found.race;
+        let file = &self.program.source;
+        let namer = Namer::new(self.program, self.events);
+        serde_json::json!({
+            "definition": found.definition,
+            "location": race.location,
+            "first": super::statement_text(file, self.program, &race.first),
+            "second": super::statement_text(file, self.program, &race.second),
+            "events": [namer.number(race.events.0), namer.number(race.events.1)],
+            "interleaving": namer.labels(&race.witness.interleaving),
+        })
     }
 
     /// An execution in which threads are blocked for good: who waits for what, and the
@@ -829,6 +881,10 @@ pub struct CheckJson {
     /// `free-non-allocated`); absent when there is none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub memory_defects: Vec<String>,
+    /// Under a model that raises no race flag (sc, tso, ...): the racing pair found, as
+    /// `races` lists it; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub race: Option<serde_json::Value>,
     pub witness: Option<WitnessJson>,
 }
 

@@ -190,6 +190,7 @@ pub(crate) fn check_report<'a>(
         matrix: shown.matrix,
         defects: found.defects,
         left_at_bound: found.left_at_bound,
+        race: found.race.as_deref(),
         picture: None,
         layout: match query {
             Query::Outcomes => check::Layout::Outcomes,
