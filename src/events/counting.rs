@@ -134,17 +134,21 @@ fn guard_entails(events: &Events, guard: &Guard, implied: &Guard, depth: usize) 
     })
 }
 
-/// Every counter of the test, by location.
-pub fn counters(events: &Events) -> Vec<Counter> {
-    let locations = events.init.len();
-    let mut writes: Vec<Vec<EventId>> = vec![Vec::new(); locations];
+/// Each location's writes, its initial write included, in event order.
+fn writes_by_location(events: &Events) -> Vec<Vec<EventId>> {
+    let mut writes: Vec<Vec<EventId>> = vec![Vec::new(); events.init.len()];
     for w in events.writes() {
         if let Some(loc) = w.location {
             writes[loc].push(w.id);
         }
     }
+    writes
+}
+
+/// Every counter of the test, by location.
+pub fn counters(events: &Events) -> Vec<Counter> {
     let mut result = Vec::new();
-    'locations: for (loc, ws) in writes.into_iter().enumerate() {
+    'locations: for (loc, ws) in writes_by_location(events).into_iter().enumerate() {
         let mut shaped = Vec::with_capacity(ws.len());
         let (mut low, mut high, mut sum) = (i64::MAX, i64::MIN, 0i64);
         let mut increments = 0;
@@ -188,14 +192,8 @@ pub fn counters(events: &Events) -> Vec<Counter> {
 /// within `[least root - sum of all k, greatest root]`. Only `events::bounds` uses them
 /// (the counting lemmas are argued for increments).
 pub fn decreasing_ranges(events: &Events) -> Vec<(LocId, (i32, i32))> {
-    let mut writes: Vec<Vec<EventId>> = vec![Vec::new(); events.init.len()];
-    for w in events.writes() {
-        if let Some(loc) = w.location {
-            writes[loc].push(w.id);
-        }
-    }
     let mut result = Vec::new();
-    'locations: for (loc, ws) in writes.into_iter().enumerate() {
+    'locations: for (loc, ws) in writes_by_location(events).into_iter().enumerate() {
         let (mut low, mut high, mut sum) = (i64::MAX, i64::MIN, 0i64);
         for w in ws {
             match write_step(events, loc, w) {

@@ -644,6 +644,19 @@ pub struct FinalCondition {
 }
 
 impl Program {
+    /// Everything a final state reports or a test asks about: the `locations` clause, the
+    /// condition and the filter (with repeats).
+    pub fn named_observables(&self) -> Vec<Observable> {
+        let mut named = self.observed.clone();
+        if let Some(condition) = &self.condition {
+            condition.prop.observables(&mut named);
+        }
+        if let Some(filter) = &self.filter {
+            filter.observables(&mut named);
+        }
+        named
+    }
+
     /// herd's name for an observable: `0:r0` or `[x]`.
     pub fn observable_name(&self, var: Observable) -> String {
         match var {

@@ -40,15 +40,8 @@ pub fn interchangeable_threads(program: &Program) -> Vec<Vec<usize>> {
 
 /// Threads whose registers the condition, the filter or the `locations` list name.
 pub(super) fn distinguished_threads(program: &Program) -> BTreeSet<usize> {
-    let mut named = Vec::new();
-    if let Some(condition) = &program.condition {
-        condition.prop.observables(&mut named);
-    }
-    if let Some(filter) = &program.filter {
-        filter.observables(&mut named);
-    }
-    named.extend(program.observed.iter().copied());
-    named
+    program
+        .named_observables()
         .iter()
         .filter_map(|o| match o {
             Observable::Reg { thread, .. } => Some(*thread),

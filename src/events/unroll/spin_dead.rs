@@ -33,15 +33,8 @@ pub(super) fn named_registers(program: &Program) -> Vec<BTreeSet<RegId>> {
             })
             .collect();
     }
-    let mut observed = program.observed.clone();
-    if let Some(filter) = &program.filter {
-        filter.observables(&mut observed);
-    }
-    if let Some(condition) = &program.condition {
-        condition.prop.observables(&mut observed);
-    }
     let mut out = vec![BTreeSet::new(); program.threads.len()];
-    for o in observed {
+    for o in program.named_observables() {
         if let crate::program::Observable::Reg { thread, reg } = o {
             if let Some(set) = out.get_mut(thread) {
                 set.insert(reg);

@@ -20,14 +20,7 @@ use crate::program::{Observable, Program};
 /// filter) or some event of a thread accesses.
 fn touched(program: &Program, events: &Events) -> Vec<bool> {
     let mut touched = vec![false; events.init.len()];
-    let mut observed = program.observed.clone();
-    if let Some(condition) = &program.condition {
-        condition.prop.observables(&mut observed);
-    }
-    if let Some(filter) = &program.filter {
-        filter.observables(&mut observed);
-    }
-    for o in observed {
+    for o in program.named_observables() {
         if let Observable::Loc(l) = o {
             if let Some(t) = touched.get_mut(l) {
                 *t = true;
