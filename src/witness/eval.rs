@@ -7,6 +7,7 @@
 //! the encoding documents (`encode/model/eval.rs`), which are the ones to keep in step with.
 //! Nothing here imports `encode`: the two implementations share only the model.
 
+use std::cell::OnceCell;
 use std::rc::Rc;
 
 // FxHash: the bases are looked up at every leaf of every expression evaluated.
@@ -122,6 +123,19 @@ impl BitRel {
 
     fn seq(&self, other: &BitRel) -> BitRel {
         let mut out = BitRel::new(self.m);
+        if self.stride == 1 {
+            // At most 64 events (most executions): a row is one word, scanned in place.
+            for (cell, &word) in out.bits.iter_mut().zip(&self.bits) {
+                let mut rest = word;
+                let mut acc = 0;
+                while rest != 0 {
+                    acc |= other.bits[rest.trailing_zeros() as usize];
+                    rest &= rest - 1;
+                }
+                *cell = acc;
+            }
+            return out;
+        }
         for a in 0..self.m {
             let row = &mut out.bits[a * self.stride..(a + 1) * self.stride];
             for k in self.successors(a) {
@@ -136,8 +150,20 @@ impl BitRel {
     /// `r+` by Warshall: after round `k`, the paths through events `0..=k` are closed.
     fn closure(&self) -> BitRel {
         let mut c = self.clone();
+        if self.stride == 1 {
+            for k in 0..self.m {
+                let through = c.bits[k];
+                for row in c.bits.iter_mut() {
+                    if *row >> k & 1 == 1 {
+                        *row |= through;
+                    }
+                }
+            }
+            return c;
+        }
+        let mut through = vec![0; self.stride];
         for k in 0..self.m {
-            let through = c.row(k).to_vec();
+            through.copy_from_slice(c.row(k));
             for a in 0..self.m {
                 if c.get(a, k) {
                     c.or_row(a, &through);
@@ -204,6 +230,8 @@ pub struct Explicit<'a> {
     /// Per event, the memory order (and a compare-exchange's failure order) it has in
     /// place of its own, where a solver chose it (`infer`); empty: every event's own.
     orders: Vec<Option<ChosenOrder>>,
+    /// Per executed event, the order the order sets read (`by_order`), once needed.
+    effective_orders: OnceCell<Vec<Option<MemOrder>>>,
 }
 
 /// An access's order, and a compare-exchange's failure order, in place of the event's own.
@@ -247,6 +275,7 @@ impl<'a> Explicit<'a> {
             lko,
             values: Vec::new(),
             orders: Vec::new(),
+            effective_orders: OnceCell::new(),
         }
     }
 
@@ -254,6 +283,7 @@ impl<'a> Explicit<'a> {
     /// one (indexed by event).
     pub fn with_orders(mut self, orders: Vec<Option<ChosenOrder>>) -> Explicit<'a> {
         self.orders = orders;
+        self.effective_orders = OnceCell::new();
         self
     }
 
@@ -320,6 +350,45 @@ impl<'a> Explicit<'a> {
             model,
             defs: vec![None; model.defs.len()],
             bases: HashMap::default(),
+            dependent: None,
+            checks: Vec::new(),
+        }
+    }
+
+    /// An evaluator of `model`'s expressions that starts from what an evaluator of the
+    /// same model on the same execution of the same events computed under other memory
+    /// orders ([`Evaluator::into_reuse`]): the definitions, bases and checks that read no
+    /// order are not computed again. A `reuse` of another set of executed events (a fence
+    /// left out) or of another model's size is dropped.
+    pub fn evaluator_reusing<'m>(
+        &'m self,
+        model: &'m Model,
+        reuse: Option<Reuse>,
+    ) -> Evaluator<'m, 'a> {
+        let fits = |r: &Reuse| {
+            r.defs.len() == model.defs.len()
+                && r.checks.len() == model.checks.len()
+                && r.dependent.len() == model.defs.len()
+        };
+        match reuse.filter(fits) {
+            Some(r) if r.executed == self.executed => Evaluator {
+                x: self,
+                model,
+                defs: r.defs,
+                bases: r.bases,
+                dependent: Some(r.dependent),
+                checks: r.checks,
+            },
+            other => Evaluator {
+                x: self,
+                model,
+                defs: vec![None; model.defs.len()],
+                bases: HashMap::default(),
+                dependent: Some(
+                    other.map_or_else(|| Rc::new(order_dependent(model)), |r| r.dependent),
+                ),
+                checks: vec![None; model.checks.len()],
+            },
         }
     }
 
@@ -394,26 +463,41 @@ impl<'a> Explicit<'a> {
     /// The accesses and fences whose memory order satisfies `pred`; a compare-exchange
     /// read whose write half did not run failed, and has its failure order.
     fn by_order(&self, pred: impl Fn(MemOrder) -> bool) -> Dense {
-        let ev = &self.events.events;
-        self.set(|e| {
-            let event = &ev[e];
-            if !(event.is_memory() || event.kind == EventKind::Fence) {
-                return false;
+        let orders = self.effective_orders.get_or_init(|| self.orders_of_rows());
+        let mut s = BitSet::new(self.m());
+        for (i, order) in orders.iter().enumerate() {
+            if order.is_some_and(&pred) {
+                s.set(i);
             }
-            let (own, failure) = match self.orders.get(e).copied().flatten() {
-                Some(chosen) => chosen,
-                None => (event.order, event.failure_order),
-            };
-            let order = match (failure, event.rmw) {
-                (Some(failure), Some(write))
-                    if self.index.get(write).is_none_or(Option::is_none) =>
-                {
-                    failure
+        }
+        Dense::Set(s)
+    }
+
+    /// Per executed event: the memory order it has, when it is an access or a fence (the
+    /// five order sets read it, once per evaluation each).
+    fn orders_of_rows(&self) -> Vec<Option<MemOrder>> {
+        let ev = &self.events.events;
+        self.executed
+            .iter()
+            .map(|&e| {
+                let event = &ev[e];
+                if !(event.is_memory() || event.kind == EventKind::Fence) {
+                    return None;
                 }
-                _ => own,
-            };
-            pred(order)
-        })
+                let (own, failure) = match self.orders.get(e).copied().flatten() {
+                    Some(chosen) => chosen,
+                    None => (event.order, event.failure_order),
+                };
+                Some(match (failure, event.rmw) {
+                    (Some(failure), Some(write))
+                        if self.index.get(write).is_none_or(Option::is_none) =>
+                    {
+                        failure
+                    }
+                    _ => own,
+                })
+            })
+            .collect()
     }
 
     /// The events carrying `tag`: a compare-exchange's read its failure tags when its write
@@ -521,9 +605,118 @@ pub struct Evaluator<'m, 'a> {
     /// Shared, not copied, by every expression that reads them.
     defs: Vec<Option<Rc<Dense>>>,
     bases: HashMap<Base, Rc<Dense>>,
+    /// Per definition: it reads the memory orders ([`order_dependent`]); known when the
+    /// evaluator is to be reused under other orders.
+    dependent: Option<Rc<Vec<bool>>>,
+    /// Per check of the model, when `dependent` is known: the verdict of a check that
+    /// reads no order, once evaluated.
+    checks: Vec<Option<bool>>,
+}
+
+/// What an [`Evaluator`] computed that no memory order changes (the definitions, bases and
+/// checks that read none), kept to evaluate the same execution under other orders
+/// ([`Explicit::evaluator_reusing`]): `infer` judges one execution under many assignments
+/// of orders, and most of a model (`po`, `rf`, `co`, their compositions) reads none.
+pub struct Reuse {
+    executed: Vec<EventId>,
+    dependent: Rc<Vec<bool>>,
+    defs: Vec<Option<Rc<Dense>>>,
+    bases: HashMap<Base, Rc<Dense>>,
+    checks: Vec<Option<bool>>,
+}
+
+/// The bases that read the events' memory orders.
+fn reads_order(b: Base) -> bool {
+    matches!(
+        b,
+        Base::Rlx | Base::Acq | Base::Rel | Base::AcqRel | Base::Sc
+    )
+}
+
+/// `e` reads the memory orders: through a base that does, or a definition `dependent`
+/// marks (an unknown one counts).
+fn expr_reads_orders(e: &TExpr, dependent: &[bool]) -> bool {
+    match e {
+        TExpr::Base(b) => reads_order(*b),
+        TExpr::Def(id) => dependent.get(*id).copied().unwrap_or(true),
+        TExpr::Empty(_) => false,
+        TExpr::Binary(_, a, b) => {
+            expr_reads_orders(a, dependent) || expr_reads_orders(b, dependent)
+        }
+        TExpr::Unary(_, a) | TExpr::Domain(a) | TExpr::Range(a) | TExpr::DifferentValues(a) => {
+            expr_reads_orders(a, dependent)
+        }
+    }
+}
+
+/// Per definition of `model`: it reads the memory orders, directly or through another
+/// definition. Every definition of a `let rec` group (members and inner ones) counts as
+/// reading them: their values are recomputed with the iteration.
+fn order_dependent(model: &Model) -> Vec<bool> {
+    let mut dependent = vec![false; model.defs.len()];
+    for group in &model.rec_groups {
+        for &d in &group.members {
+            if let Some(slot) = dependent.get_mut(d) {
+                *slot = true;
+            }
+        }
+        for d in group.inner.clone() {
+            if let Some(slot) = dependent.get_mut(d) {
+                *slot = true;
+            }
+        }
+    }
+    loop {
+        let mut changed = false;
+        for (i, (_, body, _)) in model.defs.iter().enumerate() {
+            if !dependent[i] && expr_reads_orders(body, &dependent) {
+                dependent[i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return dependent;
+        }
+    }
+}
+
+impl Reuse {
+    /// The executed events it was computed on (an evaluator of another set of events
+    /// cannot reuse it).
+    pub fn executed(&self) -> &[EventId] {
+        &self.executed
+    }
 }
 
 impl Evaluator<'_, '_> {
+    /// What this evaluator computed that no memory order changes, to evaluate the same
+    /// execution under other orders ([`Explicit::evaluator_reusing`]).
+    pub fn into_reuse(self) -> Reuse {
+        let dependent = self
+            .dependent
+            .unwrap_or_else(|| Rc::new(order_dependent(self.model)));
+        let defs = self
+            .defs
+            .into_iter()
+            .zip(dependent.iter())
+            .map(|(v, &d)| if d { None } else { v })
+            .collect();
+        let mut bases = self.bases;
+        bases.retain(|b, _| !reads_order(*b));
+        let checks = if self.checks.len() == self.model.checks.len() {
+            self.checks
+        } else {
+            vec![None; self.model.checks.len()]
+        };
+        Reuse {
+            executed: self.x.executed.clone(),
+            dependent,
+            defs,
+            bases,
+            checks,
+        }
+    }
+
     /// The value of `e`. `Err` only for an ill-formed model (an unknown definition, a type
     /// mismatch), which the model checker rules out.
     pub fn eval(&mut self, e: &TExpr) -> Result<Dense, String> {
@@ -746,6 +939,28 @@ impl Evaluator<'_, '_> {
     /// The check's test holds on the execution (negation included): for a flag, that it
     /// is raised.
     pub fn holds(&mut self, check: &Check) -> Result<bool, String> {
+        // A check that reads no order keeps its verdict for an evaluator reused under
+        // other orders.
+        let kept = match &self.dependent {
+            Some(dependent) if !expr_reads_orders(&check.expr, dependent) => self
+                .model
+                .checks
+                .iter()
+                .position(|c| std::ptr::eq(c, check))
+                .filter(|&i| i < self.checks.len()),
+            _ => None,
+        };
+        if let Some(verdict) = kept.and_then(|i| self.checks[i]) {
+            return Ok(verdict);
+        }
+        let verdict = self.verdict(check)?;
+        if let Some(i) = kept {
+            self.checks[i] = Some(verdict);
+        }
+        Ok(verdict)
+    }
+
+    fn verdict(&mut self, check: &Check) -> Result<bool, String> {
         let value = self.value(&check.expr)?;
         let test = match (check.kind, &*value) {
             (CheckKind::Empty, Dense::Set(s)) => s.is_empty(),

@@ -1,5 +1,6 @@
 //! The two searches of the assignments of orders (see the parent module's documentation).
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::{
@@ -14,7 +15,7 @@ use crate::encode::OrderOption;
 use crate::events::{EventId, EventKind, Events};
 use crate::program::{MemOrder, Program};
 use crate::solver::{solve_under, Solver, VarisatSolver};
-use crate::witness::eval::Explicit;
+use crate::witness::eval::{Evaluator, Explicit, Reuse};
 use crate::witness::validate::{validate, ModelChecks};
 use crate::witness::Execution;
 
@@ -117,7 +118,14 @@ struct Counterexample {
     found_in: usize,
     /// What judging it under assignments told so far.
     judged: JudgedUnder,
+    /// What evaluating the model on it computed that no order changes, per set of
+    /// executed events (fences left out or not), the last few: the model is evaluated on
+    /// it again under other orders.
+    reuse: RefCell<Vec<Reuse>>,
 }
+
+/// At most this many sets of executed events keep their evaluation per kept execution.
+const MAX_REUSED: usize = 4;
 
 /// What [`Oracle::breaks`] found of one kept execution, to decide later assignments
 /// without evaluating the model on it again. Only the sites some event of which runs in
@@ -447,6 +455,7 @@ impl<'a> Oracle<'a> {
                 broken: Vec::new(),
                 held: Vec::new(),
             },
+            reuse: RefCell::new(Vec::new()),
         }
     }
 
@@ -533,7 +542,29 @@ impl<'a> Oracle<'a> {
         let explicit = Explicit::of_execution(events, &session.encoding.mutexes, &execution)
             .with_orders(orders);
         let model = &session.model;
-        let mut evaluator = explicit.evaluator(model);
+        let mut reused = cx.reuse.borrow_mut();
+        let kept = reused
+            .iter()
+            .position(|r| r.executed() == explicit.executed())
+            .map(|i| reused.remove(i));
+        let mut evaluator = explicit.evaluator_reusing(model, kept);
+        let judged = self.judged(cx, &explicit, &mut evaluator, execution, flags);
+        reused.insert(0, evaluator.into_reuse());
+        reused.truncate(MAX_REUSED);
+        judged
+    }
+
+    /// [`Oracle::judge`] on the model's evaluator of `execution` under the orders asked.
+    fn judged(
+        &self,
+        cx: &Counterexample,
+        explicit: &Explicit,
+        evaluator: &mut Evaluator,
+        execution: Execution,
+        flags: bool,
+    ) -> Option<Judged> {
+        let session = &self.instances[0].session;
+        let model = &session.model;
         let in_force = |check: &Check| match &check.name {
             None => true,
             Some(name) => session
