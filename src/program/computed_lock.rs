@@ -12,6 +12,13 @@
 //! the keys is the access to a cell that does not exist, reported where it runs by an
 //! access through the same value with no cell (the unroller's address check).
 //!
+//! The selector is first copied into the thread's register [`SELECTOR`] (no event), and
+//! the chain's tests read it: that register names the chain's cases to the unroller, which
+//! leaves out the cases whose key the selector's value set excludes, as it leaves out the
+//! cells of an access (`events::unroll`'s `values`). Only a case's test is so made false,
+//! never true: a selector outside its set (a model with values out of thin air) still
+//! falls through to the invalid access at the chain's end.
+//!
 //! A lock taken inside a branch is one the unroller's static matching refuses, so every
 //! cell such a lock reaches becomes a memory mutex (`program::mutex`): a lock is a
 //! read-modify-write from 0 or a wait for good, an unlock a release write of 0, and each
@@ -25,6 +32,10 @@ use super::{Address, BinaryOp, Expr, Instr, LocId, MemOrder, Program, Register, 
 /// address; no source tag holds a `#`.
 const LOCK_MARK: &str = "lock#computed";
 const UNLOCK_MARK: &str = "unlock#computed";
+
+/// The register a chain's selector is copied into, which its cases test (one per thread
+/// that has such a lock; no source register holds a `#`).
+pub const SELECTOR: &str = "lock#address";
 
 /// The placeholder of a lock (or unlock) of the mutex at `address`, until [`expand`].
 pub fn marked(address: Address, unlock: bool, span: crate::diagnostics::Span) -> Instr {
@@ -53,7 +64,7 @@ pub fn expand(program: &mut Program) -> BTreeSet<LocId> {
         let mut scratch_register = || {
             *scratch.get_or_insert_with(|| {
                 registers.push(Register {
-                    name: "lock#address".to_string(),
+                    name: SELECTOR.to_string(),
                     initial: 0,
                     temporary: true,
                 });
@@ -74,31 +85,51 @@ pub fn expand(program: &mut Program) -> BTreeSet<LocId> {
 }
 
 fn expand_block(
-    instrs: &mut [Instr],
+    instrs: &mut Vec<Instr>,
     addresses: &[i32],
     used: &mut BTreeSet<LocId>,
     scratch: &mut dyn FnMut() -> usize,
 ) {
-    for instr in instrs {
+    for mut instr in std::mem::take(instrs) {
         if let Instr::Rmw {
             loc, tags, span, ..
-        } = instr
+        } = &instr
         {
             let unlock = match tags.as_slice() {
-                [t] if t == LOCK_MARK => false,
-                [t] if t == UNLOCK_MARK => true,
-                _ => continue,
+                [t] if t == LOCK_MARK => Some(false),
+                [t] if t == UNLOCK_MARK => Some(true),
+                _ => None,
             };
-            *instr = chain(loc, unlock, *span, addresses, used, scratch());
-            continue;
+            if let Some(unlock) = unlock {
+                instrs.extend(chain(loc, unlock, *span, addresses, used, scratch()));
+                continue;
+            }
         }
-        for block in instr.nested_mut() {
-            expand_block(block, addresses, used, scratch);
+        match &mut instr {
+            Instr::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                expand_block(then_branch, addresses, used, scratch);
+                expand_block(else_branch, addresses, used, scratch);
+            }
+            Instr::While {
+                cond_prelude, body, ..
+            } => {
+                expand_block(cond_prelude, addresses, used, scratch);
+                expand_block(body, addresses, used, scratch);
+            }
+            Instr::AtomicBlock { body, .. } => expand_block(body, addresses, used, scratch),
+            _ => {}
         }
+        instrs.push(instr);
     }
 }
 
-/// The chain of branches of one lock or unlock at `address`.
+/// The chain of branches of one lock or unlock at `address`, after the copy of its
+/// selector into `scratch` (the [`SELECTOR`] register) that its tests read, and the reset
+/// of that register after it.
 fn chain(
     address: &Address,
     unlock: bool,
@@ -106,7 +137,7 @@ fn chain(
     addresses: &[i32],
     used: &mut BTreeSet<LocId>,
     scratch: usize,
-) -> Instr {
+) -> [Instr; 3] {
     let (selector, cases, value): (Expr, Vec<(LocId, i32)>, Expr) = match address {
         Address::Fixed(loc) => (
             Expr::Const(0),
@@ -153,7 +184,7 @@ fn chain(
         rest = vec![Instr::If {
             cond: Expr::Binary(
                 BinaryOp::Eq,
-                Box::new(selector.clone()),
+                Box::new(Expr::Reg(scratch)),
                 Box::new(Expr::Const(key)),
             ),
             then_branch: vec![op],
@@ -161,8 +192,48 @@ fn chain(
             span,
         }];
     }
-    rest.pop().unwrap_or(Instr::Assume {
+    let copy = Instr::Assign {
+        dst: scratch,
+        value: selector,
+        span,
+    };
+    let chain = rest.pop().unwrap_or(Instr::Assume {
         cond: Expr::Const(1),
         span,
-    })
+    });
+    // Back to its initial 0 after the chain, so that a witness's final registers leave it
+    // out (a thread that stops at the invalid access keeps it, the address it had).
+    let reset = Instr::Assign {
+        dst: scratch,
+        value: Expr::Const(0),
+        span,
+    };
+    [copy, chain, reset]
+}
+
+/// The length of the chain of cases that begins with `instr` (0 when it is none), where
+/// `selector` is the thread's [`SELECTOR`] register.
+pub fn chain_length(instr: &Instr, selector: usize) -> usize {
+    let mut length = 0;
+    let mut at = instr;
+    while let Instr::If {
+        cond, else_branch, ..
+    } = at
+    {
+        if !tests_selector(cond, selector) {
+            break;
+        }
+        length += 1;
+        match else_branch.as_slice() {
+            [next] => at = next,
+            _ => break,
+        }
+    }
+    length
+}
+
+/// Whether `cond` is a chain case's test of the [`SELECTOR`] register `selector`.
+pub fn tests_selector(cond: &Expr, selector: usize) -> bool {
+    matches!(cond, Expr::Binary(BinaryOp::Eq, a, b)
+        if **a == Expr::Reg(selector) && matches!(**b, Expr::Const(_)))
 }

@@ -1485,6 +1485,59 @@ fn computed_mutexes_agree_with_the_reference_explorer() {
     }
 }
 
+/// A table of 32 mutexes picked by a hash of each thread's key (`lock_hash_table.c`): the
+/// lock chains keep only the cells the keys' value sets reach (one lock and one unlock per
+/// thread, of 32 cells each), and the answers are those of the whole chains: the reference
+/// explorer's verdict (it runs the program IR, every case of every chain, under SC), and
+/// GenMC 0.11's verdict and count under SC and RC11 (no error and 2 executions; with
+/// `-DKEY2=4` an assertion failure, 1 execution before it).
+#[test]
+fn a_hashed_mutex_table_keeps_the_cells_its_keys_reach() {
+    let file = "lock_hash_table.c";
+    for (define, fails, count) in [(None, false, 2), (Some("KEY2=4"), true, 1)] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/c")
+            .join(file);
+        let text = std::fs::read_to_string(&path).expect("the program");
+        let source = nemos::diagnostics::SourceFile::new(file, text.as_str());
+        let defines: Vec<&str> = define.into_iter().collect();
+        let options = nemos::LoadOptions {
+            preprocessor: Some(reference_preprocessor(&defines)),
+            ..nemos::LoadOptions::default()
+        };
+        let test = nemos::load(&source, &options).expect("the program loads");
+        let reference = crate::reference::explore(&test.program, 2);
+        assert_eq!(reference.assertion_failure, fails, "{define:?}: reference");
+        let mutex_events = |kind: nemos::events::EventKind| {
+            test.events.events.iter().filter(|e| e.kind == kind).count()
+        };
+        assert_eq!(
+            mutex_events(nemos::events::EventKind::Lock),
+            2,
+            "{define:?}"
+        );
+        assert_eq!(
+            mutex_events(nemos::events::EventKind::Unlock),
+            2,
+            "{define:?}"
+        );
+        let flag = define.map(|d| format!("-D{d}"));
+        for model in ["sc", "rc11"] {
+            let mut args = vec!["--model", model, "--count", "--no-liveness"];
+            args.extend(flag.as_deref());
+            let (code, json) = check_json(file, &args);
+            assert_eq!(code, i32::from(fails), "{define:?} under {model}: {json}");
+            assert_eq!(executions(&json), count, "{define:?} under {model}");
+            let defects = if fails {
+                serde_json::json!(["an assertion fails"])
+            } else {
+                serde_json::json!([])
+            };
+            assert_eq!(json["defects"], defects, "{define:?} under {model}");
+        }
+    }
+}
+
 /// The mutex programs against the reference explorer (SC, every interleaving of the IR):
 /// whether a check can fail and whether a thread can block for good. Case 2 is left out:
 /// the reference's lock waits for 0, so it blocks on a destroyed mutex rather than read it.

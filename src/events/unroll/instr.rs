@@ -304,7 +304,8 @@ impl Builder {
         span: Span,
     ) {
         let changed = self.enter_condition(state, cond);
-        let cond = self.term(cond, state);
+        let term = self.term(cond, state);
+        let cond = self.chain_case(state, cond, term);
         self.branch(
             state,
             cond,

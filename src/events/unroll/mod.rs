@@ -403,6 +403,8 @@ struct ThreadState {
     potentials: Vec<(i32, EventId, TermId)>,
     /// The ordering points recorded before the current method call began.
     call_points_start: usize,
+    /// The register the cases of a lock chain test (`program::computed_lock::SELECTOR`).
+    selector: Option<RegId>,
 }
 
 impl Builder {
@@ -442,6 +444,7 @@ impl Builder {
             ordering_point_registers: thread.ordering_points.clone(),
             potentials: Vec::new(),
             call_points_start: self.ordering_points.len(),
+            selector: values::selector_register(thread),
         };
         self.block(&thread.body, &mut state);
         let spans = state.ctrl_finish();

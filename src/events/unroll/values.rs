@@ -23,17 +23,26 @@
 //! reported as an invalid access rather than followed, as `program::points_to` already
 //! does for pointers.
 //!
-//! The fixpoint runs only when some access has more than [`PRUNE_FROM`] cells (small splits
-//! cost little, and litmus tests keep their events as they were), and for at most
-//! [`MAX_ROUNDS`] unrollings, after which the program is unrolled without pruning.
+//! The fixpoint runs only when some access, or some chain of a lock at a computed address,
+//! has more than [`PRUNE_FROM`] cells (small splits cost little, and litmus tests keep
+//! their events as they were), and for at most [`MAX_ROUNDS`] unrollings, after which the
+//! program is unrolled without pruning.
+//!
+//! A lock at a computed address is a chain of `if (selector == key)` cases
+//! (`program::computed_lock`); a case whose key is outside the selector's set is made false
+//! here ([`Builder::chain_case`]), so the chain keeps the cells the selector can denote, as
+//! an access does. The argument above is the same, and a selector out of its set falls
+//! through to the chain's invalid access, as an access's does.
 
 use std::collections::{BTreeSet, HashMap};
 
+use super::ThreadState;
 use super::{Builder, UnrollError};
 use crate::events::bounds::{binary_set, union};
 use crate::events::{Events, Term, TermId};
 use crate::program::arith::eval_unary;
-use crate::program::{Instr, Program};
+use crate::program::computed_lock::{chain_length, tests_selector, SELECTOR};
+use crate::program::{Expr, Instr, Program, RegId, ThreadProgram};
 
 /// A set of values, `None` for any value.
 pub(super) use crate::events::bounds::ValueSet;
@@ -43,15 +52,25 @@ const PRUNE_FROM: usize = 16;
 /// Unrollings tried before giving up on pruning.
 const MAX_ROUNDS: usize = 8;
 
-/// Whether some access of `program` splits into more than [`PRUNE_FROM`] cells.
+/// Whether some access of `program`, or some chain of a lock at a computed address, splits
+/// into more than [`PRUNE_FROM`] cells.
 pub(super) fn worth_pruning(program: &Program) -> bool {
-    fn any(instrs: &[Instr]) -> bool {
+    fn any(instrs: &[Instr], selector: Option<RegId>) -> bool {
         instrs.iter().any(|i| {
             i.address().is_some_and(|a| a.cells().len() > PRUNE_FROM)
-                || i.nested().iter().any(|block| any(block))
+                || selector.is_some_and(|s| chain_length(i, s) > PRUNE_FROM)
+                || i.nested().iter().any(|block| any(block, selector))
         })
     }
-    program.threads.iter().any(|t| any(&t.body))
+    program
+        .threads
+        .iter()
+        .any(|t| any(&t.body, selector_register(t)))
+}
+
+/// The register the cases of the thread's lock chains test, if it has any.
+pub(super) fn selector_register(thread: &ThreadProgram) -> Option<RegId> {
+    thread.registers.iter().position(|r| r.name == SELECTOR)
 }
 
 /// Unroll `program` through `once` (given the assumed value set of each location) until
@@ -125,6 +144,23 @@ impl Builder {
         };
         self.value_memo.insert(term, result.clone());
         result
+    }
+}
+
+impl Builder {
+    /// The test `term` of `cond`, made false when `cond` is a case of a lock chain (it tests
+    /// the thread's selector register) whose key the selector's value set excludes.
+    pub(super) fn chain_case(&mut self, state: &ThreadState, cond: &Expr, term: TermId) -> TermId {
+        let Some(selector) = state.selector else {
+            return term;
+        };
+        if !tests_selector(cond, selector) {
+            return term;
+        }
+        match self.term_values(term) {
+            Some(values) if values.iter().all(|&v| v == 0) => self.terms.constant(0),
+            _ => term,
+        }
     }
 }
 
