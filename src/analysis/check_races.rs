@@ -35,9 +35,10 @@ pub fn first_race(
     analysis: &AnalysisOptions,
 ) -> Result<Option<CheckRace>, AnalysisError> {
     let mut session = Session::new(&test.program, &test.events, analysis)?;
-    let result = match session.model_races_with(RaceSearch::First) {
+    // Only the pair is read: the bound and deadlocks are the check session's questions.
+    let result = match session.model_races_with(RaceSearch::FirstPair) {
         Some(result) => result?,
-        None => session.races_with(RaceSearch::First)?,
+        None => session.races_with(RaceSearch::FirstPair)?,
     };
     Ok(result.races.into_iter().next().map(|race| CheckRace {
         race,

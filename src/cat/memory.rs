@@ -18,7 +18,9 @@
 //! read them from the model as they read `undefined`, and each has its witness.
 
 use super::ast::{BinOp, CheckKind, UnOp};
-use super::{Base, Check, Model, TExpr};
+use std::sync::Arc;
+
+use super::{Base, Check, Model, TExpr, Type};
 use crate::diagnostics::Span;
 
 /// The tag of the events where a block's cells begin to exist. The space keeps it apart
@@ -37,6 +39,9 @@ pub const DOUBLE_FREE: &str = "double-free";
 pub const FREED: &str = "access-freed";
 /// The flag of a read of uninitialised memory.
 pub const UNINITIALIZED: &str = "read-uninitialized";
+
+/// The name of happens-before as the memory flags define it for a model without `hb`.
+const HB_NAME: &str = "nemos hb";
 
 /// Every memory flag, in the order GenMC checks an event for them.
 pub const FLAGS: &[&str] = &[NON_ALLOCATED, DOUBLE_FREE, FREED, UNINITIALIZED];
@@ -80,14 +85,24 @@ pub fn with_memory_flags(model: &Model) -> Model {
     let (alloc, free, uninit) = (tag(ALLOC_TAG), tag(FREE_TAG), tag(UNINIT_TAG));
     let hb = match model.defs.iter().rposition(|(n, _, _)| n == "hb") {
         Some(id) => TExpr::Def(id),
-        None => TExpr::Unary(
-            UnOp::Plus,
-            Box::new(bin(
-                BinOp::Union,
-                base(Base::Po),
-                bin(BinOp::Union, base(Base::Rf), base(Base::Lko)),
-            )),
-        ),
+        // A definition of its own, so that the two flags that read it share one closure
+        // (the encoding caches definitions, not expressions): under SC each copy was half
+        // of the variables of a program that frees memory. The space keeps the name apart
+        // from every name a cat file can define.
+        None => {
+            let closure = TExpr::Unary(
+                UnOp::Plus,
+                Box::new(bin(
+                    BinOp::Union,
+                    base(Base::Po),
+                    bin(BinOp::Union, base(Base::Rf), base(Base::Lko)),
+                )),
+            );
+            model
+                .defs
+                .push((HB_NAME.to_string(), Arc::new(closure), Some(Type::Rel)));
+            TExpr::Def(model.defs.len() - 1)
+        }
     };
     let accesses = bin(BinOp::Diff, base(Base::M), base(Base::IW));
     let seq = |a: TExpr, b: TExpr, c: TExpr| bin(BinOp::Seq, bin(BinOp::Seq, a, b), c);
@@ -132,4 +147,58 @@ pub fn with_memory_flags(model: &Model) -> Model {
         });
     }
     model
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model(name: &str) -> Model {
+        match super::super::load_shipped(name) {
+            Some(Ok(model)) => model,
+            _ => panic!("{name} is shipped and loads"),
+        }
+    }
+
+    /// The definitions `e` reads directly.
+    fn defs_read(e: &TExpr, out: &mut Vec<usize>) {
+        match e {
+            TExpr::Def(id) => out.push(*id),
+            TExpr::Unary(_, a) => defs_read(a, out),
+            TExpr::Binary(_, a, b) => {
+                defs_read(a, out);
+                defs_read(b, out);
+            }
+            _ => {}
+        }
+    }
+
+    fn flag_reads(model: &Model, name: &str) -> Vec<usize> {
+        let check = model
+            .checks
+            .iter()
+            .find(|c| c.flag && c.name.as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("the flag {name}"));
+        let mut read = Vec::new();
+        defs_read(&check.expr, &mut read);
+        read
+    }
+
+    /// Under a model without `hb` (SC), the two flags that read happens-before read one
+    /// definition of it, which the encoding builds once; under RC11 they read the model's.
+    #[test]
+    fn the_flags_share_one_happens_before() {
+        let sc = with_memory_flags(&model("sc"));
+        let non_allocated = flag_reads(&sc, NON_ALLOCATED);
+        assert_eq!(non_allocated.len(), 1);
+        assert_eq!(flag_reads(&sc, FREED), non_allocated);
+        let (name, body, _) = &sc.defs[non_allocated[0]];
+        assert_eq!(name, HB_NAME);
+        assert!(matches!(**body, TExpr::Unary(UnOp::Plus, _)));
+        let rc11 = with_memory_flags(&model("rc11"));
+        let hb = flag_reads(&rc11, FREED);
+        assert_eq!(flag_reads(&rc11, NON_ALLOCATED), hb);
+        assert_eq!(rc11.defs[hb[0]].0, "hb");
+        assert_eq!(rc11.defs.len(), model("rc11").defs.len());
+    }
 }

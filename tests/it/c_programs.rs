@@ -2574,3 +2574,22 @@ fn a_thread_started_in_a_branch_starts_when_the_branch_runs() {
         );
     }
 }
+
+/// `check --model sc` asks for a race in a session of its own, which stops at the first
+/// pair and asks nothing else: the deadlock and the executions come from the check's own
+/// session. t1 locks a mutex it never unlocks, so t2 is blocked for good when t1 locks
+/// first; the race on `x` is in the executions where t2 locks first (GenMC 0.11 `-sc`,
+/// with and without `-check-liveness`: "Non-atomic race!").
+#[test]
+fn sc_check_reports_its_race_and_its_deadlock_from_their_own_sessions() {
+    let (code, json) = check("sc_race_and_deadlock.c", "sc");
+    assert_eq!(code, 1, "{json}");
+    let defects = json["defects"].as_array().cloned().unwrap_or_default();
+    assert!(defects.iter().any(|d| d == "a data race"), "{json}");
+    assert!(defects.iter().any(|d| d == "a deadlock"), "{json}");
+    assert_eq!(json["race"]["location"], "x", "{json}");
+    assert!(json["deadlock"].is_object(), "{json}");
+    assert_eq!(json["bound_hit"], false, "{json}");
+    // t2 locks first, then t1: its write of x before or after t2's.
+    assert_eq!(executions(&json), 2, "{json}");
+}
