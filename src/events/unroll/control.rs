@@ -311,7 +311,7 @@ impl Builder {
             }
             let before = self.iteration_mark(state);
             if let Some(quiet) = quiet.as_mut() {
-                self.quiet_begin(quiet);
+                self.quiet_begin(state, quiet);
             }
             self.balanced(state, span, "branch", |b, s| b.block(body, s));
             if !(self.end_threads_at_bound && remaining == 0) {

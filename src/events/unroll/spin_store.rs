@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use super::flow::{exit_flags, negated_register, pinned_zero, Flow};
 use super::{blank_event, Builder, ThreadState};
 use crate::diagnostics::Span;
-use crate::events::{Event, EventKind, TermId, WaitOn, WaitPoint};
+use crate::events::{Event, EventKind, Guard, TermId, WaitOn, WaitPoint};
 use crate::program::{BinaryOp, Expr, Instr, RegId, UnaryOp};
 
 /// Whether `instrs` hold a store, at any depth.
@@ -59,8 +59,9 @@ pub(super) struct QuietIterations {
     /// The flags `break` and `return` set ([`exit_flags`]): an iteration that sets one
     /// leaves the loop without coming back to its test.
     flags: BTreeSet<RegId>,
-    /// The first event of the iteration being unrolled.
+    /// The first event of the iteration being unrolled, and the guard it begins under.
     first: usize,
+    guard: Guard,
     /// Whether the iteration before the last wrote nothing, and whether the last did.
     before: Option<TermId>,
     last: Option<TermId>,
@@ -73,6 +74,7 @@ impl QuietIterations {
         QuietIterations {
             flags: exit_flags(cond, &[body, prelude]),
             first: 0,
+            guard: Guard::default(),
             before: None,
             last: None,
             reads: Vec::new(),
@@ -82,8 +84,9 @@ impl QuietIterations {
 
 impl Builder {
     /// An iteration of such a loop begins.
-    pub(super) fn quiet_begin(&mut self, quiet: &mut QuietIterations) {
+    pub(super) fn quiet_begin(&mut self, state: &ThreadState, quiet: &mut QuietIterations) {
         quiet.first = self.events.len();
+        quiet.guard = state.guard.clone();
     }
 
     /// An iteration of such a loop (with the next test's prelude) ends: whether it wrote
@@ -99,7 +102,13 @@ impl Builder {
             if !event.is_write() {
                 continue;
             }
-            let guard = event.guard.clone();
+            // Whether it runs, given that the iteration does (the terms are read at the
+            // next test, which only an iteration that ran reaches): a store every path of
+            // the iteration makes gives the constant 0, and the loop no wait.
+            let guard = match event.guard.0.strip_prefix(quiet.guard.0.as_slice()) {
+                Some(within) => Guard(within.to_vec()),
+                None => event.guard.clone(),
+            };
             let runs = self.guard_term(&guard);
             let not = self.terms.unary(UnaryOp::Not, runs);
             wrote_nothing = self.and(wrote_nothing, not);
