@@ -636,6 +636,24 @@ const KNOWN: &[Known] = &[
         sc: (false, 2),
         litmus: None,
     },
+    Known {
+        file: "silent_loop.c",
+        // Loops of register arithmetic only, 100000 iterations and fewer, run to their end
+        // without events (GenMC's cache-reuse; GenMC 0.11: no error, 3 executions under
+        // both; nemos cut the 100000-iteration loop by the bound before).
+        rc11: (false, 3),
+        sc: (false, 3),
+        litmus: None,
+    },
+    Known {
+        file: "spin_store.c",
+        // A loop that stores, whose iterations that write nothing are dropped as GenMC's
+        // SAVer blocks them (spin-plain+se with an exit; GenMC 0.11: no error, 5
+        // executions under both; nemos cut it by the bound before).
+        rc11: (false, 5),
+        sc: (false, 5),
+        litmus: None,
+    },
 ];
 
 #[test]

@@ -42,7 +42,11 @@ fn lower(name: &str, text: &str) -> Program {
 }
 
 fn product(program: &Program, strategy: AcyclicStrategy) -> Answers {
-    let events = common::unrolled(program, UNROLL);
+    product_unrolled(program, strategy, UNROLL)
+}
+
+fn product_unrolled(program: &Program, strategy: AcyclicStrategy, unroll: u32) -> Answers {
+    let events = common::unrolled(program, unroll);
     let options = AnalysisOptions {
         strategy,
         ..AnalysisOptions::default()
@@ -146,7 +150,11 @@ pub(crate) fn spin_loops(program: &Program) -> Vec<Span> {
 }
 
 fn reference(program: &Program) -> Answers {
-    let r = reference::explore_with_spins(program, UNROLL, &spin_loops(program));
+    reference_unrolled(program, UNROLL)
+}
+
+fn reference_unrolled(program: &Program, unroll: u32) -> Answers {
+    let r = reference::explore_with_spins(program, unroll, &spin_loops(program));
     Answers {
         outcomes: r.outcomes,
         races: r.races,
@@ -183,9 +191,19 @@ pub(crate) fn compare_with(
     text: &str,
     strategy: AcyclicStrategy,
 ) -> Result<(), String> {
+    compare_unrolled(name, text, strategy, UNROLL)
+}
+
+/// [`compare_with`], both sides unrolling the loops that are not spin loops `unroll` times.
+pub(crate) fn compare_unrolled(
+    name: &str,
+    text: &str,
+    strategy: AcyclicStrategy,
+    unroll: u32,
+) -> Result<(), String> {
     let program = lower(name, text);
-    let mine = product(&program, strategy);
-    let theirs = reference(&program);
+    let mine = product_unrolled(&program, strategy, unroll);
+    let theirs = reference_unrolled(&program, unroll);
     let mut problems = Vec::new();
     if mine.outcomes != theirs.outcomes {
         problems.push(format!(

@@ -58,6 +58,7 @@ mod slice;
 mod spec;
 mod spin_effects;
 mod spin_locks;
+mod spin_store;
 mod spin_unread;
 mod thin_air;
 mod xchg_spin;

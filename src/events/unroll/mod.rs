@@ -13,8 +13,10 @@ mod locks;
 mod mutex;
 mod recursion;
 mod retry;
+mod silent;
 mod spin_dead;
 mod spin_paths;
+mod spin_store;
 #[cfg(test)]
 mod tests;
 mod trail;
