@@ -43,7 +43,9 @@ mod arrays;
 mod asm;
 mod booleans;
 mod builtins;
+mod byval;
 mod effects;
+mod expected;
 mod extras;
 
 use extras::{clang_failure_order, is_struct_object};
@@ -1129,17 +1131,27 @@ impl Translator<'_> {
                         if array_len.is_some() {
                             // An array parameter is a pointer.
                             info.pointer_depth += 1;
-                        } else if info.pointer_depth == 0 && info.base.starts_with("struct ") {
-                            self.refuse("a struct passed by value", d.span);
                         }
+                        // A struct by value: its address is passed (`byval.rs`).
+                        let by_value = array_len.is_none() && byval::is_struct_value(&info);
                         scope
                             .locals
                             .insert(param_name.node.name.clone(), info.clone());
                         param_names.push((param_name.node.name.clone(), self.span(d.span)));
                         self.record_dims(&param_name.node.name, &d.node, Some(&mut scope));
-                        params.push(ast::Param {
-                            ty: Self::litmus_type(&info, self.span(d.span)),
-                            name: self.ident(param_name),
+                        params.push(if by_value {
+                            let mut address = info.clone();
+                            address.pointer_depth += 1;
+                            let at = self.span(param_name.span);
+                            ast::Param {
+                                ty: Self::litmus_type(&address, self.span(d.span)),
+                                name: ident(&byval::address_parameter(&param_name.node.name), at),
+                            }
+                        } else {
+                            ast::Param {
+                                ty: Self::litmus_type(&info, self.span(d.span)),
+                                name: self.ident(param_name),
+                            }
                         });
                     }
                 }
@@ -2401,7 +2413,7 @@ impl Translator<'_> {
             // The program's own function, whatever library call has its name.
             let mut args = Vec::new();
             for a in &call_node.node.arguments {
-                args.push(self.expression(a, scope));
+                args.push(self.argument(a, scope));
             }
             let args: Option<Vec<ast::Expr>> = args.into_iter().collect();
             let callee = match &call_node.node.callee.node {
