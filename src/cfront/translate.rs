@@ -47,6 +47,8 @@ mod byval;
 mod effects;
 mod expected;
 mod extras;
+mod fnptr;
+mod statics;
 
 use extras::{clang_failure_order, is_struct_object};
 mod control;
@@ -246,6 +248,9 @@ struct Translator<'a> {
     /// The scope of the statement being translated, for `typeof(e)` in its type names
     /// (`typeofs.rs`).
     typeof_scope: Scope,
+    /// The functions whose address the program takes, the candidates of a call through a
+    /// pointer (`fnptr.rs`).
+    pointed_functions: fnptr::Pointers,
 }
 
 /// How many loop bodies unrolling constant loops may copy in one program.
@@ -285,6 +290,7 @@ pub fn translate<'a>(
         frozen: HashMap::new(),
         stack_frame: stack::Frame::default(),
         typeof_scope: Scope::default(),
+        pointed_functions: fnptr::Pointers::default(),
     };
     // Every function the program defines, before any body is read: a call may come
     // before the definition (after a prototype).
@@ -296,6 +302,7 @@ pub fn translate<'a>(
         }
     }
     t.analyse_threads(unit);
+    t.pointed_functions = fnptr::address_taken(unit);
     let unused = unused::unused_functions(unit);
     let mut main = None;
     for item in &unit.0 {
@@ -872,7 +879,7 @@ impl Translator<'_> {
                 self.typedefs.insert(name.node.name.clone(), info);
                 continue;
             }
-            if is_function {
+            if is_function && !fnptr::declares_function_pointer(&declarator.node) {
                 // A prototype: the definition, if any, is what counts.
                 continue;
             }
@@ -1246,7 +1253,7 @@ impl Translator<'_> {
             if let c::DeclarationSpecifier::StorageClass(class) = &s.node {
                 match class.node {
                     c::StorageClassSpecifier::Static => {
-                        self.refuse("a `static` local variable", s.span);
+                        self.static_local(d, scope);
                         return;
                     }
                     c::StorageClassSpecifier::Typedef => {
@@ -2082,6 +2089,10 @@ impl Translator<'_> {
 
     fn expression(&mut self, e: &Node<c::Expression>, scope: &Scope) -> Option<ast::Expr> {
         let span = self.span(e.span);
+        if let Some(code) = self.function_value(e, scope) {
+            // A function as a value (`fnptr.rs`).
+            return Some(expr(ExprKind::Int(code), span));
+        }
         match &e.node {
             c::Expression::Identifier(_) => {
                 let (place, atomic) = self.place(e, scope)?;

@@ -79,6 +79,21 @@ const KNOWN: &[Known] = &[
         litmus: None,
     },
     Known {
+        file: "function_pointers.c",
+        // Each call through a pointer runs the function it holds then (GenMC 0.11: no
+        // error, 2 executions under both).
+        rc11: (false, 2),
+        sc: (false, 2),
+        litmus: None,
+    },
+    Known {
+        file: "static_local.c",
+        // One counter for both threads' calls (GenMC 0.11: no error, 2 executions).
+        rc11: (false, 2),
+        sc: (false, 2),
+        litmus: None,
+    },
+    Known {
         file: "typeof_struct_local.c",
         // `typeof(x) SWAP = x;` of a struct: the reader's critical section before or after
         // the swap (by hand: GenMC 0.11 stops at its `memcpy`; 2 executions).
@@ -757,8 +772,8 @@ fn inline_assembly_with_a_text_is_refused_at_the_asm() {
     );
 }
 
-/// A struct passed by value, a compare-exchange whose expected value is in memory and a
-/// `typeof` struct local: with and without `-DFAIL` (an assertion that fails in some
+/// A struct passed by value, a compare-exchange whose expected value is in memory, a
+/// `typeof` struct local, calls through function pointers and a `static` local: with and without `-DFAIL` (an assertion that fails in some
 /// execution), `check --model sc` says what the reference explorer finds; the race of a
 /// by-value copy with a thread's write is a defect under both models (GenMC 0.11's
 /// "Non-atomic race!").
@@ -769,6 +784,8 @@ fn struct_copies_and_expected_values_in_memory_agree_with_the_reference_explorer
         "cas_expected_in_memory.c",
         "cas_expected_list.c",
         "typeof_struct_local.c",
+        "function_pointers.c",
+        "static_local.c",
     ] {
         assert_sc_check_is_the_reference_explorers(file, &[]);
         assert_sc_check_is_the_reference_explorers(file, &["FAIL"]);
