@@ -43,8 +43,12 @@ mod arrays;
 mod asm;
 mod booleans;
 mod builtins;
+mod byval;
 mod effects;
+mod expected;
 mod extras;
+mod fnptr;
+mod statics;
 
 use extras::{clang_failure_order, is_struct_object};
 mod control;
@@ -244,6 +248,9 @@ struct Translator<'a> {
     /// The scope of the statement being translated, for `typeof(e)` in its type names
     /// (`typeofs.rs`).
     typeof_scope: Scope,
+    /// The functions whose address the program takes, the candidates of a call through a
+    /// pointer (`fnptr.rs`).
+    pointed_functions: fnptr::Pointers,
 }
 
 /// How many loop bodies unrolling constant loops may copy in one program.
@@ -283,6 +290,7 @@ pub fn translate<'a>(
         frozen: HashMap::new(),
         stack_frame: stack::Frame::default(),
         typeof_scope: Scope::default(),
+        pointed_functions: fnptr::Pointers::default(),
     };
     // Every function the program defines, before any body is read: a call may come
     // before the definition (after a prototype).
@@ -294,6 +302,7 @@ pub fn translate<'a>(
         }
     }
     t.analyse_threads(unit);
+    t.pointed_functions = fnptr::address_taken(unit);
     let unused = unused::unused_functions(unit);
     let mut main = None;
     for item in &unit.0 {
@@ -870,7 +879,7 @@ impl Translator<'_> {
                 self.typedefs.insert(name.node.name.clone(), info);
                 continue;
             }
-            if is_function {
+            if is_function && !fnptr::declares_function_pointer(&declarator.node) {
                 // A prototype: the definition, if any, is what counts.
                 continue;
             }
@@ -1129,17 +1138,27 @@ impl Translator<'_> {
                         if array_len.is_some() {
                             // An array parameter is a pointer.
                             info.pointer_depth += 1;
-                        } else if info.pointer_depth == 0 && info.base.starts_with("struct ") {
-                            self.refuse("a struct passed by value", d.span);
                         }
+                        // A struct by value: its address is passed (`byval.rs`).
+                        let by_value = array_len.is_none() && byval::is_struct_value(&info);
                         scope
                             .locals
                             .insert(param_name.node.name.clone(), info.clone());
                         param_names.push((param_name.node.name.clone(), self.span(d.span)));
                         self.record_dims(&param_name.node.name, &d.node, Some(&mut scope));
-                        params.push(ast::Param {
-                            ty: Self::litmus_type(&info, self.span(d.span)),
-                            name: self.ident(param_name),
+                        params.push(if by_value {
+                            let mut address = info.clone();
+                            address.pointer_depth += 1;
+                            let at = self.span(param_name.span);
+                            ast::Param {
+                                ty: Self::litmus_type(&address, self.span(d.span)),
+                                name: ident(&byval::address_parameter(&param_name.node.name), at),
+                            }
+                        } else {
+                            ast::Param {
+                                ty: Self::litmus_type(&info, self.span(d.span)),
+                                name: self.ident(param_name),
+                            }
                         });
                     }
                 }
@@ -1234,7 +1253,7 @@ impl Translator<'_> {
             if let c::DeclarationSpecifier::StorageClass(class) = &s.node {
                 match class.node {
                     c::StorageClassSpecifier::Static => {
-                        self.refuse("a `static` local variable", s.span);
+                        self.static_local(d, scope);
                         return;
                     }
                     c::StorageClassSpecifier::Typedef => {
@@ -2070,6 +2089,10 @@ impl Translator<'_> {
 
     fn expression(&mut self, e: &Node<c::Expression>, scope: &Scope) -> Option<ast::Expr> {
         let span = self.span(e.span);
+        if let Some(code) = self.function_value(e, scope) {
+            // A function as a value (`fnptr.rs`).
+            return Some(expr(ExprKind::Int(code), span));
+        }
         match &e.node {
             c::Expression::Identifier(_) => {
                 let (place, atomic) = self.place(e, scope)?;
@@ -2401,7 +2424,7 @@ impl Translator<'_> {
             // The program's own function, whatever library call has its name.
             let mut args = Vec::new();
             for a in &call_node.node.arguments {
-                args.push(self.expression(a, scope));
+                args.push(self.argument(a, scope));
             }
             let args: Option<Vec<ast::Expr>> = args.into_iter().collect();
             let callee = match &call_node.node.callee.node {

@@ -49,7 +49,9 @@ pub(super) fn has_effects(e: &c::Expression) -> bool {
         c::Expression::Cast(cast) => has_effects(&cast.node.expression.node),
         c::Expression::Member(m) => has_effects(&m.node.expression.node),
         c::Expression::Call(call_node) => {
-            has_effects(&call_node.node.callee.node)
+            expected::expected_in_memory(&call_node.node)
+                || fnptr::indirect_callee(&call_node.node).is_some()
+                || has_effects(&call_node.node.callee.node)
                 || call_node
                     .node
                     .arguments
@@ -362,6 +364,14 @@ impl Translator<'_> {
                 let mut args = Vec::new();
                 for a in &call_node.node.arguments {
                     args.push(self.hoist(a, scope, out, region)?);
+                }
+                if fnptr::indirect_callee(&call_node.node).is_some()
+                    && self.alias_target(call_node, scope).is_none()
+                {
+                    return self.indirect_call(call_node, args, scope, out);
+                }
+                if expected::expected_in_memory(&call_node.node) {
+                    return self.compare_exchange_through_memory(call_node, args, scope, out);
                 }
                 node.node.arguments = args;
                 Some(c_node(c::Expression::Call(Box::new(node)), at))

@@ -155,7 +155,7 @@ impl<'ast> Visit<'ast> for Scan<'ast> {
 impl Translator<'_> {
     /// Whether the declaration's type is a struct (not a pointer to one), and whether it is
     /// a thread handle, from the specifiers alone (no struct is defined by asking).
-    fn declared_kind(&self, d: &c::Declaration) -> (bool, bool) {
+    fn declared_kind(&self, d: &c::Declaration, scope: &Scope) -> (bool, bool) {
         let mut is_struct = false;
         let mut handle = false;
         for s in &d.specifiers {
@@ -167,6 +167,12 @@ impl Translator<'_> {
                     c::TypeSpecifier::TypedefName(id) => {
                         if let Some(info) = self.typedefs.get(&id.node.name) {
                             handle = info.handle;
+                            is_struct = info.base.starts_with("struct ") && info.pointer_depth == 0;
+                        }
+                    }
+                    // `typeof(x) t = x;` (a `SWAP` macro) of a struct the parameters name.
+                    c::TypeSpecifier::TypeOf(inner) => {
+                        if let Some(info) = self.typeof_info(&inner.node, scope) {
                             is_struct = info.base.starts_with("struct ") && info.pointer_depth == 0;
                         }
                     }
@@ -207,7 +213,7 @@ impl Translator<'_> {
                         | c::DerivedDeclarator::Block(_)
                 )
             });
-            let (is_struct, handle) = self.declared_kind(d);
+            let (is_struct, handle) = self.declared_kind(d, scope);
             let storage = d.specifiers.iter().any(|s| {
                 matches!(&s.node, c::DeclarationSpecifier::StorageClass(class)
                     if !matches!(class.node, c::StorageClassSpecifier::Auto | c::StorageClassSpecifier::Register))
@@ -240,14 +246,18 @@ impl Translator<'_> {
             }
         }
         for (name, span) in params {
-            if scan.address_taken.contains(name) {
-                let info = scope
-                    .locals
-                    .get(name)
-                    .cloned()
-                    .unwrap_or_else(|| TypeInfo::scalar("int"));
+            let info = scope.locals.get(name).cloned();
+            // A struct passed by value is a stack object filled from the caller's (`byval.rs`).
+            let by_value = info.as_ref().is_some_and(super::byval::is_struct_value);
+            if scan.address_taken.contains(name) || by_value {
+                let info = info.unwrap_or_else(|| TypeInfo::scalar("int"));
+                let cells = if by_value {
+                    self.struct_cells(&info.base, 0).unwrap_or(1)
+                } else {
+                    1
+                };
                 frame.names.insert(name.clone());
-                frame.blocks.push((name.clone(), info, 1, *span));
+                frame.blocks.push((name.clone(), info, cells, *span));
                 frame.params.push((name.clone(), *span));
                 scope.stack.insert(name.clone());
             }
@@ -298,6 +308,12 @@ impl Translator<'_> {
             ));
         }
         for (name, at) in &frame.params {
+            if let Some((_, info, cells, _)) = blocks.iter().find(|(b, ..)| b == name) {
+                if super::byval::is_struct_value(info) {
+                    out.extend(super::byval::copy_in(name, *cells, *at));
+                    continue;
+                }
+            }
             out.push(stmt(
                 StmtKind::Assign {
                     lhs: stack_place(name, *at),
