@@ -428,6 +428,15 @@ const KNOWN: &[Known] = &[
         litmus: None,
     },
     Known {
+        file: "cas_retry_two_exchanges.c",
+        // One execution per write of x the load reads, the exchange of its branch reading
+        // the same write and leaving the loop (GenMC 0.11: 4 under -rc11 and -sc; the loop
+        // with two exchanges, each leaving by `break`, was unrolled and cut before).
+        rc11: (false, 4),
+        sc: (false, 4),
+        litmus: None,
+    },
+    Known {
         file: "cas_retry_reload.c",
         // The exchange before or after thread 2's store of 1 (GenMC 0.11: 2; GenMC's
         // spin-cas4, the same loop, counted 4 while nemos unrolled it).
