@@ -1088,6 +1088,11 @@ fn end_threads_at_bound_counts_and_verdicts_are_genmcs() {
         ("bound_while_continue.c", "1", 0, 2),
         ("bound_while_continue.c", "2", 0, 6),
         ("bound_while_continue.c", "3", 1, 0),
+        // A loop of constant trip count is bounded too: at 2 its two iterations run and
+        // the thread ends at the header, before `y = 1`.
+        ("bound_counted_loop.c", "1", 0, 2),
+        ("bound_counted_loop.c", "2", 0, 3),
+        ("bound_counted_loop.c", "3", 0, 4),
     ];
     for &(file, unroll, code, count) in cases {
         let (exit, json) = run(file, unroll);
