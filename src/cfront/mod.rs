@@ -69,10 +69,13 @@ pub use crate::diagnostics::is_c_file;
 ///
 /// `reserved` says whether a name is a call of nemos's library, which a function of the
 /// program may not be named in the litmus dialect: such a function is renamed `NAME#c`.
+/// `loop_bound`: GenMC's `-unroll=N` (`--end-threads-at-bound`), which bounds constant
+/// loops too (`translate/bounded.rs`).
 pub fn translate(
     source: &SourceFile,
     preprocessed: &Preprocessed,
     reserved: &dyn Fn(&str) -> bool,
+    loop_bound: Option<usize>,
 ) -> Result<(ast::LitmusTest, SourceFile), InputError> {
     let file = SourceFile::joined(&source.name, &source.text, &preprocessed.others);
     let map = LineMap::new(&preprocessed.text, &preprocessed.main_name, &file);
@@ -102,7 +105,7 @@ pub fn translate(
     let name = std::path::Path::new(&source.name)
         .file_stem()
         .map_or_else(|| source.name.clone(), |s| s.to_string_lossy().to_string());
-    match translate::translate(&parsed.unit, &map, &name, reserved) {
+    match translate::translate(&parsed.unit, &map, &name, reserved, loop_bound) {
         Ok(test) => Ok((test, file)),
         Err(mut diagnostics) => {
             let mut seen = std::collections::HashSet::new();

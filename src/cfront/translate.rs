@@ -42,6 +42,7 @@ use crate::syntax::ast::{self, BinaryOp, ExprKind, StmtKind, UnaryOp};
 mod arrays;
 mod asm;
 mod booleans;
+mod bounded;
 mod builtins;
 mod byval;
 mod effects;
@@ -226,6 +227,9 @@ struct Translator<'a> {
     /// Copies of loop bodies made by unrolling constant loops, nested ones included: past
     /// `MAX_UNROLLED_COPIES`, loops are left to the bounded unrolling of every loop.
     unrolled_copies: usize,
+    /// GenMC's `-unroll=N`: constant loops of N or more iterations are left to the
+    /// unroller's bound (`bounded.rs`).
+    loop_bound: Option<usize>,
     /// Globals that are arrays of arrays: their lengths (`arrays.rs`).
     dims: HashMap<String, Vec<u32>>,
     /// The global barriers (`pthread_barrier_t`), by name (`sync.rs`).
@@ -262,6 +266,7 @@ pub fn translate<'a>(
     map: &'a LineMap,
     name: &str,
     reserved: &'a dyn Fn(&str) -> bool,
+    loop_bound: Option<usize>,
 ) -> Result<ast::LitmusTest, Errors> {
     let mut t = Translator {
         map,
@@ -280,6 +285,7 @@ pub fn translate<'a>(
         joins: 0,
         reserved,
         unrolled_copies: 0,
+        loop_bound,
         dims: HashMap::new(),
         barriers: HashSet::new(),
         sync_calls: 0,
@@ -1487,6 +1493,7 @@ impl Translator<'_> {
         let trip = self
             .constant_trip(f, scope)
             .filter(|(_, values, _)| self.unrolled_copies + values.len() <= MAX_UNROLLED_COPIES)
+            .filter(|(_, values, _)| !self.left_to_bound(f, values.len()))
             .and_then(|(variable, values, after)| {
                 let companions = self.companion_steps(f, &variable, scope)?;
                 Some((variable, values, after, companions))

@@ -164,7 +164,10 @@ pub fn load(source: &SourceFile, options: &LoadOptions) -> Result<Test, LoadErro
         };
         let preprocessed = (preprocessor.0)(source).map_err(LoadError::Preprocessor)?;
         let reserved = |name: &str| program::library::lookup(name).is_some();
-        let (ast, file) = cfront::translate(source, &preprocessed, &reserved)?;
+        let loop_bound = options
+            .end_threads_at_bound
+            .then_some(options.unroll as usize);
+        let (ast, file) = cfront::translate(source, &preprocessed, &reserved, loop_bound)?;
         check_cells(&ast, options)?;
         program::lower_recursion(
             &ast,

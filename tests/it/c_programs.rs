@@ -475,6 +475,15 @@ const KNOWN: &[Known] = &[
         litmus: None,
     },
     Known {
+        file: "cas_retry_two_exchanges.c",
+        // One execution per write of x the load reads, the exchange of its branch reading
+        // the same write and leaving the loop (GenMC 0.11: 4 under -rc11 and -sc; the loop
+        // with two exchanges, each leaving by `break`, was unrolled and cut before).
+        rc11: (false, 4),
+        sc: (false, 4),
+        litmus: None,
+    },
+    Known {
         file: "cas_retry_reload.c",
         // The exchange before or after thread 2's store of 1 (GenMC 0.11: 2; GenMC's
         // spin-cas4, the same loop, counted 4 while nemos unrolled it).
@@ -1168,6 +1177,11 @@ fn end_threads_at_bound_counts_and_verdicts_are_genmcs() {
         ("bound_while_continue.c", "1", 0, 2),
         ("bound_while_continue.c", "2", 0, 6),
         ("bound_while_continue.c", "3", 1, 0),
+        // A loop of constant trip count is bounded too: at 2 its two iterations run and
+        // the thread ends at the header, before `y = 1`.
+        ("bound_counted_loop.c", "1", 0, 2),
+        ("bound_counted_loop.c", "2", 0, 3),
+        ("bound_counted_loop.c", "3", 0, 4),
     ];
     for &(file, unroll, code, count) in cases {
         let (exit, json) = run(file, unroll);

@@ -15,6 +15,7 @@ mod c_programs;
 mod c_random;
 mod c_symmetry;
 mod cas_retry;
+mod cas_retry_flag;
 mod certify;
 mod cli;
 mod corpus_cli_herd;

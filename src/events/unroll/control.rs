@@ -203,7 +203,10 @@ impl Builder {
         // an exit, and stays bounded by --unroll.
         let mut cond_registers = BTreeSet::new();
         registers_of(cond, &mut cond_registers);
-        let counts_iterations = cond_registers.iter().any(|&r| !state.temporaries[r]);
+        // GenMC's -unroll=N (`--end-threads-at-bound`) bounds every loop, a counted one
+        // too (its `LoopUnrollPass` counts the header's visits whatever the condition).
+        let counts_iterations =
+            !self.end_threads_at_bound && cond_registers.iter().any(|&r| !state.temporaries[r]);
         // A bound the user raised past the default cap raises the cap too: the loop then
         // runs until its count ends or `--max-events` stops the unrolling.
         let mut known_left = MAX_KNOWN_ITERATIONS.max(self.unroll);

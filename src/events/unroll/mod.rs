@@ -13,6 +13,7 @@ mod locks;
 mod mutex;
 mod recursion;
 mod retry;
+mod retry_flag;
 mod silent;
 mod spin_dead;
 mod spin_paths;
@@ -637,7 +638,9 @@ impl Builder {
             } = instr
             {
                 let previous = i.checked_sub(1).map(|p| &instrs[p]);
-                if self.cas_retry(state, previous, cond_prelude, cond, body, *span) {
+                if self.cas_retry(state, previous, cond_prelude, cond, body, *span)
+                    || self.flag_retry(state, &instrs[..i], cond_prelude, cond, body, *span)
+                {
                     continue;
                 }
             }

@@ -34,7 +34,7 @@ struct Path {
 }
 
 /// `expr` with the known registers put in and what they decide folded.
-fn fold(expr: &Expr, known: &BTreeMap<RegId, i32>) -> Expr {
+pub(super) fn fold(expr: &Expr, known: &BTreeMap<RegId, i32>) -> Expr {
     match expr {
         Expr::Const(c) => Expr::Const(*c),
         Expr::Reg(r) => match known.get(r) {
