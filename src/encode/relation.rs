@@ -15,6 +15,11 @@ pub struct Relation {
 }
 
 impl Relation {
+    /// The empty relation, as a constant.
+    pub const EMPTY: Relation = Relation {
+        entries: BTreeMap::new(),
+    };
+
     pub fn new() -> Relation {
         Relation::default()
     }

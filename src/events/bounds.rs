@@ -30,7 +30,8 @@
 //! counter: each decrement may read the other's, and the fixpoint grew one value a round
 //! until it passed the cap, the values then encoded as 32-bit vectors).
 
-use std::collections::{BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
 use serde::Serialize;
@@ -201,7 +202,7 @@ fn values(
         }
     }
     loop {
-        let mut memo = HashMap::new();
+        let mut memo = HashMap::default();
         let mut changed = false;
         for read in events.reads() {
             let mut set = Some(BTreeSet::new());
@@ -226,7 +227,7 @@ fn values(
             break;
         }
     }
-    let mut memo = HashMap::new();
+    let mut memo = HashMap::default();
     (0..events.terms.len())
         .map(|t| term_set(events, &read_sets, t, &mut memo).map(|s| s.into_iter().collect()))
         .collect()

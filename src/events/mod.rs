@@ -19,7 +19,7 @@ mod unroll;
 pub use ctrl::CtrlSpan;
 pub use unroll::{unroll, unroll_keeping_retry_loops, TooManyEvents, UnrollError, UnrollOptions};
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use serde::Serialize;
 
@@ -505,7 +505,7 @@ impl Terms {
     /// cost is the number of nodes reached, not of paths through them (exponential in the
     /// iterations of a loop whose exits nest).
     pub fn eval(&self, id: TermId, read_value: &impl Fn(EventId) -> i32) -> i32 {
-        self.eval_memo(id, read_value, &mut HashMap::new())
+        self.eval_memo(id, read_value, &mut HashMap::default())
     }
 
     fn eval_memo(

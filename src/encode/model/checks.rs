@@ -34,7 +34,7 @@ impl Compiler<'_, '_> {
                 let (chains, rest, mask) = self.acyclic_plan(sink, e);
                 let r = match rest {
                     Some(rest) => self.rel(sink, &rest, Some(&mask)),
-                    None => Relation::new(),
+                    None => super::eval::SharedRel::empty(),
                 };
                 self.acyclic(sink, &r, selector, chains);
             }

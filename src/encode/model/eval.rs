@@ -19,18 +19,12 @@ impl Compiler<'_, '_> {
         sink: &mut S,
         e: &TExpr,
         mask: Option<&Mask>,
-    ) -> Relation {
-        match self.eval(sink, e, mask).as_ref() {
-            Val::Rel(r) => r.clone(),
-            Val::Set(_) => Relation::new(),
-        }
+    ) -> SharedRel {
+        SharedRel(self.eval(sink, e, mask))
     }
 
-    fn set<S: ClauseSink>(&mut self, sink: &mut S, e: &TExpr) -> Vec<Bool> {
-        match self.eval(sink, e, None).as_ref() {
-            Val::Set(s) => s.clone(),
-            Val::Rel(_) => vec![Bool::FALSE; self.enc.events.len()],
-        }
+    fn set<S: ClauseSink>(&mut self, sink: &mut S, e: &TExpr) -> SharedSet {
+        SharedSet(self.eval(sink, e, None))
     }
 
     /// The value of `e`; with a mask, only the pairs in it (relations only).
@@ -213,7 +207,7 @@ impl Compiler<'_, '_> {
             }
         };
         let mut result = if op == UnOp::Opt {
-            self.rel(sink, inner, Some(wanted))
+            Relation::clone(&self.rel(sink, inner, Some(wanted)))
         } else {
             self.closure_of(sink, e, inner, wanted)
         };
@@ -497,6 +491,43 @@ fn in_order(
             }
         }
         _ => Bool::from(pred(order)),
+    }
+}
+
+/// A relation's value as evaluated, read in place: most operators only read their operands,
+/// and copying a sparse relation for each was a tenth of a small test's allocations.
+pub(super) struct SharedRel(Rc<Val>);
+
+impl SharedRel {
+    pub(super) fn empty() -> SharedRel {
+        SharedRel(Rc::new(Val::Rel(Relation::new())))
+    }
+}
+
+impl std::ops::Deref for SharedRel {
+    type Target = Relation;
+
+    fn deref(&self) -> &Relation {
+        static EMPTY: Relation = Relation::EMPTY;
+        match self.0.as_ref() {
+            Val::Rel(r) => r,
+            Val::Set(_) => &EMPTY,
+        }
+    }
+}
+
+/// A set's members as evaluated, read in place. A relation where a set was expected has no
+/// member that may hold (all false, as `Val::Set` would spell it).
+struct SharedSet(Rc<Val>);
+
+impl std::ops::Deref for SharedSet {
+    type Target = [Bool];
+
+    fn deref(&self) -> &[Bool] {
+        match self.0.as_ref() {
+            Val::Set(s) => s,
+            Val::Rel(_) => &[],
+        }
     }
 }
 

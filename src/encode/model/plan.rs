@@ -594,7 +594,7 @@ fn partners<'e>(
     feasible: &[EventId],
 ) -> Option<(
     Box<dyn Fn(EventId) -> Option<(u8, usize)> + 'e>,
-    HashMap<(u8, usize), Vec<EventId>>,
+    rustc_hash::FxHashMap<(u8, usize), Vec<EventId>>,
 )> {
     let key: Box<dyn Fn(EventId) -> Option<(u8, usize)> + 'e> = match b {
         Base::Po | Base::PoLoc => Box::new(move |e| events.events[e].thread.map(|t| (0, t))),
@@ -607,7 +607,7 @@ fn partners<'e>(
         Base::Id => Box::new(|e| Some((3, e))),
         _ => return None,
     };
-    let mut groups: HashMap<(u8, usize), Vec<EventId>> = HashMap::new();
+    let mut groups: rustc_hash::FxHashMap<(u8, usize), Vec<EventId>> = Default::default();
     for &e in feasible {
         if let Some(k) = key(e) {
             groups.entry(k).or_default().push(e);
