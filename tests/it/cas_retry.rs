@@ -188,11 +188,12 @@ fn render(threads: &[Vec<Stmt>], defeat: bool) -> String {
     out
 }
 
-type States = BTreeSet<Vec<(nemos::program::Observable, i32)>>;
+pub(crate) type States = BTreeSet<Vec<(nemos::program::Observable, i32)>>;
 
-/// Final states under `model` at `--unroll 2`, and whether some execution is cut.
-fn states(text: &str, model: &str) -> (States, bool) {
-    let test = common::load_unrolled("retry", text, 2);
+/// Final states of test `name` under `model` at `--unroll 2`, and whether some execution
+/// is cut.
+pub(crate) fn states_named(name: &str, text: &str, model: &str) -> (States, bool) {
+    let test = common::load_unrolled(name, text, 2);
     let options = common::under(model);
     let mut session = nemos::analysis::Session::new(&test.program, &test.events, &options)
         .unwrap_or_else(|e| panic!("{e}"));
@@ -201,11 +202,20 @@ fn states(text: &str, model: &str) -> (States, bool) {
     (states, cut)
 }
 
-fn retry_loops(text: &str) -> usize {
-    common::load_unrolled("retry", text, 2)
+/// The retry loops the unroller reduced in test `name` at `--unroll 2`.
+pub(crate) fn retry_loops_named(name: &str, text: &str) -> usize {
+    common::load_unrolled(name, text, 2)
         .events
         .retry_loops
         .len()
+}
+
+fn states(text: &str, model: &str) -> (States, bool) {
+    states_named("retry", text, model)
+}
+
+fn retry_loops(text: &str) -> usize {
+    retry_loops_named("retry", text)
 }
 
 proptest! {

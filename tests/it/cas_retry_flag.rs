@@ -8,8 +8,6 @@
 //! executions that the bound does not cut. Shapes where the reduction is not exact (an
 //! exchange whose success goes on, a path that goes on without an exchange) stay unrolled.
 
-use std::collections::BTreeSet;
-
 use nemos::encode::acyclic::AcyclicStrategy;
 use proptest::prelude::*;
 
@@ -168,24 +166,12 @@ fn render(threads: &[Vec<Stmt>], defeat: bool) -> String {
     out
 }
 
-type States = BTreeSet<Vec<(nemos::program::Observable, i32)>>;
-
-/// Final states under `model` at `--unroll 2`, and whether some execution is cut.
-fn states(text: &str, model: &str) -> (States, bool) {
-    let test = common::load_unrolled("retry-flag", text, 2);
-    let options = common::under(model);
-    let mut session = nemos::analysis::Session::new(&test.program, &test.events, &options)
-        .unwrap_or_else(|e| panic!("{e}"));
-    let states = common::final_states(&mut session);
-    let cut = session.bound_reachable().unwrap();
-    (states, cut)
+fn states(text: &str, model: &str) -> (crate::cas_retry::States, bool) {
+    crate::cas_retry::states_named("retry-flag", text, model)
 }
 
 fn retry_loops(text: &str) -> usize {
-    common::load_unrolled("retry-flag", text, 2)
-        .events
-        .retry_loops
-        .len()
+    crate::cas_retry::retry_loops_named("retry-flag", text)
 }
 
 proptest! {

@@ -25,43 +25,13 @@ pub(super) fn address_parameter(name: &str) -> String {
     format!("{name}#byval")
 }
 
-fn cell(base: &ast::Expr, k: i64, span: Span) -> ast::Expr {
-    expr(
-        ExprKind::Index(
-            Box::new(base.clone()),
-            Box::new(expr(ExprKind::Int(k), span)),
-        ),
-        span,
-    )
-}
-
 /// The copy of the caller's struct (at `name#byval`) into the callee's stack object
 /// `name#stack`, of `cells` cells: every read, then every write.
 pub(super) fn copy_in(name: &str, cells: i64, span: Span) -> Vec<ast::Stmt> {
     let from = as_int_pointer(name_expr(&address_parameter(name), span), span);
     let to = as_int_pointer(name_expr(&stack::stack_register(name), span), span);
     let registers: Vec<String> = (0..cells).map(|k| format!("{name}#byval_{k}")).collect();
-    let mut out = Vec::new();
-    for (k, register) in registers.iter().enumerate() {
-        out.push(stmt(
-            StmtKind::Decl {
-                ty: int_type(span),
-                name: ident(register, span),
-                init: Some(cell(&from, k as i64, span)),
-            },
-            span,
-        ));
-    }
-    for (k, register) in registers.iter().enumerate() {
-        out.push(stmt(
-            StmtKind::Assign {
-                lhs: cell(&to, k as i64, span),
-                rhs: name_expr(register, span),
-            },
-            span,
-        ));
-    }
-    out
+    super::copy::copy_through(&from, &to, &registers, span)
 }
 
 impl Translator<'_> {

@@ -18,7 +18,7 @@ use crate::syntax::ast::{self, ExprKind, StmtKind};
 /// Most cells one copy reads and writes.
 const MAX_CELLS: i64 = 4096;
 
-fn cell(base: &ast::Expr, k: i64, span: Span) -> ast::Expr {
+pub(super) fn cell(base: &ast::Expr, k: i64, span: Span) -> ast::Expr {
     expr(
         ExprKind::Index(
             Box::new(base.clone()),
@@ -121,24 +121,37 @@ impl Translator<'_> {
         let registers: Vec<String> = (0..cells)
             .map(|k| format!("copy#{}_{k}", source.span.start))
             .collect();
-        for (k, register) in registers.iter().enumerate() {
-            out.push(stmt(
-                StmtKind::Decl {
-                    ty: int_type(span),
-                    name: ident(register, span),
-                    init: Some(cell(&from, k as i64, span)),
-                },
-                span,
-            ));
-        }
-        for (k, register) in registers.iter().enumerate() {
-            out.push(stmt(
-                StmtKind::Assign {
-                    lhs: cell(&to, k as i64, span),
-                    rhs: name_expr(register, span),
-                },
-                span,
-            ));
-        }
+        out.extend(copy_through(&from, &to, &registers, span));
     }
+}
+
+/// The copy of the cells of `from` into those of `to` (both `int *`), one register per
+/// cell: every read first, then every write, so that an overlapping copy reads the old
+/// values.
+pub(super) fn copy_through(
+    from: &ast::Expr,
+    to: &ast::Expr,
+    registers: &[String],
+    span: Span,
+) -> Vec<ast::Stmt> {
+    let reads = registers.iter().enumerate().map(|(k, register)| {
+        stmt(
+            StmtKind::Decl {
+                ty: int_type(span),
+                name: ident(register, span),
+                init: Some(cell(from, k as i64, span)),
+            },
+            span,
+        )
+    });
+    let writes = registers.iter().enumerate().map(|(k, register)| {
+        stmt(
+            StmtKind::Assign {
+                lhs: cell(to, k as i64, span),
+                rhs: name_expr(register, span),
+            },
+            span,
+        )
+    });
+    reads.chain(writes).collect()
 }

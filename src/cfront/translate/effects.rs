@@ -97,11 +97,11 @@ fn increment(op: &c::UnaryOperator) -> Option<(c::BinaryOperator, bool)> {
     }
 }
 
-fn c_node<T>(node: T, span: lang_c::span::Span) -> Node<T> {
+pub(super) fn c_node<T>(node: T, span: lang_c::span::Span) -> Node<T> {
     Node { node, span }
 }
 
-fn c_name(name: &str, span: lang_c::span::Span) -> Node<c::Expression> {
+pub(super) fn c_name(name: &str, span: lang_c::span::Span) -> Node<c::Expression> {
     c_node(
         c::Expression::Identifier(Box::new(c_node(
             c::Identifier {

@@ -19,6 +19,7 @@
 //! and the call's value is `ok#N`. In a loop condition the three statements run before
 //! every test, as every hoisted effect does (`effects.rs`).
 
+use super::effects::{c_name, c_node};
 use super::*;
 
 /// The compare-exchange calls whose second argument points to the expected value.
@@ -46,22 +47,6 @@ pub(super) fn expected_in_memory(call: &c::CallExpression) -> bool {
     !matches!(&expected.node, c::Expression::UnaryOperator(u)
         if matches!(u.node.operator.node, c::UnaryOperator::Address)
             && matches!(u.node.operand.node, c::Expression::Identifier(_)))
-}
-
-fn c_node<T>(node: T, span: lang_c::span::Span) -> Node<T> {
-    Node { node, span }
-}
-
-fn c_name(name: &str, span: lang_c::span::Span) -> Node<c::Expression> {
-    c_node(
-        c::Expression::Identifier(Box::new(c_node(
-            c::Identifier {
-                name: name.to_string(),
-            },
-            span,
-        ))),
-        span,
-    )
 }
 
 fn c_unary(

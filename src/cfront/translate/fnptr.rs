@@ -413,15 +413,8 @@ impl Translator<'_> {
             chain = vec![if_stmt(test, vec![body], Some(chain), span)];
         }
         out.extend(chain);
-        Some(c_node(
-            c::Expression::Identifier(Box::new(c_node(c::Identifier { name: result }, at))),
-            at,
-        ))
+        Some(super::effects::c_name(&result, at))
     }
-}
-
-fn c_node<T>(node: T, span: lang_c::span::Span) -> Node<T> {
-    Node { node, span }
 }
 
 fn call_expr(name: &str, args: Vec<ast::Expr>, span: Span) -> ast::Expr {
