@@ -247,6 +247,8 @@ struct Translator<'a> {
     /// What the program writes where, and the globals nothing writes (`known.rs`).
     global_writes: known::GlobalWrites,
     frozen: HashMap<String, i64>,
+    /// The names of the `static` locals made globals so far (`statics.rs`).
+    static_locals: HashSet<String>,
     /// The stack objects of the function being translated (`stack.rs`).
     stack_frame: stack::Frame,
     /// The scope of the statement being translated, for `typeof(e)` in its type names
@@ -294,6 +296,7 @@ pub fn translate<'a>(
         field_dims: HashMap::new(),
         global_writes: known::GlobalWrites::of(unit),
         frozen: HashMap::new(),
+        static_locals: HashSet::new(),
         stack_frame: stack::Frame::default(),
         typeof_scope: Scope::default(),
         pointed_functions: fnptr::Pointers::default(),
@@ -891,6 +894,18 @@ impl Translator<'_> {
             }
             if info.handle && info.pointer_depth == 0 && !info.atomic {
                 // Followed while translating; an atomic one is memory (`pid = t1`).
+                continue;
+            }
+            if self.static_locals.contains(&name.node.name) {
+                // Declared after a function's `static` local of that name, which is a
+                // global under it already (`statics.rs`).
+                self.refuse(
+                    &format!(
+                        "a `static` local variable named as another global (`{}`)",
+                        name.node.name
+                    ),
+                    name.span,
+                );
                 continue;
             }
             self.global(name, &info, array_len, init_declarator);

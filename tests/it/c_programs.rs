@@ -693,6 +693,14 @@ const KNOWN: &[Known] = &[
         litmus: None,
     },
     Known {
+        file: "cas_expected_pointer_once.c",
+        // The expected pointer read once: the write-back goes where the read came from
+        // (GenMC 0.11: no error, 2 executions under both; nemos read `g` twice before).
+        rc11: (false, 2),
+        sc: (false, 2),
+        litmus: None,
+    },
+    Known {
         file: "silent_loop.c",
         // Loops of register arithmetic only, 100000 iterations and fewer, run to their end
         // without events (GenMC's cache-reuse; GenMC 0.11: no error, 3 executions under
@@ -2695,4 +2703,38 @@ fn sc_check_reports_its_race_and_its_deadlock_from_their_own_sessions() {
     assert_eq!(json["bound_hit"], false, "{json}");
     // t2 locks first, then t1: its write of x before or after t2's.
     assert_eq!(executions(&json), 2, "{json}");
+}
+
+#[test]
+fn a_global_declared_after_a_static_local_of_its_name_is_refused() {
+    assert_refused(
+        "static_local_then_global.c",
+        "a `static` local variable named as another global (`n`)",
+    );
+}
+
+#[test]
+fn a_silent_loop_left_by_break_stays_bounded_under_genmc_unroll() {
+    for model in ["rc11", "sc"] {
+        let (code, bounded) = check_json(
+            "silent_loop_left_by_break.c",
+            &[
+                "--count",
+                "--model",
+                model,
+                "--unroll",
+                "2",
+                "--block-at-bound",
+                "--end-threads-at-bound",
+            ],
+        );
+        // GenMC 0.11 -unroll=2: no error, no complete execution.
+        assert_eq!(code, 0, "{model}: {bounded}");
+        assert_eq!(executions(&bounded), 0, "{model}: {bounded}");
+        let (code, whole) = check_json(
+            "silent_loop_left_by_break.c",
+            &["--count", "--model", model, "--unroll", "8"],
+        );
+        assert_eq!(code, 1, "{model}: {whole}");
+    }
 }

@@ -80,10 +80,29 @@ impl Translator<'_> {
         let at = call.span;
         let span = self.span(at);
         let pointer = args.get(1)?.clone();
-        let object = c_unary(c::UnaryOperator::Indirection, pointer, at);
         let ty = self
-            .type_of_expression(&object, scope)
+            .type_of_expression(
+                &c_unary(c::UnaryOperator::Indirection, pointer.clone(), at),
+                scope,
+            )
             .unwrap_or_else(|| TypeInfo::scalar("int"));
+        // C evaluates `expected` once: the pointer is held in a register, and both the read
+        // and the write-back on failure go through it (`&g->next` with `g` shared may
+        // otherwise name two objects).
+        let holder = format!("cas#{}p", at.start);
+        let mut pointer_ty = ty.clone();
+        pointer_ty.pointer_depth += 1;
+        let pointer_value = self.expression(&pointer, scope)?;
+        out.push(stmt(
+            StmtKind::Decl {
+                ty: Self::litmus_type(&pointer_ty, span),
+                name: ident(&holder, span),
+                init: Some(pointer_value),
+            },
+            span,
+        ));
+        scope.locals.insert(holder.clone(), pointer_ty);
+        let object = c_unary(c::UnaryOperator::Indirection, c_name(&holder, at), at);
         let (place, atomic) = self.place(&object, scope)?;
         if atomic {
             self.refuse(

@@ -3,7 +3,8 @@
 //! whole program whatever the calls, threads and inlined copies, initialised before the
 //! program runs; only its name is the block's. So it is a global of the litmus test, under
 //! its own name, which the block's scope then names. Refused when another global, or the
-//! `static` local of another function, has that name (nemos names objects by their C name).
+//! `static` local of another function, has that name, whether declared before or after it
+//! (nemos names objects by their C name).
 
 use super::*;
 
@@ -42,6 +43,11 @@ impl Translator<'_> {
         }
         if fresh {
             self.global_declaration(d);
+            for init_declarator in &d.node.declarators {
+                if let Some(name) = declarator_name(&init_declarator.node.declarator.node) {
+                    self.static_locals.insert(name.node.name.clone());
+                }
+            }
         }
         // Its writes are in the block that declares it, which the scan for globals' writes
         // reads as a local's (`known.rs`): never taken for a global nothing writes.

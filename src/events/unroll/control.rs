@@ -172,7 +172,14 @@ impl Builder {
         body: &[Instr],
         span: Span,
     ) {
-        if self.silent_loop(state, cond_prelude, cond, body) {
+        // A silent loop runs its own trip count as a counted loop does (below): only where
+        // the bound does not apply to it, a condition on a variable of the program's and no
+        // GenMC `-unroll` (`--end-threads-at-bound`), which bounds every loop.
+        let mut cond_registers = BTreeSet::new();
+        registers_of(cond, &mut cond_registers);
+        let counts_iterations =
+            !self.end_threads_at_bound && cond_registers.iter().any(|&r| !state.temporaries[r]);
+        if counts_iterations && self.silent_loop(state, cond_prelude, cond, body) {
             return;
         }
         if spin_reducible(&state.temporaries, cond_prelude, cond, body) {
@@ -201,12 +208,9 @@ impl Builder {
         // A condition with no variable of the program's (`for (;;)`, `while (1)`, whose only
         // registers are the flags `break` and `return` set) is no count: such a loop ends by
         // an exit, and stays bounded by --unroll.
-        let mut cond_registers = BTreeSet::new();
-        registers_of(cond, &mut cond_registers);
         // GenMC's -unroll=N (`--end-threads-at-bound`) bounds every loop, a counted one
-        // too (its `LoopUnrollPass` counts the header's visits whatever the condition).
-        let counts_iterations =
-            !self.end_threads_at_bound && cond_registers.iter().any(|&r| !state.temporaries[r]);
+        // too (its `LoopUnrollPass` counts the header's visits whatever the condition):
+        // `counts_iterations` above.
         // A bound the user raised past the default cap raises the cap too: the loop then
         // runs until its count ends or `--max-events` stops the unrolling.
         let mut known_left = MAX_KNOWN_ITERATIONS.max(self.unroll);
