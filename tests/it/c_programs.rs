@@ -709,15 +709,6 @@ const KNOWN: &[Known] = &[
         sc: (false, 3),
         litmus: None,
     },
-    Known {
-        file: "spin_store.c",
-        // A loop that stores, whose iterations that write nothing are dropped as GenMC's
-        // SAVer blocks them (spin-plain+se with an exit; GenMC 0.11: no error, 5
-        // executions under both; nemos cut it by the bound before).
-        rc11: (false, 5),
-        sc: (false, 5),
-        litmus: None,
-    },
 ];
 
 #[test]

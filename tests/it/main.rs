@@ -59,7 +59,6 @@ mod slice;
 mod spec;
 mod spin_effects;
 mod spin_locks;
-mod spin_store;
 mod spin_unread;
 mod thin_air;
 mod xchg_spin;

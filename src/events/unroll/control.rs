@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use super::flow::{
     ends_with_exit_cas, entry_test_reads_first, exit_flags, registers_of, spin_reducible,
 };
-use super::{blank_event, loop_guard, spin_store, Builder, Deps, ThreadState};
+use super::{blank_event, loop_guard, Builder, Deps, ThreadState};
 use crate::diagnostics::Span;
 use crate::events::{
     BoundHit, ControlId, Event, EventId, EventKind, Guard, TermId, WaitOn, WaitPoint,
@@ -188,10 +188,6 @@ impl Builder {
         if let Some((prelude, body)) = self.spin_without_unread(state, cond_prelude, cond, body) {
             return self.spin(state, &prelude, cond, &body, span);
         }
-        // A loop with stores whose iterations that write nothing are dropped (`spin_store.rs`).
-        let mut quiet =
-            spin_store::store_loop_reducible(&state.temporaries, cond_prelude, cond, body)
-                .then(|| spin_store::QuietIterations::new(cond, body, cond_prelude));
         self.block(cond_prelude, state);
         let entry = state.guard.clone();
         let stops_before = state.stops.len();
@@ -244,9 +240,6 @@ impl Builder {
             };
             if self.terms.constant_value(c) == Some(0) {
                 break;
-            }
-            if let Some(quiet) = quiet.as_ref().filter(|_| !ends_here) {
-                self.quiet_test(state, quiet, c, span);
             }
             let chained = loop_guard(&entry, went_on, reached);
             debug_assert!(state.guard.0.starts_with(&chained.0));
@@ -317,15 +310,9 @@ impl Builder {
                 state.guard = loop_guard(&entry, went_on, reached);
             }
             let before = self.iteration_mark(state);
-            if let Some(quiet) = quiet.as_mut() {
-                self.quiet_begin(state, quiet);
-            }
             self.balanced(state, span, "branch", |b, s| b.block(body, s));
             if !(self.end_threads_at_bound && remaining == 0) {
                 self.block(cond_prelude, state);
-            }
-            if let Some(quiet) = quiet.as_mut() {
-                self.quiet_end(quiet);
             }
             let after = self.iteration_mark(state);
             // An iteration that changed nothing under a constant condition repeats forever

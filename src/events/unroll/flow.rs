@@ -93,9 +93,6 @@ pub(super) struct Flow {
     /// Exchanges are followed (a spin loop's, whose unrolling checks that a failed one
     /// writes back what it read); other runs (a retry loop's) refuse them.
     exchanges: bool,
-    /// Stores at a fixed address are followed (a loop whose iterations that write nothing
-    /// are dropped, `spin_store.rs`); other runs refuse them.
-    pub(super) stores: bool,
 }
 
 impl Flow {
@@ -236,10 +233,6 @@ impl Flow {
                     if let Some(dst) = dst {
                         self.loads(*dst);
                     }
-                }
-                // A store, where followed: its value's registers are read.
-                Instr::Store { loc, value, .. } if self.stores && loc.fixed().is_some() => {
-                    self.uses(value);
                 }
                 // A fence adds ordering only: a failed iteration's fence, like its reads, can
                 // be dropped from an execution without making it inconsistent.

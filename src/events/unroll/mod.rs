@@ -17,7 +17,6 @@ mod retry_flag;
 mod silent;
 mod spin_dead;
 mod spin_paths;
-mod spin_store;
 #[cfg(test)]
 mod tests;
 mod trail;
