@@ -210,8 +210,67 @@ pub(crate) fn retry_loops_named(name: &str, text: &str) -> usize {
         .len()
 }
 
-fn states(text: &str, model: &str) -> (States, bool) {
-    states_named("retry", text, model)
+/// The reduced program `text` (test `name`) agrees with the reference explorer, and under
+/// sc and rc11 with `defeated`, the same program with its retry loops kept unrolled: the
+/// same final states where no execution is cut (every reduced loop exits at once; a loop
+/// that is not reduced may be cut), and never a state the unrolled loops do not have.
+pub(crate) fn reduced_matches_unrolled(
+    name: &str,
+    text: &str,
+    defeated: &str,
+) -> Result<(), TestCaseError> {
+    if let Err(e) = crate::differential::compare_with(name, text, AcyclicStrategy::Ranks) {
+        return Err(TestCaseError::fail(e));
+    }
+    prop_assert_eq!(retry_loops_named(name, defeated), 0);
+    for model in ["sc", "rc11"] {
+        let (reduced, cut) = states_named(name, text, model);
+        let (unrolled, _) = states_named(name, defeated, model);
+        prop_assert!(
+            cut || reduced == unrolled,
+            "{} under {}: reduced {:?}, unrolled {:?}",
+            text,
+            model,
+            reduced,
+            unrolled
+        );
+        prop_assert!(
+            reduced.is_subset(&unrolled) || cut,
+            "{} under {}",
+            text,
+            model
+        );
+    }
+    Ok(())
+}
+
+/// Over 100 programs of `strategy` (deterministic), the retry loops of test `name` the
+/// unroller reduces: most programs have one, and not every loop is (`retries` counts a
+/// program's loops, `render` writes it with its loops free to be reduced).
+pub(crate) fn assert_most_retry_loops_reduced<S: Strategy>(
+    name: &str,
+    strategy: S,
+    retries: impl Fn(&S::Value) -> usize,
+    render: impl Fn(&S::Value) -> String,
+) {
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let (mut with, mut reduced, mut loops) = (0, 0, 0);
+    for _ in 0..100 {
+        let program = strategy.new_tree(&mut runner).unwrap().current();
+        let r = retry_loops_named(name, &render(&program));
+        with += usize::from(r > 0);
+        reduced += r;
+        loops += retries(&program);
+    }
+    assert!(
+        with >= 60,
+        "{with} of 100 programs have a reduced retry loop"
+    );
+    assert!(
+        reduced < loops,
+        "{reduced} of {loops} loops reduced: some must not be"
+    );
 }
 
 fn retry_loops(text: &str) -> usize {
@@ -223,23 +282,7 @@ proptest! {
 
     #[test]
     fn reduced_retry_loops_match_the_reference_and_the_unrolled_loops(threads in threads()) {
-        let text = render(&threads, false);
-        if let Err(e) = crate::differential::compare_with("retry", &text, AcyclicStrategy::Ranks) {
-            return Err(TestCaseError::fail(e));
-        }
-        let defeated = render(&threads, true);
-        prop_assert_eq!(retry_loops(&defeated), 0);
-        for model in ["sc", "rc11"] {
-            let (reduced, cut) = states(&text, model);
-            let (unrolled, _) = states(&defeated, model);
-            // Every reduced loop exits at once; a loop that is not reduced may be cut.
-            let all_reduced = !cut;
-            prop_assert!(
-                !all_reduced || reduced == unrolled,
-                "{} under {}: reduced {:?}, unrolled {:?}", text, model, reduced, unrolled
-            );
-            prop_assert!(reduced.is_subset(&unrolled) || cut, "{} under {}", text, model);
-        }
+        reduced_matches_unrolled("retry", &render(&threads, false), &render(&threads, true))?;
     }
 }
 
@@ -247,29 +290,16 @@ proptest! {
 /// differs from the load's keeps a loop unrolled).
 #[test]
 fn random_programs_reduce_most_retry_loops() {
-    use proptest::strategy::ValueTree;
-    let mut runner = proptest::test_runner::TestRunner::deterministic();
-    let strategy = threads();
-    let (mut with, mut reduced, mut loops) = (0, 0, 0);
-    for _ in 0..100 {
-        let threads = strategy.new_tree(&mut runner).unwrap().current();
-        let n = threads
-            .iter()
-            .flatten()
-            .filter(|s| matches!(s, Stmt::Retry { .. }))
-            .count();
-        let r = retry_loops(&render(&threads, false));
-        with += usize::from(r > 0);
-        reduced += r;
-        loops += n;
-    }
-    assert!(
-        with >= 60,
-        "{with} of 100 programs have a reduced retry loop"
-    );
-    assert!(
-        reduced < loops,
-        "{reduced} of {loops} loops reduced: some must not be"
+    assert_most_retry_loops_reduced(
+        "retry",
+        threads(),
+        |t| {
+            t.iter()
+                .flatten()
+                .filter(|s| matches!(s, Stmt::Retry { .. }))
+                .count()
+        },
+        |t| render(t, false),
     );
 }
 

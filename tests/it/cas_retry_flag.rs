@@ -8,7 +8,6 @@
 //! executions that the bound does not cut. Shapes where the reduction is not exact (an
 //! exchange whose success goes on, a path that goes on without an exchange) stay unrolled.
 
-use nemos::encode::acyclic::AcyclicStrategy;
 use proptest::prelude::*;
 
 use crate::common;
@@ -166,10 +165,6 @@ fn render(threads: &[Vec<Stmt>], defeat: bool) -> String {
     out
 }
 
-fn states(text: &str, model: &str) -> (crate::cas_retry::States, bool) {
-    crate::cas_retry::states_named("retry-flag", text, model)
-}
-
 fn retry_loops(text: &str) -> usize {
     crate::cas_retry::retry_loops_named("retry-flag", text)
 }
@@ -179,21 +174,11 @@ proptest! {
 
     #[test]
     fn reduced_flag_retry_loops_match_the_reference_and_the_unrolled_loops(threads in threads()) {
-        let text = render(&threads, false);
-        if let Err(e) = crate::differential::compare_with("retry-flag", &text, AcyclicStrategy::Ranks) {
-            return Err(TestCaseError::fail(e));
-        }
-        let defeated = render(&threads, true);
-        prop_assert_eq!(retry_loops(&defeated), 0);
-        for model in ["sc", "rc11"] {
-            let (reduced, cut) = states(&text, model);
-            let (unrolled, _) = states(&defeated, model);
-            prop_assert!(
-                cut || reduced == unrolled,
-                "{} under {}: reduced {:?}, unrolled {:?}", text, model, reduced, unrolled
-            );
-            prop_assert!(reduced.is_subset(&unrolled) || cut, "{} under {}", text, model);
-        }
+        crate::cas_retry::reduced_matches_unrolled(
+            "retry-flag",
+            &render(&threads, false),
+            &render(&threads, true),
+        )?;
     }
 }
 
@@ -201,29 +186,16 @@ proptest! {
 /// differs from the load's keeps a loop unrolled).
 #[test]
 fn random_programs_reduce_most_flag_retry_loops() {
-    use proptest::strategy::ValueTree;
-    let mut runner = proptest::test_runner::TestRunner::deterministic();
-    let strategy = threads();
-    let (mut with, mut reduced, mut loops) = (0, 0, 0);
-    for _ in 0..100 {
-        let threads = strategy.new_tree(&mut runner).unwrap().current();
-        let n = threads
-            .iter()
-            .flatten()
-            .filter(|s| matches!(s, Stmt::Retry { .. }))
-            .count();
-        let r = retry_loops(&render(&threads, false));
-        with += usize::from(r > 0);
-        reduced += r;
-        loops += n;
-    }
-    assert!(
-        with >= 60,
-        "{with} of 100 programs have a reduced retry loop"
-    );
-    assert!(
-        reduced < loops,
-        "{reduced} of {loops} loops reduced: some must not be"
+    crate::cas_retry::assert_most_retry_loops_reduced(
+        "retry-flag",
+        threads(),
+        |t| {
+            t.iter()
+                .flatten()
+                .filter(|s| matches!(s, Stmt::Retry { .. }))
+                .count()
+        },
+        |t| render(t, false),
     );
 }
 
