@@ -899,13 +899,7 @@ impl Translator<'_> {
             if self.static_locals.contains(&name.node.name) {
                 // Declared after a function's `static` local of that name, which is a
                 // global under it already (`statics.rs`).
-                self.refuse(
-                    &format!(
-                        "a `static` local variable named as another global (`{}`)",
-                        name.node.name
-                    ),
-                    name.span,
-                );
+                self.refuse_static_clash(name);
                 continue;
             }
             self.global(name, &info, array_len, init_declarator);

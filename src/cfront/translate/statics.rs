@@ -27,13 +27,7 @@ impl Translator<'_> {
             // The same declaration read again (a function translated once per thread).
             let again = self.init.iter().any(|item| item.span == span);
             if !again && self.globals.contains_key(&name.node.name) {
-                self.refuse(
-                    &format!(
-                        "a `static` local variable named as another global (`{}`)",
-                        name.node.name
-                    ),
-                    name.span,
-                );
+                self.refuse_static_clash(name);
                 return;
             }
             fresh |= !again;
@@ -56,5 +50,17 @@ impl Translator<'_> {
                 self.frozen.remove(&name.node.name);
             }
         }
+    }
+
+    /// A `static` local and another global share `name`, in either order of declaration
+    /// (module doc).
+    pub(super) fn refuse_static_clash(&mut self, name: &Node<c::Identifier>) {
+        self.refuse(
+            &format!(
+                "a `static` local variable named as another global (`{}`)",
+                name.node.name
+            ),
+            name.span,
+        );
     }
 }
