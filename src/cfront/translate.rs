@@ -84,6 +84,8 @@ struct TypeInfo {
     /// `_Atomic(T *)`: the pointer itself is atomic (`atomic` says whether what it points
     /// to is).
     pointer_atomic: bool,
+    /// A function pointer named by its typedef (`typedef void (*op_t)(void); op_t g;`).
+    function_pointer: bool,
 }
 
 impl TypeInfo {
@@ -94,6 +96,7 @@ impl TypeInfo {
             pointer_depth: 0,
             handle: false,
             pointer_atomic: false,
+            function_pointer: false,
         }
     }
 }
@@ -664,7 +667,12 @@ impl Translator<'_> {
         }
         for q in qualifiers {
             if matches!(q, c::TypeQualifier::Atomic) {
-                info.atomic = true;
+                // `T _Atomic p` with `typedef int *T`: the pointer is the atomic object.
+                if info.pointer_depth > 0 {
+                    info.pointer_atomic = true;
+                } else {
+                    info.atomic = true;
+                }
             }
         }
         info
@@ -814,15 +822,21 @@ impl Translator<'_> {
     ) -> (TypeInfo, Option<u32>) {
         let mut info = base.clone();
         let mut array_len = None;
+        // The pointer level an `_Atomic` qualifier of the declarator names (`int *_Atomic p`).
+        let mut atomic_pointer_level = None;
         for part in derived(d) {
             match part {
                 c::DerivedDeclarator::Pointer(qualifiers) => {
+                    if info.pointer_atomic {
+                        // `_Atomic(int *) *p`: one flag cannot say which level is atomic.
+                        self.refuse("a pointer to an atomic pointer", span);
+                    }
+                    info.function_pointer = false;
                     info.pointer_depth += 1;
-                    // `int *_Atomic p`: the pointer itself is atomic.
                     if qualifiers.iter().any(|q| {
                         matches!(&q.node, c::PointerQualifier::TypeQualifier(t) if matches!(t.node, c::TypeQualifier::Atomic))
                     }) {
-                        info.atomic = true;
+                        atomic_pointer_level = Some(info.pointer_depth);
                     }
                 }
                 c::DerivedDeclarator::Array(array) => {
@@ -850,6 +864,12 @@ impl Translator<'_> {
                 c::DerivedDeclarator::Function(_) | c::DerivedDeclarator::KRFunction(_) => {}
                 c::DerivedDeclarator::Block(_) => self.refuse("a block pointer", span),
             }
+        }
+        match atomic_pointer_level {
+            // `int *_Atomic p`: the pointer itself is atomic, not what it points to.
+            Some(level) if level == info.pointer_depth => info.pointer_atomic = true,
+            Some(_) => self.refuse("a pointer to an atomic pointer", span),
+            None => {}
         }
         (info, array_len)
     }
@@ -882,6 +902,7 @@ impl Translator<'_> {
             if typedef {
                 let mut info = info;
                 info.handle = matches!(name.node.name.as_str(), "pthread_t" | "thrd_t");
+                info.function_pointer = fnptr::declares_function_pointer(&declarator.node);
                 if array_len.is_some() {
                     self.refuse("a typedef of an array", declarator.span);
                 }
@@ -1007,9 +1028,13 @@ impl Translator<'_> {
     }
 
     fn init_value(&mut self, e: &Node<c::Expression>, scope: &Scope) -> Option<ast::InitValue> {
+        if let Some(code) = self.function_value(e, scope) {
+            return Some(ast::InitValue::Int(code));
+        }
         if let c::Expression::UnaryOperator(u) = &e.node {
             if matches!(u.node.operator.node, c::UnaryOperator::Address) {
-                let target = self.expression(&u.node.operand, scope)?;
+                // The place, not its value: an atomic global's name reads as a load.
+                let (target, _) = self.place(&u.node.operand, scope)?;
                 let span = self.span(e.span);
                 return match target.kind {
                     ExprKind::Unary(UnaryOp::Deref, inner) => match inner.kind {
@@ -1060,12 +1085,15 @@ impl Translator<'_> {
                 .get(&id.node.name)
                 .or_else(|| self.enum_constants.get(&id.node.name))
                 .copied()
-                .or_else(|| self.known_global(&id.node.name, scope)),
+                .or_else(|| self.known_global(&id.node.name, scope))
+                // A function's name (`ops[] = { inc, dec }`): its code (`fnptr.rs`).
+                .or_else(|| self.function_value(e, scope)),
             c::Expression::Cast(cast) => self.try_constant(&cast.node.expression, scope),
             c::Expression::UnaryOperator(u)
                 if matches!(u.node.operator.node, c::UnaryOperator::Address) =>
             {
                 self.null_member_offset(&u.node.operand)
+                    .or_else(|| self.function_value(e, scope))
             }
             c::Expression::UnaryOperator(u) => {
                 let v = self.try_constant(&u.node.operand, scope)?;
@@ -1298,7 +1326,8 @@ impl Translator<'_> {
                 scope.local_handles.insert(name.node.name.clone());
                 continue;
             }
-            if self.function_pointer(name, init_declarator, scope) {
+            let typedef_pointer = info.function_pointer && array_len.is_none();
+            if self.function_pointer(name, init_declarator, typedef_pointer, scope) {
                 continue;
             }
             if array_len.is_none()

@@ -328,3 +328,22 @@ fn locked_accesses_are_not_race_candidates_when_hb_holds_the_lock_order() {
     let mut session = Session::new(&test.program, &test.events, &options).unwrap();
     assert!(pairs(session.model_races().unwrap().unwrap()).len() > expected.len());
 }
+
+#[test]
+fn a_c11_call_takes_its_argument_as_a_pointer() {
+    // `atomic_store(*p, 1)`: the store goes where the pointer held in `p` points (`x`), as
+    // herd reads C11's calls; nemos stripped the `*` as it does for READ_ONCE's lvalue and
+    // stored to `p` itself, so `x = 1` was never reached.
+    let test = "C pointer_argument\n{ atomic_int x = 0; atomic_int *p = x; }\n\
+                P0 (atomic_int **p, atomic_int *x) {\n\
+                  atomic_store(*p, 1);\n\
+                  int r0 = atomic_load_explicit(*p, memory_order_relaxed);\n}\n\
+                exists (x = 1 /\\ 0:r0 = 1)\n";
+    for model in MODELS {
+        assert!(reachable(test, model), "{model}");
+    }
+    let unreached = test.replace("x = 1 /\\ 0:r0 = 1", "p = 1");
+    for model in MODELS {
+        assert!(!reachable(&unreached, model), "{model}");
+    }
+}

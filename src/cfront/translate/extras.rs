@@ -228,20 +228,23 @@ impl Translator<'_> {
     }
 
     /// `void (*fp)(int) = &f;`: calls through `fp` call `f`. True when the declaration is a
-    /// function pointer (then handled here, refused when it is not so initialised).
+    /// function pointer (then handled here, refused when it is not so initialised);
+    /// `typedef_pointer` when its type is a function pointer's typedef (`op_t fp = &f;`).
     pub(super) fn function_pointer(
         &mut self,
         name: &Node<c::Identifier>,
         d: &Node<c::InitDeclarator>,
+        typedef_pointer: bool,
         scope: &mut Scope,
     ) -> bool {
         let parts = derived(&d.node.declarator.node);
-        let is_function = parts.iter().any(|p| {
-            matches!(
-                p,
-                c::DerivedDeclarator::Function(_) | c::DerivedDeclarator::KRFunction(_)
-            )
-        });
+        let is_function = typedef_pointer
+            || parts.iter().any(|p| {
+                matches!(
+                    p,
+                    c::DerivedDeclarator::Function(_) | c::DerivedDeclarator::KRFunction(_)
+                )
+            });
         if !is_function {
             return false;
         }

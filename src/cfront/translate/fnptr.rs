@@ -101,6 +101,7 @@ pub(super) fn address_taken(unit: &c::TranslationUnit) -> Pointers {
         taken: HashSet::new(),
         assigned: HashSet::new(),
         variables: HashSet::new(),
+        pointer_types: HashSet::new(),
     };
     scan.visit_translation_unit(unit);
     for item in &unit.0 {
@@ -131,8 +132,10 @@ struct Taken<'a> {
     functions: &'a HashSet<String>,
     taken: HashSet<String>,
     assigned: HashSet<String>,
-    /// The variables declared as function pointers (`int (*p)(int)`).
+    /// The variables declared as function pointers (`int (*p)(int)`, `op_t p`).
     variables: HashSet<String>,
+    /// The typedefs of function pointer types (`typedef void (*op_t)(void)`).
+    pointer_types: HashSet<String>,
 }
 
 thread_local! {
@@ -217,6 +220,30 @@ impl<'ast> Visit<'ast> for Taken<'_> {
     ) {
         // Not the function's own name.
         self.visit_statement(&f.statement.node, &f.statement.span);
+    }
+
+    fn visit_declaration(&mut self, d: &'ast c::Declaration, span: &'ast lang_c::span::Span) {
+        let typedef = d.specifiers.iter().any(|s| {
+            matches!(&s.node, c::DeclarationSpecifier::StorageClass(class)
+                if matches!(class.node, c::StorageClassSpecifier::Typedef))
+        });
+        let pointer_type = d.specifiers.iter().any(|s| {
+            matches!(&s.node, c::DeclarationSpecifier::TypeSpecifier(t)
+                if matches!(&t.node, c::TypeSpecifier::TypedefName(id)
+                    if self.pointer_types.contains(&id.node.name)))
+        });
+        for init_declarator in &d.declarators {
+            let declarator = &init_declarator.node.declarator.node;
+            let Some(name) = declarator_name(declarator) else {
+                continue;
+            };
+            if typedef && declares_function_pointer(declarator) {
+                self.pointer_types.insert(name.node.name.clone());
+            } else if !typedef && pointer_type && derived(declarator).is_empty() {
+                self.variables.insert(name.node.name.clone());
+            }
+        }
+        visit::visit_declaration(self, d, span);
     }
 
     fn visit_declarator(&mut self, d: &'ast c::Declarator, span: &'ast lang_c::span::Span) {

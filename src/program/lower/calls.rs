@@ -141,6 +141,23 @@ impl Lowerer {
         }
     }
 
+    /// The location a library call's first argument denotes: C11's calls take a pointer
+    /// (`atomic_store(*pp, 1)` stores where `*pp` points, as herd reads it), the Linux
+    /// and lock calls an lvalue as well (`pointer_argument`).
+    fn call_location(
+        &mut self,
+        call: &library::LibraryCall,
+        arg: &ast::Expr,
+        scope: &mut ThreadScope,
+        out: &mut Vec<Instr>,
+    ) -> Option<Address> {
+        if call.family == Family::C11 {
+            self.address(arg, scope, out)
+        } else {
+            self.pointer_argument(arg, scope, out)
+        }
+    }
+
     /// The memory order a call's access gets, from the call itself or from its argument.
     pub(super) fn call_order(
         &mut self,
@@ -195,7 +212,7 @@ impl Lowerer {
         // Every argument is lowered before giving up, so that one call reports all its errors.
         match call.primitive {
             Primitive::Load => {
-                let loc = self.pointer_argument(&args[0], scope, out);
+                let loc = self.call_location(call, &args[0], scope, out);
                 let order = self.call_order(call.order, args, what);
                 let (loc, order) = (loc?, order?);
                 let dst = dst.unwrap_or_else(|| scope.temporary());
@@ -209,7 +226,7 @@ impl Lowerer {
                 });
             }
             Primitive::Store => {
-                let loc = self.pointer_argument(&args[0], scope, out);
+                let loc = self.call_location(call, &args[0], scope, out);
                 let value = self.lower_expr(&args[1], scope, out);
                 let order = self.call_order(call.order, args, what);
                 let (loc, value, order) = (loc?, value?, order?);
@@ -223,7 +240,7 @@ impl Lowerer {
                 });
             }
             Primitive::Rmw(op) => {
-                let loc = self.pointer_argument(&args[0], scope, out);
+                let loc = self.call_location(call, &args[0], scope, out);
                 let operand = self.lower_expr(&args[1], scope, out);
                 let order = self.call_order(call.order, args, what);
                 let (loc, operand, order) = (loc?, operand?, order?);
@@ -241,7 +258,7 @@ impl Lowerer {
                 });
             }
             Primitive::CompareExchange { weak } => {
-                let loc = self.pointer_argument(&args[0], scope, out);
+                let loc = self.call_location(call, &args[0], scope, out);
                 let expected = self.expected_argument(&args[1], scope, out);
                 let desired = self.lower_expr(&args[2], scope, out);
                 let success = self.call_order(call.order, args, what);
