@@ -178,28 +178,19 @@ pub fn run_batch(paths: &[PathBuf], options: BatchOptions, work: Work) -> Status
         }
         bar
     });
-    let one = |(path, problem): &(PathBuf, Option<String>)| {
-        let t = match problem {
-            Some(message) => {
-                let mut t = TestRun::new(path);
-                ewriteln!(t, "error: {message}");
-                t.status = Status::BadInput;
-                t
-            }
-            None => run_test(path, &work, options.timeout),
-        };
-        if let Some(bar) = &progress {
-            bar.inc(1);
+    let threads = workers(options.jobs, items.len());
+    let runs: Vec<TestRun> = if threads == 1 {
+        on_one_thread(items, work, options.timeout, progress.clone())
+    } else {
+        let one = |item: &Item| run_item(item, &work, options.timeout, progress.as_ref());
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .stack_size(STACK_SIZE)
+            .build();
+        match pool {
+            Ok(pool) => pool.install(|| items.par_iter().map(one).collect()),
+            Err(_) => items.iter().map(one).collect(),
         }
-        t
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(workers(options.jobs, items.len()))
-        .stack_size(STACK_SIZE)
-        .build();
-    let runs: Vec<TestRun> = match pool {
-        Ok(pool) => pool.install(|| items.par_iter().map(one).collect()),
-        Err(_) => items.iter().map(one).collect(),
     };
     if let Some(bar) = &progress {
         bar.finish_and_clear();
@@ -208,10 +199,87 @@ pub fn run_batch(paths: &[PathBuf], options: BatchOptions, work: Work) -> Status
     print_batch(&runs, options, wall)
 }
 
+/// A file of the batch, or the message of a path that could not be read as one.
+type Item = (PathBuf, Option<String>);
+
+fn run_item(
+    (path, problem): &Item,
+    work: &Work,
+    timeout: Option<Duration>,
+    progress: Option<&indicatif::ProgressBar>,
+) -> TestRun {
+    let t = match problem {
+        Some(message) => {
+            let mut t = TestRun::new(path);
+            ewriteln!(t, "error: {message}");
+            t.status = Status::BadInput;
+            t
+        }
+        None => run_test(path, work, timeout),
+    };
+    if let Some(bar) = progress {
+        bar.inc(1);
+    }
+    t
+}
+
+/// A batch with one worker (one test, or `-j 1`): one thread with the large stack, without
+/// rayon's pool (its registry and deques). The thread is left parked once it has sent its
+/// runs, not ended, until the process exits: a thread that ends hands its allocator's pages
+/// back, and mimalloc returns them to the system when the process exits, a `madvise` each
+/// (splitting a transparent huge page); on the ptr tier's LKMM test `strace -c` counts 63
+/// `madvise` calls when the thread ends, 36 when it is parked (README.md, "herd's library
+/// and the kernel's own files").
+fn on_one_thread(
+    items: Vec<Item>,
+    work: Work,
+    timeout: Option<Duration>,
+    progress: Option<indicatif::ProgressBar>,
+) -> Vec<TestRun> {
+    let (send, receive) = mpsc::channel();
+    // For this thread, should the worker not start.
+    let spare = (items.clone(), Arc::clone(&work), progress.clone());
+    let spawned = std::thread::Builder::new()
+        .stack_size(STACK_SIZE)
+        .spawn(move || {
+            let runs: Vec<TestRun> = items
+                .iter()
+                .map(|item| run_item(item, &work, timeout, progress.as_ref()))
+                .collect();
+            if send.send(runs).is_ok() {
+                loop {
+                    std::thread::park();
+                }
+            }
+        });
+    match spawned {
+        Ok(worker) => match receive.recv() {
+            Ok(runs) => runs,
+            // The worker ended without sending: it panicked outside a test's own
+            // `catch_unwind`; the panic goes on here, as from rayon's pool.
+            Err(_) => match worker.join() {
+                Err(panic) => std::panic::resume_unwind(panic),
+                Ok(()) => Vec::new(),
+            },
+        },
+        Err(_) => {
+            let (items, work, progress) = spare;
+            items
+                .iter()
+                .map(|item| run_item(item, &work, timeout, progress.as_ref()))
+                .collect()
+        }
+    }
+}
+
 /// Threads for a batch: as many as asked (all cores by default), but never more than the
 /// cores or the tests, so that `-j 100000` does not start (and give 64 MiB of stack to)
-/// a hundred thousand threads.
+/// a hundred thousand threads. One test asks nothing of the system (the number of cores
+/// is read from the cgroup's files).
 fn workers(jobs: Option<usize>, tests: usize) -> usize {
+    if tests <= 1 || jobs == Some(1) {
+        return 1;
+    }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     jobs.unwrap_or(cores).min(cores).min(tests).max(1)
 }
