@@ -155,45 +155,65 @@ impl<'a> Namer<'a> {
     /// GenMC's suite gave a JSON report that took more than 29 s to write).
     pub fn term(&self, t: TermId) -> String {
         let mut nodes_left = TERM_NODES;
-        self.term_prec(t, 0, &mut nodes_left)
+        let mut out = String::new();
+        self.write_term(&mut out, t, 0, &mut nodes_left);
+        out
     }
 
-    fn term_prec(&self, t: TermId, outer: u8, nodes_left: &mut usize) -> String {
+    /// Appends `t` to `out` (in parentheses when it binds less tightly than `outer`),
+    /// into one string rather than one per node.
+    fn write_term(&self, out: &mut String, t: TermId, outer: u8, nodes_left: &mut usize) {
+        use std::fmt::Write;
         if *nodes_left == 0 {
-            return "…".to_string();
+            out.push('…');
+            return;
         }
         *nodes_left -= 1;
         match *self.events.terms.get(t) {
-            Term::Const(v) => v.to_string(),
-            Term::Read(e) => self.read_value(e),
+            Term::Const(v) => {
+                let _ = write!(out, "{v}");
+            }
+            Term::Read(e) => match self.unique_register_reads.get(&e) {
+                Some(name) => out.push_str(name),
+                None => {
+                    let _ = write!(out, "v{}", self.number(e));
+                }
+            },
             Term::Unary(op, a) => {
-                let symbol = match op {
+                out.push_str(match op {
                     UnaryOp::Neg => "-",
                     UnaryOp::Not => "!",
                     UnaryOp::BitNot => "~",
-                };
-                format!("{}{}", symbol, self.term_prec(a, 12, nodes_left))
+                });
+                self.write_term(out, a, 12, nodes_left);
             }
             Term::Binary(op, a, b) => {
                 let (symbol, prec) = binary_symbol(op);
-                let left = self.term_prec(a, prec, nodes_left);
-                let right = self.term_prec(b, prec + 1, nodes_left);
-                let text = format!("{left} {symbol} {right}");
-                if prec < outer {
-                    format!("({text})")
-                } else {
-                    text
+                let wrap = prec < outer;
+                if wrap {
+                    out.push('(');
+                }
+                self.write_term(out, a, prec, nodes_left);
+                out.push(' ');
+                out.push_str(symbol);
+                out.push(' ');
+                self.write_term(out, b, prec + 1, nodes_left);
+                if wrap {
+                    out.push(')');
                 }
             }
             Term::Ite(c, a, b) => {
-                let condition = self.term_prec(c, 1, nodes_left);
-                let then = self.term_prec(a, 1, nodes_left);
-                let otherwise = self.term_prec(b, 1, nodes_left);
-                let text = format!("{condition} ? {then} : {otherwise}");
-                if outer > 0 {
-                    format!("({text})")
-                } else {
-                    text
+                let wrap = outer > 0;
+                if wrap {
+                    out.push('(');
+                }
+                self.write_term(out, c, 1, nodes_left);
+                out.push_str(" ? ");
+                self.write_term(out, a, 1, nodes_left);
+                out.push_str(" : ");
+                self.write_term(out, b, 1, nodes_left);
+                if wrap {
+                    out.push(')');
                 }
             }
         }
