@@ -2512,11 +2512,15 @@ fn initializer_lists_and_local_arrays_have_cs_values() {
 fn initializers_nemos_does_not_read_are_refused_at_the_construct() {
     assert_refused(
         "init_lists_refused.c",
-        "init_lists_refused.c:9:6: this local array declarator (a pointer to an array, an array of function pointers) is not supported yet",
+        "init_lists_refused.c:16:6: this local array declarator (a pointer to an array, an array of function pointers) is not supported yet",
     );
     assert_refused(
         "init_lists_refused.c",
-        "init_lists_refused.c:10:22: a string literal initialising an object that is not a `char` array is not supported yet",
+        "init_lists_refused.c:17:22: a string literal for an aggregate that is not a character array initialises its first element, an integer, with a pointer: not C (C11 6.7.9p11, 6.5.16.1p1)",
+    );
+    assert_refused(
+        "init_lists_refused.c",
+        "init_lists_refused.c:18:22: a string literal initialising an object that is not a `char` array is not supported yet",
     );
 }
 

@@ -34,9 +34,11 @@ const MAX_CELLS: i64 = 4096;
 /// An object's layout in cells.
 #[derive(Clone, Debug)]
 pub(super) enum Layout {
-    /// One cell; whether it is a `char` (which a string literal initialises).
+    /// One cell; whether it is a `char` (which a string literal initialises) and whether
+    /// it is a pointer (which a string literal may initialise as its address).
     Scalar {
         char: bool,
+        pointer: bool,
     },
     Array(Box<Layout>, u32),
     Struct(Vec<(String, Layout)>),
@@ -71,7 +73,18 @@ impl Layout {
     }
 
     fn is_char_array(&self) -> bool {
-        matches!(self, Layout::Array(element, _) if matches!(**element, Layout::Scalar { char: true }))
+        matches!(self, Layout::Array(element, _) if matches!(**element, Layout::Scalar { char: true, .. }))
+    }
+
+    /// Whether the first scalar of the object (itself, for a scalar) is an integer, not a
+    /// pointer.
+    fn first_scalar_is_integer(&self) -> bool {
+        match self {
+            Layout::Scalar { pointer, .. } => !pointer,
+            _ => self
+                .member(0)
+                .is_some_and(|(first, _)| first.first_scalar_is_integer()),
+        }
     }
 }
 
@@ -163,7 +176,10 @@ impl Translator<'_> {
             return None;
         }
         let one = if pointer_depth > 0 {
-            Layout::Scalar { char: false }
+            Layout::Scalar {
+                char: false,
+                pointer: true,
+            }
         } else {
             let name = base.strip_prefix("struct ").unwrap_or(base);
             match self.structs.iter().find(|s| s.name.name == name) {
@@ -192,6 +208,7 @@ impl Translator<'_> {
                 }
                 None => Layout::Scalar {
                     char: base.contains("char"),
+                    pointer: false,
                 },
             }
         };
@@ -285,10 +302,7 @@ impl Translator<'_> {
                     cells.insert(offset + k as i64, CellInit::Int(0));
                 }
             }
-            (_, c::Expression::StringLiteral(_)) => self.refuse(
-                "a string literal initialising an object that is not a `char` array",
-                e.span,
-            ),
+            (_, c::Expression::StringLiteral(_)) => self.string_for_aggregate(layout, e.span),
             _ => self.refuse(
                 "an aggregate initialised by an expression (a whole struct or array as a value)",
                 e.span,
@@ -441,10 +455,7 @@ impl Translator<'_> {
                         if matches!(e.node, c::Expression::StringLiteral(_))
                             && !member.is_char_array() =>
                     {
-                        self.refuse(
-                            "a string literal initialising an object that is not a `char` array",
-                            e.span,
-                        );
+                        self.string_for_aggregate(&member, e.span);
                         return None;
                     }
                     c::Initializer::Expression(e) if !takes_whole(&member, e) => {
@@ -461,6 +472,29 @@ impl Translator<'_> {
             }
         }
         targets.last().map(|k| k + 1)
+    }
+
+    /// A string literal for an aggregate that is not a `char` array (`.a = "2222"` for an
+    /// `int a[4]`). C lets a string initialise an array of a character type only (C11
+    /// 6.7.9p14); for another aggregate, brace elision makes it the initializer of the first
+    /// scalar (6.7.9p20), and a pointer initialising an integer without a cast breaks the
+    /// constraint of simple assignment (6.7.9p11, 6.5.16.1p1): that is not C (clang accepts
+    /// it, a warning `-Wint-conversion`, an error by default since clang 15). A first scalar
+    /// that is a pointer would be C; nemos has no address for a string literal yet.
+    fn string_for_aggregate(&mut self, layout: &Layout, span: lang_c::span::Span) {
+        if !layout.first_scalar_is_integer() {
+            self.refuse(
+                "a string literal initialising an object that is not a `char` array",
+                span,
+            );
+            return;
+        }
+        let at = self.span(span);
+        self.errors.push(Diagnostic::new(
+            "a string literal for an aggregate that is not a character array initialises \
+             its first element, an integer, with a pointer: not C (C11 6.7.9p11, 6.5.16.1p1)",
+            at,
+        ));
     }
 
     /// A designator's index, a constant within the array.
