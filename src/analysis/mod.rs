@@ -872,7 +872,9 @@ impl<'a> Session<'a> {
             return Ok(None);
         }
         let any = self.some_assertion_fails();
-        self.find(&[self.within_bound, any])
+        // An assertion fails in a reachable state even where a thread then blocks for good:
+        // GenMC reports it on such a blocked execution too.
+        self.find(&[!self.encoding.bound_hit, any])
     }
 
     /// The literal of "some assertion fails".

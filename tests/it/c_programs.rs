@@ -2768,3 +2768,30 @@ fn a_silent_loop_left_by_break_stays_bounded_under_genmc_unroll() {
         assert_eq!(code, 1, "{model}: {whole}");
     }
 }
+
+#[test]
+fn an_assertion_fails_beside_a_thread_blocked_for_good() {
+    for model in ["rc11", "sc"] {
+        let output = nemos()
+            .args([
+                "check",
+                "--no-liveness",
+                "--count",
+                "--format",
+                "json",
+                "--model",
+                model,
+                "assert_beside_blocked_thread.c",
+            ])
+            .output()
+            .expect("nemos runs");
+        assert_eq!(output.status.code(), Some(1), "{model}");
+        let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        assert_eq!(
+            json["defects"],
+            serde_json::json!(["an assertion fails"]),
+            "{model}"
+        );
+        assert_eq!(executions(&json), 0, "{model}: no complete execution");
+    }
+}
