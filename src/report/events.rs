@@ -77,6 +77,17 @@ pub fn events_table(program: &Program, events: &Events) -> String {
             );
         }
     }
+    for wait in &events.waits {
+        if let crate::events::WaitOn::Forever { loop_span } = &wait.on {
+            let (line, _) = program.source.line_col(loop_span.start);
+            let _ = writeln!(
+                out,
+                "loop with no exit at line {line} ({}): the thread waits for good there (event {})",
+                program.thread_name(wait.thread),
+                namer.number(wait.event)
+            );
+        }
+    }
     for (thread, loop_span) in &events.retry_loops {
         let (line, _) = program.source.line_col(loop_span.start);
         let _ = writeln!(
