@@ -855,6 +855,8 @@ impl<'a> Encoding<'a> {
                     };
                     sink.implies(blocked, held);
                 }
+                // No write can let the loop out: reached is blocked.
+                WaitOn::Forever { .. } => {}
             }
             self.blocked.push(blocked);
             all.push(blocked);

@@ -85,6 +85,14 @@ pub enum WaitOn {
     /// the mutex ends held (by another thread, or by this one: a self-deadlock). The
     /// acquisition `lock` and the rest of the thread run when it is 0.
     Mutex { loc: LocId, lock: EventId },
+    /// A loop with no exit (`while (1)` whose body neither breaks nor returns) in a program
+    /// with no error site: the thread blocks for good at its head, wherever it reaches it
+    /// (the Wait event's value is 1). No execution that reaches it is complete
+    /// (docs/unrolling.md, "Loops with no exit").
+    Forever {
+        /// The `while` statement.
+        loop_span: Span,
+    },
 }
 
 /// A place where a thread may block forever.

@@ -67,15 +67,22 @@ pub fn events_table(program: &Program, events: &Events) -> String {
     );
     out.push_str(&table.to_string());
     for wait in &events.waits {
-        if let crate::events::WaitOn::Spin { loop_span, .. } = &wait.on {
-            let (line, _) = program.source.line_col(loop_span.start);
-            let _ = writeln!(
-                out,
-                "spin loop at line {line} ({}): reduced to one iteration, then exit or wait for good (event {})",
-                program.thread_name(wait.thread),
-                namer.number(wait.event)
-            );
-        }
+        let (loop_span, what) = match &wait.on {
+            crate::events::WaitOn::Spin { loop_span, .. } => (
+                loop_span,
+                "spin loop at line {line} ({thread}): reduced to one iteration, then exit or wait for good",
+            ),
+            crate::events::WaitOn::Forever { loop_span } => (
+                loop_span,
+                "loop with no exit at line {line} ({thread}): the thread waits for good there",
+            ),
+            crate::events::WaitOn::Mutex { .. } => continue,
+        };
+        let (line, _) = program.source.line_col(loop_span.start);
+        let what = what
+            .replace("{line}", &line.to_string())
+            .replace("{thread}", &program.thread_name(wait.thread));
+        let _ = writeln!(out, "{what} (event {})", namer.number(wait.event));
     }
     for (thread, loop_span) in &events.retry_loops {
         let (line, _) = program.source.line_col(loop_span.start);

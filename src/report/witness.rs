@@ -467,6 +467,11 @@ pub fn blocked_threads(program: &Program, events: &Events, execution: &Execution
                         None => format!("waits for lock {name} at line {at}, which stays taken"),
                     }
                 }
+                WaitOn::Forever { loop_span } => {
+                    let text = source.snippet(*loop_span);
+                    let text = text.lines().next().unwrap_or("").trim();
+                    format!("loops for good at line {at} (`{text}`): the loop has no exit")
+                }
             };
             Blocked {
                 thread,

@@ -590,6 +590,7 @@ fn computed_results(
                 };
                 (!held).then(|| format!("wait {} blocks on a lock that ends free", wait.event + 1))
             }
+            WaitOn::Forever { .. } => None,
         };
         if let Some(why) = why {
             return Err(format!("deadlock: {why}"));

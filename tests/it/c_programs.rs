@@ -2795,3 +2795,49 @@ fn an_assertion_fails_beside_a_thread_blocked_for_good() {
         assert_eq!(executions(&json), 0, "{model}: no complete execution");
     }
 }
+
+/// Loops with no exit block for good at their head when the program has no error site
+/// (docs/unrolling.md, "Loops with no exit"): GenMC 0.11's verdict and count, under both
+/// models (`-disable-estimation`: no error, 1 complete execution, the one where `y` reads 0,
+/// and 1 blocked), where nemos cut them at every bound before (exit 3).
+#[test]
+fn loops_with_no_exit_block_at_their_head() {
+    for file in ["exitless_cas.c", "exitless_fai.c", "exitless_store.c"] {
+        for model in ["rc11", "sc"] {
+            let (code, result) = check_json(file, &["--count", "--no-liveness", "--model", model]);
+            assert_eq!(code, 0, "{file} under {model}: {result}");
+            assert_eq!(result["bound_hit"], false, "{file} under {model}: {result}");
+            assert_eq!(executions(&result), 1, "{file} under {model}: {result}");
+        }
+        // The thread that enters the loop never ends: with liveness checked, a deadlock
+        // (GenMC -check-liveness reports a liveness violation for exitless_cas.c and
+        // exitless_store.c; for exitless_fai.c's fetch-add pairs it checks none).
+        let (code, text) = check_text(file, &["--model", "rc11"]);
+        assert_eq!(code, 1, "{file}: {text}");
+        assert!(text.contains("the loop has no exit"), "{file}: {text}");
+    }
+}
+
+/// The gate: a program with an error site keeps its loops with no exit unrolled. Here the
+/// loop's stores make thread 2's assertion fail (GenMC 0.11 -unroll=3: safety violation;
+/// without a bound GenMC does not end), so blocking the loop at its head would lose the
+/// failure and answer "no defect"; nemos keeps the executions cut by the bound (exit 3).
+#[test]
+fn a_loop_with_no_exit_is_kept_where_the_program_can_fail() {
+    for model in ["rc11", "sc"] {
+        let (code, result) = check_json(
+            "exitless_assert.c",
+            &[
+                "--count",
+                "--no-liveness",
+                "--model",
+                model,
+                "--unroll",
+                "4",
+            ],
+        );
+        assert_eq!(code, 3, "{model}: {result}");
+        assert_eq!(result["bound_hit"], true, "{model}: {result}");
+        assert!(result["deadlock"].is_null(), "{model}: {result}");
+    }
+}

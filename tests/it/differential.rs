@@ -143,7 +143,7 @@ pub(crate) fn spin_loops(program: &Program) -> Vec<Span> {
         .iter()
         .filter_map(|w| match w.on {
             WaitOn::Spin { loop_span, .. } => Some(loop_span),
-            WaitOn::Mutex { .. } => None,
+            WaitOn::Mutex { .. } | WaitOn::Forever { .. } => None,
         })
         .chain(events.retry_loops.iter().map(|&(_, span)| span))
         .collect()

@@ -27,6 +27,7 @@ mod differential;
 mod dot;
 mod events;
 mod examples;
+mod exitless;
 mod functions;
 mod genmc_corpus;
 mod genmc_other;

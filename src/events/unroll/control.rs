@@ -182,6 +182,9 @@ impl Builder {
         if counts_iterations && self.silent_loop(state, cond_prelude, cond, body) {
             return;
         }
+        if self.exitless_loop(state, cond, span) {
+            return;
+        }
         if spin_reducible(&state.temporaries, cond_prelude, cond, body) {
             return self.spin(state, cond_prelude, cond, body, span);
         }

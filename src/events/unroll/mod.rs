@@ -5,6 +5,7 @@ mod calls;
 mod control;
 mod ctrl;
 mod dead;
+mod exitless;
 mod flow;
 mod heap;
 mod instr;
@@ -151,6 +152,7 @@ fn unroll_once(
         unroll: options.unroll,
         max_events: options.max_events,
         end_threads_at_bound: options.end_threads_at_bound,
+        exitless_loops: !options.end_threads_at_bound && exitless::no_error_site(program),
         cut: false,
         cut_in_loop: None,
         control_terms: HashMap::new(),
@@ -307,6 +309,9 @@ struct Builder {
     max_events: Option<usize>,
     /// See [`UnrollOptions::end_threads_at_bound`].
     end_threads_at_bound: bool,
+    /// Loops with no exit block for good at their head (`exitless.rs`): the program has no
+    /// error site, and no GenMC `-unroll` ends a thread at its bound.
+    exitless_loops: bool,
     /// The events passed `max_events`: every recursion returns at once.
     cut: bool,
     /// The innermost loop (thread, span) whose unrolling saw the cut first.

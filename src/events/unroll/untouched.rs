@@ -111,6 +111,7 @@ pub(super) fn drop_untouched_inits(program: &Program, events: &mut Events) {
                 }
             }
             WaitOn::Mutex { lock, .. } => *lock = map(*lock),
+            WaitOn::Forever { .. } => {}
         }
     }
     for call in &mut events.calls {
