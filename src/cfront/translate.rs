@@ -1643,7 +1643,8 @@ impl Translator<'_> {
     }
 
     /// `for (i = a; i < b; i++)` (or `<=`, `!=`, `>`, `>=`, `--`, `+= k`, `-= k`) with `a`
-    /// and `b` constants and a body that neither assigns `i` nor leaves the loop early: the
+    /// and `b` constants and a body that neither assigns `i` nor leaves the loop early by
+    /// `break`, `continue` or `goto` (a `return` may: it leaves the function): the
     /// variable, its values (at most 64 of them) and the value that ends the loop.
     fn constant_trip(
         &self,
@@ -2636,12 +2637,16 @@ fn integer(k: &c::Constant) -> Option<i64> {
     }
 }
 
-/// Whether a statement assigns `variable` (or, with `or_exits`, leaves its loop early):
-/// what keeps a `for` from being unrolled here.
+/// Whether a statement assigns `variable` (or, with `or_exits`, leaves its loop early by
+/// `break`, `continue` or `goto`): what keeps a `for` from being unrolled here. A `return`
+/// does not: it leaves the function, whether the loop is unrolled or not, and lowering
+/// guards what follows it in the copies with the function's return flag, as it does in a
+/// loop (GenMC's `check_array` in saver/spin-lock: `for (i = 0; i < MAX; i++) if (a[i] ==
+/// DEF) return 0;`, whose iterations the unroller would otherwise count against the bound).
 fn statement_mentions(s: &c::Statement, variable: &str, or_exits: bool) -> bool {
     match s {
         c::Statement::Break | c::Statement::Continue | c::Statement::Goto(_) => or_exits,
-        c::Statement::Return(_) => or_exits,
+        c::Statement::Return(_) => false,
         c::Statement::Compound(items) => items.iter().any(|item| match &item.node {
             c::BlockItem::Statement(s) => statement_mentions(&s.node, variable, or_exits),
             c::BlockItem::Declaration(d) => d.node.declarators.iter().any(|i| {

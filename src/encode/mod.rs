@@ -818,17 +818,22 @@ impl<'a> Encoding<'a> {
                     for &r in reads {
                         let loc = events.events[r].location;
                         // An exchange's read is followed by its own write, which writes back
-                        // what it read when the loop spins: that write may follow.
-                        let own = events.events[r].rmw;
+                        // what it read when the loop spins: that write may follow. So may a
+                        // lock's acquisition and the unlock of its section (the iteration's
+                        // own writes after the lock, `flow::spin_reducible`), which leave
+                        // the mutex free, as the lock read it.
+                        let own = |x: &crate::events::Event| {
+                            Some(x.id) == events.events[r].rmw
+                                || (events.events[r].kind == EventKind::Lock
+                                    && x.thread == events.events[r].thread
+                                    && x.position > events.events[r].position)
+                        };
                         for &w in &events.bounds.rf_candidates[r] {
                             let rf = self.rf.get(w, r);
                             if rf.is_false() {
                                 continue;
                             }
-                            for later in events
-                                .writes()
-                                .filter(|x| x.location == loc && Some(x.id) != own)
-                            {
+                            for later in events.writes().filter(|x| x.location == loc && !own(x)) {
                                 let co = self.co.get(w, later.id);
                                 if !co.is_false() {
                                     sink.clause(&[!blocked, !rf, !co]);

@@ -562,14 +562,34 @@ fn computed_results(
                 .and_then(|chain| chain.last())
                 == Some(&w)
         };
+        // A lock `r` of a spin loop's iteration read `w`, and every write after `w` is one
+        // of the iteration's own after the lock: its acquisition and its unlock.
+        let own_after = |r: EventId, w: EventId| {
+            let lock = &events.events[r];
+            lock.kind == EventKind::Lock
+                && lock
+                    .location
+                    .and_then(|l| execution.co.get(l))
+                    .and_then(|chain| chain.iter().position(|&x| x == w).map(|i| &chain[i + 1..]))
+                    .is_some_and(|after| {
+                        after.iter().all(|&x| {
+                            events.events[x].thread == lock.thread
+                                && events.events[x].position > lock.position
+                        })
+                    })
+        };
         let why = match &wait.on {
-            // An exchange's own write may follow the write it read (`encode_waits`).
+            // An exchange's own write may follow the write it read, and so may a lock's
+            // acquisition and its section's unlock (`encode_waits`).
             WaitOn::Spin { reads, .. } => reads
                 .iter()
                 .filter(|&&r| executed(r))
                 .find(|&&r| {
                     !execution.rf.iter().any(|&(w, r2)| {
-                        r2 == r && (co_last(w) || events.events[r].rmw.is_some_and(co_last))
+                        r2 == r
+                            && (co_last(w)
+                                || events.events[r].rmw.is_some_and(co_last)
+                                || own_after(r, w))
                     })
                 })
                 .map(|r| format!("read {} of a blocked spin loop reads an older write", r + 1)),

@@ -1682,17 +1682,8 @@ fn a_hashed_mutex_table_keeps_the_cells_its_keys_reach() {
 fn mutexes_agree_with_the_reference_explorer() {
     for case in [1, 3, 4, 5] {
         let file = "mutex_misuse.c";
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/c")
-            .join(file);
-        let text = std::fs::read_to_string(&path).expect("the program");
-        let source = nemos::diagnostics::SourceFile::new(file, text.as_str());
         let define = format!("CASE={case}");
-        let options = nemos::LoadOptions {
-            preprocessor: Some(reference_preprocessor(&[&define])),
-            ..nemos::LoadOptions::default()
-        };
-        let test = nemos::load(&source, &options).expect("the program loads");
+        let (_, test) = load_for_reference(file, &[&define]);
         let reference = crate::reference::explore(&test.program, 2);
         let flag = format!("-D{define}");
         let (_, json) = check_text(file, &["--format", "json", "--model", "sc", &flag]);
@@ -1708,6 +1699,94 @@ fn mutexes_agree_with_the_reference_explorer() {
             "case {case}: deadlock"
         );
     }
+}
+
+/// A checker thread spinning on a critical section (`tests/c/spin_lock_checker.c`, GenMC's
+/// saver/spin-lock made small): its loop is reduced as a spin loop (a failed iteration
+/// takes and releases a mutex that is memory, and reads), and the product's answers under
+/// SC (assertion failures, races, deadlocks, bound hits, each query of
+/// `differential::compare_program`) are the reference explorer's, which runs the loop
+/// without a bound; with `-DHOLD` the exiting iteration keeps the mutex, and with
+/// `-DINVALID` another thread unlocks it without holding it: the loop is not reduced, and
+/// the answers are still the reference's.
+#[test]
+fn a_spin_loop_around_a_critical_section_agrees_with_the_reference_explorer() {
+    let file = "spin_lock_checker.c";
+    for (define, reduced) in [
+        (None, true),
+        (Some("LATE"), true),
+        (Some("RACE"), true),
+        (Some("WORKERS=1"), true),
+        (Some("HOLD"), false),
+        (Some("INVALID"), false),
+    ] {
+        let defines: Vec<&str> = define.into_iter().collect();
+        let (text, test) = load_for_reference(file, &defines);
+        assert_eq!(
+            crate::differential::spin_loops(&test.program).len(),
+            usize::from(reduced),
+            "{define:?}: the checker's loop is reduced"
+        );
+        crate::differential::compare_program(
+            &format!("{file} {define:?}"),
+            &text,
+            &test.program,
+            nemos::encode::acyclic::AcyclicStrategy::Ranks,
+            2,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+/// The same program against GenMC 0.11 (`genmc -rc11|-sc -disable-estimation -- [-D...]
+/// spin_lock_checker.c`, 28 November 2026), under both models: no error and 2 executions
+/// (the orders of the two workers' sections; GenMC blocks the checker's failed
+/// iterations, and nemos counts only the executions whose checker succeeds first time);
+/// `-DLATE` a failed assertion, `-DRACE` a data race, `-DWORKERS=1` no error and no complete
+/// execution (the checker spins for good: a deadlock once liveness is checked, GenMC's
+/// liveness violation under `-check-liveness`).
+#[test]
+fn a_spin_loop_around_a_critical_section_is_decided_as_genmc_decides_it() {
+    let file = "spin_lock_checker.c";
+    for model in ["sc", "rc11"] {
+        let base = ["--model", model, "--count", "--no-liveness"];
+        let (code, json) = check_json(file, &base);
+        assert_eq!(code, 0, "{model}: {json}");
+        assert_eq!(executions(&json), 2, "{model}");
+        assert_eq!(json["bound_hit"], false, "{model}");
+        let (code, json) = check_json(file, &[&base[..], &["-DLATE"]].concat());
+        assert_eq!(code, 1, "LATE under {model}: {json}");
+        assert_eq!(json["assertion_fails"], true, "LATE under {model}");
+        let (code, json) = check_json(file, &[&base[..], &["-DRACE"]].concat());
+        assert_eq!(code, 1, "RACE under {model}: {json}");
+        assert_eq!(
+            json["defects"],
+            serde_json::json!(["a data race"]),
+            "{model}"
+        );
+        let (code, json) = check_json(file, &[&base[..], &["-DWORKERS=1"]].concat());
+        assert_eq!(code, 0, "WORKERS=1 under {model}: {json}");
+        assert_eq!(executions(&json), 0, "WORKERS=1 under {model}");
+        let (code, json) = check_json(file, &["--model", model, "-DWORKERS=1"]);
+        assert_eq!(code, 1, "WORKERS=1 under {model}: {json}");
+        assert!(!json["deadlock"].is_null(), "WORKERS=1 under {model}");
+    }
+}
+
+/// `tests/c/<file>` and the test it loads through the library with `defines` (the system
+/// preprocessor and nemos's headers), for the reference explorer.
+fn load_for_reference(file: &str, defines: &[&str]) -> (String, nemos::Test) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/c")
+        .join(file);
+    let text = std::fs::read_to_string(&path).expect("the program");
+    let source = nemos::diagnostics::SourceFile::new(file, text.as_str());
+    let options = nemos::LoadOptions {
+        preprocessor: Some(reference_preprocessor(defines)),
+        ..nemos::LoadOptions::default()
+    };
+    let test = nemos::load(&source, &options).expect("the program loads");
+    (text, test)
 }
 
 /// nemos's headers written once for [`reference_preprocessor`] (once per process: tests

@@ -201,9 +201,20 @@ pub(crate) fn compare_unrolled(
     strategy: AcyclicStrategy,
     unroll: u32,
 ) -> Result<(), String> {
-    let program = lower(name, text);
-    let mine = product_unrolled(&program, strategy, unroll);
-    let theirs = reference_unrolled(&program, unroll);
+    compare_program(name, text, &lower(name, text), strategy, unroll)
+}
+
+/// [`compare_unrolled`] on a program already lowered (a C program, loaded through its
+/// front end), `text` its source for the messages.
+pub(crate) fn compare_program(
+    name: &str,
+    text: &str,
+    program: &Program,
+    strategy: AcyclicStrategy,
+    unroll: u32,
+) -> Result<(), String> {
+    let mine = product_unrolled(program, strategy, unroll);
+    let theirs = reference_unrolled(program, unroll);
     let mut problems = Vec::new();
     if mine.outcomes != theirs.outcomes {
         problems.push(format!(

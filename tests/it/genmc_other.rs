@@ -94,6 +94,28 @@ const KNOWN_COUNT_DIFFERENCES: &[(&str, &str, &str)] = &[
     ("correct/ipr/lock-nested/variants/lock-nested.c", "sc", "nemos counts 4, GenMC 6: the orders of y's three critical sections (6) times the order of the two thread_race fetch_adds (2) make GenMC's 12 (genmc -disable-sr: 12), halved by its symmetry reduction of the two thread_race threads; nemos counts distinct rf and co (the fetch_add order, 2, times na's co, 2), not lock orders"),
 ];
 
+/// Rows whose verdict is compared and whose count is not asked, and why: a count that
+/// differs from GenMC's for a reason listed above and that `--count` does not finish within
+/// the row's limit (every execution is one more solve), while the verdict takes a second.
+const VERDICT_ONLY_ROWS: &[(&str, &str, &str)] = &[
+    (
+        "correct/sr/conf-loop/variants/conf-loop0.c",
+        "rc11",
+        CONF_LOOP,
+    ),
+    (
+        "correct/sr/conf-loop/variants/conf-loop0.c",
+        "sc",
+        CONF_LOOP,
+    ),
+];
+
+const CONF_LOOP: &str = "GenMC counts 5520 with its symmetry reduction of the three \
+    thread_n threads started with __VERIFIER_spawn/__VERIFIER_spawn_symmetric, as for \
+    conf-loop-small (KNOWN_COUNT_DIFFERENCES); genmc -disable-sr counts 128160 under rc11 and \
+    sc (measured 2026-11-28, 18 s each), the executions nemos's --count (distinct rf and co) \
+    would enumerate, past the 30 s limit";
+
 /// Rows whose verdict differs from GenMC's, and why: front-end defects, reported, to be
 /// taken off when fixed.
 const KNOWN_DISAGREEMENTS: &[(&str, &str, &str)] = &[];
@@ -266,6 +288,9 @@ fn folder_rows(tests: &Path, folder: &str) -> (Vec<Row>, Vec<(String, String)>) 
                     }
                     None => String::new(),
                 };
+                let count_asked = !VERDICT_ONLY_ROWS
+                    .iter()
+                    .any(|(v, m, _)| (*v, *m) == (relative.as_str(), *model));
                 rows.push(Row {
                     variant: relative,
                     model: model.to_string(),
@@ -277,7 +302,8 @@ fn folder_rows(tests: &Path, folder: &str) -> (Vec<Row>, Vec<(String, String)>) 
                     compare_count: expected.is_some()
                         && !genmc_args
                             .split_whitespace()
-                            .any(|o| VERDICT_ONLY_OPTIONS.contains(&o)),
+                            .any(|o| VERDICT_ONLY_OPTIONS.contains(&o))
+                        && count_asked,
                 });
             }
         }
@@ -316,6 +342,13 @@ fn genmc_suite_beyond_the_shared_corpus() {
                 .iter()
                 .any(|r| r.starts_with(&format!("{test}/")) && r.ends_with(&format!(" {model}")))),
             "{test} {model} is listed as not compiled by GenMC but no such row was found"
+        );
+    }
+    for (v, m, _) in VERDICT_ONLY_ROWS {
+        assert!(
+            rows.iter()
+                .any(|r| (r.variant.as_str(), r.model.as_str()) == (*v, *m)),
+            "{v} {m} is listed as verdict only but no such row was found"
         );
     }
     let outcomes = run_rows(parent, &rows);

@@ -185,7 +185,13 @@ impl Builder {
         if self.exitless_loop(state, cond, span) {
             return;
         }
-        if spin_reducible(&state.temporaries, cond_prelude, cond, body) {
+        if spin_reducible(
+            &state.temporaries,
+            &self.spin_mutexes,
+            cond_prelude,
+            cond,
+            body,
+        ) {
             return self.spin(state, cond_prelude, cond, body, span);
         }
         if let Some((prelude, body)) = self.spin_without_unread(state, cond_prelude, cond, body) {
@@ -413,8 +419,13 @@ impl Builder {
             let (Some(read), Some(written)) = (event.rmw, event.value) else {
                 continue;
             };
-            // A compare-exchange's failure writes nothing; its success is a write.
-            if !event.is_write() || Some(read) == exit_read {
+            // A compare-exchange's failure writes nothing; its success is a write. A lock's
+            // acquisition writes 1 and the unlock of its section, in the same iteration
+            // (`flow::spin_reducible`), 0 again.
+            if !event.is_write()
+                || Some(read) == exit_read
+                || self.events[read].kind == EventKind::Lock
+            {
                 continue;
             }
             let guard = event.guard.clone();

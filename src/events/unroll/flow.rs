@@ -71,6 +71,60 @@ pub(super) fn may_stay_held(program: &Program) -> Vec<bool> {
     out
 }
 
+/// Per location: every unlock of it in the program is one of a lock its thread holds, so
+/// that no unlock of another thread falls inside a critical section a spin loop's failed
+/// iteration holds (`Builder::spin_mutexes`). With every unlock valid, the writes of a
+/// mutex that is memory alternate in `co` between a lock and the unlock of its own
+/// section: each lock reads the write just before it, which must be 0 (an unlock), and
+/// an unlock's thread holds the mutex since its last lock. The matching is
+/// `program::mutex`'s (a branch starts with what is held before it, and what is held after
+/// it is what both sides hold; a loop's body starts with nothing), but a loop each path of
+/// whose iterations closes every section it opens (`spin_paths::sections_balanced_by_paths`:
+/// `lock; if (c) { unlock; break; } unlock;`) unlocks only what it locked.
+pub(super) fn unlocks_matched(program: &Program) -> Vec<bool> {
+    fn walk(instrs: &[Instr], held: &mut Vec<LocId>, unmatched: &mut [bool]) {
+        for instr in instrs {
+            match instr {
+                Instr::Lock { loc, .. } => held.push(*loc),
+                Instr::Unlock { loc, .. } => match held.iter().rposition(|l| l == loc) {
+                    Some(i) => {
+                        held.remove(i);
+                    }
+                    None => unmatched[*loc] = true,
+                },
+                Instr::If {
+                    then_branch,
+                    else_branch,
+                    ..
+                } => {
+                    let mut then_held = held.clone();
+                    let mut else_held = held.clone();
+                    walk(then_branch, &mut then_held, unmatched);
+                    walk(else_branch, &mut else_held, unmatched);
+                    then_held.retain(|l| else_held.contains(l));
+                    *held = then_held;
+                }
+                Instr::While {
+                    cond_prelude,
+                    cond,
+                    body,
+                    ..
+                } if !super::spin_paths::sections_balanced_by_paths(cond_prelude, cond, body) => {
+                    walk(cond_prelude, &mut Vec::new(), unmatched);
+                    walk(body, &mut Vec::new(), unmatched);
+                }
+                Instr::AtomicBlock { body, .. } => walk(body, &mut held.clone(), unmatched),
+                _ => {}
+            }
+        }
+    }
+    let mut unmatched = vec![false; program.locations.len()];
+    for thread in &program.threads {
+        walk(&thread.body, &mut Vec::new(), &mut unmatched);
+    }
+    unmatched.into_iter().map(|u| !u).collect()
+}
+
 /// Registers along a straight run of instructions: read before being written on some path
 /// (`exposed`), written on every path (`surely`), written on some path (`written`).
 #[derive(Clone, Default)]
@@ -91,8 +145,21 @@ pub(super) struct Flow {
     /// Inside a branch whose condition varies.
     under_varying_branch: bool,
     /// Exchanges are followed (a spin loop's, whose unrolling checks that a failed one
-    /// writes back what it read); other runs (a retry loop's) refuse them.
+    /// writes back what it read); other runs (a retry loop's) refuse them. So are a spin
+    /// loop's critical sections: a lock and its unlock in the same iteration, and the
+    /// checks of a mutex that is memory (`program::mutex`) when the path's known values
+    /// make them hold (`spin_paths.rs`).
     exchanges: bool,
+    /// The mutexes locked and not yet unlocked on this run, innermost last.
+    held: Vec<LocId>,
+    /// The mutexes the run locks: the caller checks that each is one whose critical
+    /// section a failed iteration may hold ([`spin_reducible`]).
+    locked: BTreeSet<LocId>,
+    /// The run has an unlock of a mutex it did not lock, a branch whose sides leave
+    /// different mutexes held, or a check its known values do not make hold: the joined
+    /// run cannot tell that an iteration's critical sections are balanced and its checks
+    /// pass; each path must (`spin_paths.rs`).
+    unproven: bool,
 }
 
 impl Flow {
@@ -102,6 +169,19 @@ impl Flow {
             exchanges: true,
             ..Flow::default()
         }
+    }
+
+    /// Every critical section this run opens it closes, and every check it passes, as far
+    /// as it knows: the iteration it followed leaves each mutex as it found it.
+    pub(super) fn balanced(&self) -> bool {
+        !self.unproven && self.held.is_empty()
+    }
+
+    /// Every mutex the run locks is one of `mutexes` (per location).
+    pub(super) fn locks_only(&self, mutexes: &[bool]) -> bool {
+        self.locked
+            .iter()
+            .all(|&l| mutexes.get(l).copied().unwrap_or(false))
     }
 
     pub(super) fn uses(&mut self, expr: &Expr) {
@@ -181,6 +261,11 @@ impl Flow {
                     self.surely = &then_flow.surely & &else_flow.surely;
                     self.addressing = &then_flow.addressing | &else_flow.addressing;
                     self.varying = &then_flow.varying | &else_flow.varying;
+                    self.locked = &then_flow.locked | &else_flow.locked;
+                    self.unproven = then_flow.unproven
+                        || else_flow.unproven
+                        || then_flow.held != else_flow.held;
+                    self.held = then_flow.held;
                 }
                 // Fails in every iteration that goes on (its success exits the loop): a read,
                 // and the expected register written, in those iterations.
@@ -237,6 +322,29 @@ impl Flow {
                 // A fence adds ordering only: a failed iteration's fence, like its reads, can
                 // be dropped from an execution without making it inconsistent.
                 Instr::Fence { .. } => {}
+                // A critical section of a spin loop's iteration (`lock(l); r = x;
+                // unlock(l);`): the lock reads 0 and writes 1, the unlock writes 0, so an
+                // iteration that closes every section it opens leaves the mutex as it found
+                // it, and a failed one is dropped with its sections (docs/unrolling.md,
+                // "Spin loops").
+                Instr::Lock { loc, .. } if self.exchanges => {
+                    self.unproven |= self.held.contains(loc);
+                    self.held.push(*loc);
+                    self.locked.insert(*loc);
+                }
+                Instr::Unlock { loc, .. } if self.exchanges => {
+                    match self.held.iter().rposition(|l| l == loc) {
+                        Some(i) => {
+                            self.held.remove(i);
+                        }
+                        None => self.unproven = true,
+                    }
+                }
+                // A check (an unlock's of what the thread holds) that cannot fail here.
+                Instr::Check { cond, .. } if self.exchanges => {
+                    self.uses(cond);
+                    self.unproven |= !matches!(cond, Expr::Const(c) if *c != 0);
+                }
                 // A call binds its registers at once, every value computed first; its body
                 // follows at this level, and its end does nothing.
                 Instr::CallEnter { bind, .. } => {
@@ -398,8 +506,11 @@ pub(super) fn entry_test_reads_first(cond_prelude: &[Instr], body: &[Instr]) -> 
 ///   cut, as by the bound); any other compare-exchange at a fixed address with a register
 ///   as expected value (`r = 17; cas(&y, &r, 42);`), whose success must likewise write back
 ///   what it read in an iteration that goes on (GenMC's failed CASes that lead back to the
-///   loop's head); no store, other read-modify-write, lock, assertion, assumption or inner
-///   loop;
+///   loop's head); a lock and an unlock of a mutex of `mutexes` (memory, never
+///   destroyed: `Builder::spin_mutexes`) when the iteration closes every critical section
+///   it opens and every check of an unlock holds, on every path (`Flow::balanced`; the
+///   iteration then leaves the mutex as it found it); no store, other read-modify-write,
+///   assertion, assumption or inner loop;
 /// - read no register it writes before writing it (so an iteration does not depend on the
 ///   one before: `e = 0` before the exchange reads `e` is fine, a bare
 ///   `while (!cas(&l, &e, 1));`, which retries with the value it saw, is not), but for
@@ -413,20 +524,20 @@ pub(super) fn entry_test_reads_first(cond_prelude: &[Instr], body: &[Instr]) -> 
 ///   the reduced loop as in the original).
 pub(super) fn spin_reducible(
     temporaries: &[bool],
+    mutexes: &[bool],
     prelude: &[Instr],
     cond: &Expr,
     body: &[Instr],
 ) -> bool {
-    let mut flow = Flow {
-        exchanges: true,
-        ..Flow::default()
-    };
+    let mut flow = Flow::exchanging();
     if !flow.follow(body, None) || !flow.follow(prelude, negated_register(cond)) {
         return false;
     }
     flow.uses(cond);
     let flags = pinned_zero(cond);
-    (&flow.exposed - &flags).is_disjoint(&flow.written)
+    flow.balanced()
+        && flow.locks_only(mutexes)
+        && (&flow.exposed - &flags).is_disjoint(&flow.written)
         && flow.addressing.is_disjoint(&flow.varying)
         && flow
             .written

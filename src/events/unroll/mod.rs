@@ -173,6 +173,12 @@ fn unroll_once(
             .iter()
             .map(|l| l.mutex_destroyed)
             .collect(),
+        spin_mutexes: program
+            .locations
+            .iter()
+            .zip(flow::unlocks_matched(program))
+            .map(|(l, matched)| l.mutex_memory && !l.mutex_destroyed && matched)
+            .collect(),
         addresses: program.locations.iter().map(|l| l.address).collect(),
         access_checks: BTreeMap::new(),
         library_checks: BTreeMap::new(),
@@ -340,6 +346,12 @@ struct Builder {
     /// (`program::mutex`).
     memory_mutexes: Vec<bool>,
     destroyed_mutexes: Vec<bool>,
+    /// Per location: a mutex whose critical sections a failed iteration of a spin loop may
+    /// hold (`flow::spin_reducible`): memory, so that a section dropped with its iteration
+    /// is a lock's read-modify-write and an unlock's write taken out of `co`; never
+    /// destroyed, so that its lock reads 0; and every unlock of it of a lock its thread
+    /// holds (`flow::unlocks_matched`), so that no other write comes inside the section.
+    spin_mutexes: Vec<bool>,
     /// Per location, its address: the keys of an access through a pointer.
     addresses: Vec<i32>,
     access_checks: BTreeMap<EventId, AccessCheck>,

@@ -132,8 +132,8 @@ impl Builder {
         }
         let prelude = without(prelude, &dead);
         let body = without(body, &dead);
-        (spin_reducible(&loose, &prelude, cond, &body)
-            || spin_reducible_by_paths(&loose, &prelude, cond, &body))
+        (spin_reducible(&loose, &self.spin_mutexes, &prelude, cond, &body)
+            || spin_reducible_by_paths(&loose, &self.spin_mutexes, &prelude, cond, &body))
         .then_some((prelude, body))
     }
 }

@@ -126,6 +126,13 @@ fn follow(paths: Vec<Path>, instrs: &[Instr], out: &mut Vec<Path>) -> bool {
                         value: fold(value, &path.known),
                         span: *span,
                     },
+                    // An unlock's check of the register of what the thread holds, which the
+                    // path's lock set (`program::mutex`): it holds on this path.
+                    Instr::Check { cond, kind, span } => Instr::Check {
+                        cond: fold(cond, &path.known),
+                        kind: *kind,
+                        span: *span,
+                    },
                     other => other.clone(),
                 };
                 if !path.flow.follow(std::slice::from_ref(&folded), None) {
@@ -156,10 +163,27 @@ fn follow(paths: Vec<Path>, instrs: &[Instr], out: &mut Vec<Path>) -> bool {
     true
 }
 
+/// Whether every path of an iteration of `while (cond) body` (the condition's accesses in
+/// `prelude`) unlocks only what it locked and unlocks all of it, every check of an unlock
+/// holding on the path (`Flow::balanced`); `false` when a path cannot be followed (an
+/// instruction a spin loop may not hold, an inner loop, too many paths).
+pub(super) fn sections_balanced_by_paths(prelude: &[Instr], cond: &Expr, body: &[Instr]) -> bool {
+    let start = Path {
+        flow: Flow::exchanging(),
+        known: pinned_zero(cond).iter().map(|&r| (r, 0)).collect(),
+    };
+    let mut after_body = Vec::new();
+    let mut paths = Vec::new();
+    follow(vec![start], body, &mut after_body)
+        && follow(after_body, prelude, &mut paths)
+        && paths.iter().all(|p| p.flow.balanced())
+}
+
 /// `flow::spin_reducible` with the register checks made path by path (module doc);
 /// `loose`: the registers the loop may leave with any value.
 pub(super) fn spin_reducible_by_paths(
     loose: &[bool],
+    mutexes: &[bool],
     prelude: &[Instr],
     cond: &Expr,
     body: &[Instr],
@@ -169,6 +193,9 @@ pub(super) fn spin_reducible_by_paths(
         return false;
     }
     joined.uses(cond);
+    if !joined.locks_only(mutexes) {
+        return false;
+    }
     let flags = pinned_zero(cond);
     let start = Path {
         flow: Flow::exchanging(),
@@ -186,6 +213,10 @@ pub(super) fn spin_reducible_by_paths(
     let mut written = BTreeSet::new();
     let mut surely: Option<BTreeSet<RegId>> = None;
     for path in &mut paths {
+        // The critical sections are the path's own: each closes what it opens.
+        if !path.flow.balanced() {
+            return false;
+        }
         let cond = fold(cond, &path.known);
         path.flow.uses(&cond);
         exposed.extend(path.flow.exposed.iter().copied());
