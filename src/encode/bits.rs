@@ -89,6 +89,13 @@ impl Bits {
         }
     }
 
+    /// Remove the pairs of `other`.
+    pub fn remove_all(&mut self, other: &Bits) {
+        for (x, y) in self.rows.iter_mut().zip(&other.rows) {
+            *x &= !y;
+        }
+    }
+
     pub fn union(&self, other: &Bits) -> Bits {
         let mut out = self.clone();
         out.union_with(other);

@@ -36,6 +36,10 @@ const EXPRESSIONS: &[&str] = &[
     "id \\ [M]",
     "(fr \\ fri) | 0",
     "co \\ (co; co)",
+    // Differences by relations that surely hold their program-order or location pairs
+    // (`Compiler::sure_pairs`): those pairs are dropped without asking either operand.
+    "(loc \\ (po | rf)+) | ((M * M) \\ (po-loc | id)^-1)",
+    "([W]; loc; [M]) \\ (po | rf | co)* \\ (int & (ext | po))",
     "((po | rf)+ ; fr) & id",
     "[F & SC]; po | po; [F]",
     "rfe | rfi",

@@ -261,12 +261,26 @@ impl Compiler<'_, '_> {
             }
             _ => mask.cloned(),
         };
+        // What `b` surely holds is not in `a \ b`: neither operand is asked for it.
+        let sure = match op {
+            BinOp::Diff => self.sure_pairs(sink, b),
+            _ => None,
+        };
+        let first_mask = match (first_mask, &sure) {
+            (Some(mut m), Some(s)) => {
+                m.remove_all(s);
+                Some(m)
+            }
+            (m, _) => m,
+        };
         let x = self.eval(sink, first, first_mask.as_ref());
         let y = match x.as_ref() {
             Val::Rel(x) => {
                 let mut keys = Bits::new(n);
                 for (p, q, _) in x.iter() {
-                    keys.set(p, q);
+                    if !sure.as_ref().is_some_and(|s| s.get(p, q)) {
+                        keys.set(p, q);
+                    }
                 }
                 self.eval(sink, second, Some(&keys))
             }
@@ -283,6 +297,9 @@ impl Compiler<'_, '_> {
             (Val::Rel(x), Val::Rel(y)) => {
                 let mut out = Relation::new();
                 for (p, q, l) in x.iter() {
+                    if sure.as_ref().is_some_and(|s| s.get(p, q)) {
+                        continue;
+                    }
                     let other = y.get(p, q);
                     let v = sink.and2(l, if negate { !other } else { other });
                     out.set(p, q, v);

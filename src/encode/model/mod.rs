@@ -13,7 +13,8 @@
 //!   reads pushed down through the operators into the definitions;
 //! - intersections and differences evaluate their left operand first and only ask the right
 //!   one for the pairs that survive (`rmw & (fre; coe)` never builds `fre; coe` outside
-//!   `rmw`);
+//!   `rmw`), and a difference drops the pairs its right operand surely holds
+//!   (`plan::sure_pairs`: `A \ hb` asks nothing of `hb` on program order);
 //! - a closure of a union containing `po` is split at program order (`closure_over_po`)
 //!   rather than squared;
 //! - `acyclic` orders only events that can lie on a cycle (a node without possible incoming
@@ -115,6 +116,8 @@ struct Compiler<'e, 'a> {
     node_ubs: plan::NodeUbs,
     /// Per set definition: its static lower bound (see [`Compiler::lb`]).
     lbs: HashMap<usize, Rc<Vec<bool>>>,
+    /// Per relation definition: the pairs it surely holds (see [`Compiler::sure_pairs`]).
+    sure: HashMap<usize, Option<Rc<Bits>>>,
     /// Per definition some use of which was found (`plan`): for a relation, the pairs its
     /// uses ask for.
     wanted: Vec<Option<Bits>>,
@@ -289,6 +292,7 @@ impl<'e, 'a> Compiler<'e, 'a> {
             base_ubs: HashMap::default(),
             node_ubs: plan::NodeUbs::new(model),
             lbs: HashMap::default(),
+            sure: HashMap::default(),
             wanted: vec![None; model.defs.len()],
             pairs: HashMap::default(),
             groups: rec_members(model),

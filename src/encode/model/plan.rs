@@ -174,6 +174,9 @@ impl<'e> Compiler<'e, '_> {
                         Some(m) => m.intersection(ua),
                         None => ua.clone(),
                     };
+                    if *op == BinOp::Diff {
+                        self.without_sure(sink, &mut first, b);
+                    }
                     if first.is_empty() {
                         // Neither operand is read.
                         return;
@@ -370,8 +373,13 @@ impl<'e> Compiler<'e, '_> {
                 let x = self.ub(sink, a);
                 // A difference of relations is bounded by its first operand's bound, kept
                 // as it is.
-                if *op == BinOp::Diff && matches!(x.as_ref(), Ub::Rel(_)) {
-                    return x;
+                if *op == BinOp::Diff {
+                    if let Ub::Rel(r) = x.as_ref() {
+                        let mut r = r.clone();
+                        let before = r.clone();
+                        self.without_sure(sink, &mut r, b);
+                        return if r == before { x } else { Rc::new(Ub::Rel(r)) };
+                    }
                 }
                 // An empty first operand bounds `;`, `&` and `\` by the empty value, and `*`
                 // by the empty relation, whatever the second one is: its bound is not
@@ -459,6 +467,71 @@ impl<'e> Compiler<'e, '_> {
             _ => vec![false; n],
         };
         Rc::new(value)
+    }
+
+    /// The pairs a relation surely holds: each of them is in its value whenever both of its
+    /// events execute (`None` when none is known). Every relation relates executed events
+    /// only, so such a pair is never in `a \ e`, and neither operand is asked for it: GenMC's
+    /// memory flags (`cat::memory`) take happens-before, which holds program order, from
+    /// the pairs of a block's allocation and its accesses, most of which are its own
+    /// thread's, after the allocation (a stack object's). Pairwise base relations are
+    /// `fb(a) & fb(b)` on their pairs; a union holds what either operand surely holds, an
+    /// intersection what both do, a closure what its operand does.
+    pub(super) fn sure_pairs<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        e: &TExpr,
+    ) -> Option<Rc<Bits>> {
+        match e {
+            TExpr::Base(b) if self.pairwise(*b).is_some() => {
+                match self.base_ub(sink, *b).as_ref() {
+                    Ub::Rel(r) => Some(Rc::new(r.clone())),
+                    Ub::Set(_) => None,
+                }
+            }
+            TExpr::Def(id) if !self.groups.contains_key(id) => {
+                if let Some(known) = self.sure.get(id) {
+                    return known.clone();
+                }
+                let model = self.model;
+                let sure = match model.defs.get(*id) {
+                    Some((_, body, _)) => self.sure_pairs(sink, body),
+                    None => None,
+                };
+                self.sure.insert(*id, sure.clone());
+                sure
+            }
+            TExpr::Unary(UnOp::Plus | UnOp::Star | UnOp::Opt, inner) => {
+                self.sure_pairs(sink, inner)
+            }
+            TExpr::Unary(UnOp::Inverse, inner) => {
+                Some(Rc::new(self.sure_pairs(sink, inner)?.transpose()))
+            }
+            TExpr::Binary(BinOp::Union, a, b) => {
+                match (self.sure_pairs(sink, a), self.sure_pairs(sink, b)) {
+                    (Some(x), Some(y)) => Some(Rc::new(x.union(&y))),
+                    (x, y) => x.or(y),
+                }
+            }
+            TExpr::Binary(BinOp::Inter, a, b) => {
+                let x = self.sure_pairs(sink, a)?;
+                let y = self.sure_pairs(sink, b)?;
+                Some(Rc::new(x.intersection(&y)))
+            }
+            _ => None,
+        }
+    }
+
+    /// `pairs` without those `e` surely holds ([`Compiler::sure_pairs`]).
+    pub(super) fn without_sure<S: ClauseSink>(
+        &mut self,
+        sink: &mut S,
+        pairs: &mut Bits,
+        e: &TExpr,
+    ) {
+        if let Some(sure) = self.sure_pairs(sink, e) {
+            pairs.remove_all(&sure);
+        }
     }
 
     fn base_ub<S: ClauseSink>(&mut self, sink: &mut S, b: Base) -> Rc<Ub> {
