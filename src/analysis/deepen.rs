@@ -53,6 +53,7 @@ pub fn ask_unrolled_as_needed(
                 unroll,
                 max_events: load.max_events,
                 end_threads_at_bound: load.end_threads_at_bound,
+                forward_stores: load.forward_stores,
             },
         );
         // Past the event limit (or any refusal the larger bound brings) the answer at the

@@ -158,6 +158,18 @@ impl QueryOptions {
     }
 }
 
+/// Whether `query`, asked with `options`, may read a test unrolled with store forwarding
+/// (`events::UnrollOptions::forward_stores`, docs/unrolling.md "Store forwarding"): the
+/// forwarded value is the only one a read can return under a model with coherence and
+/// without load buffering through thread creation, so only `check`, `outcomes` and
+/// `races` under SC or RC11 as shipped with every check in force (`explain` and `--skip`
+/// switch checks off; `infer`, `spec` and `localize` unroll for themselves).
+pub fn forwards_stores(query: Query, options: &QueryOptions) -> bool {
+    matches!(query, Query::Check { .. } | Query::Outcomes | Query::Races)
+        && options.skip.is_empty()
+        && (super::slice::is_sc(&options.model) || super::slice::is_rc11(&options.model))
+}
+
 /// The settings of an `infer` query.
 #[derive(Clone, Debug, Default)]
 pub struct InferSettings {

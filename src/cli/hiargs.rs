@@ -119,6 +119,7 @@ impl HiArgs {
             no_liveness: common.no_liveness,
             ..QueryOptions::new(loaded.model, model)
         };
+        let forward_stores = nemos::analysis::query::forwards_stores(query, &options);
         Ok(HiArgs {
             paths,
             query,
@@ -128,6 +129,7 @@ impl HiArgs {
                 unroll_as_needed: common.unroll.unroll.is_none(),
                 max_events: Some(common.max_events),
                 macros: loaded.macros,
+                forward_stores,
                 ..common.c.load_options()
             },
             format: common.format,

@@ -49,6 +49,9 @@ pub struct LoadOptions {
     /// from `unroll` as far as the executions need ([`crate::analysis::deepen`]), as GenMC
     /// needs no bound for loops that end.
     pub unroll_as_needed: bool,
+    /// Store forwarding while unrolling ([`events::UnrollOptions::forward_stores`]): only
+    /// for a model with coherence, as [`crate::analysis::query::forwards_stores`] decides.
+    pub forward_stores: bool,
 }
 
 /// Runs the C preprocessor on a C file: its output, or the preprocessor's own message.
@@ -74,6 +77,7 @@ impl Default for LoadOptions {
             block_at_bound: false,
             end_threads_at_bound: false,
             unroll_as_needed: false,
+            forward_stores: false,
         }
     }
 }
@@ -191,6 +195,7 @@ pub fn load(source: &SourceFile, options: &LoadOptions) -> Result<Test, LoadErro
             unroll: options.unroll,
             max_events: options.max_events,
             end_threads_at_bound: options.end_threads_at_bound,
+            forward_stores: options.forward_stores,
         },
     )?;
     events.block_at_bound = options.block_at_bound;

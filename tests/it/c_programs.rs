@@ -736,7 +736,66 @@ const KNOWN: &[Known] = &[
         sc: (false, 3),
         litmus: None,
     },
+    Known {
+        file: "locked_list_forwarded.c",
+        // A sorted list main builds before its creates, searched and extended under one
+        // mutex: the two lock orders (GenMC 0.11: no error, 2 executions under both).
+        rc11: (false, 2),
+        sc: (false, 2),
+        litmus: None,
+    },
+    Known {
+        file: "forward_gate.c",
+        // Reads that coherence forces to main's stores (GenMC 0.11: no error, 1 execution
+        // under both).
+        rc11: (false, 1),
+        sc: (false, 1),
+        litmus: None,
+    },
 ];
+
+#[test]
+fn store_forwarding_keeps_a_locked_list_within_a_small_event_budget() {
+    // Without forwarding every link read splits into the six cells of `pool` and main's
+    // loops run to the bound: past 2000 events (and about 50 s) at nemos's deepened bound.
+    for model in ["rc11", "sc"] {
+        let output = nemos()
+            .args([
+                "check",
+                "--count",
+                "--format",
+                "json",
+                "--max-events",
+                "1000",
+            ])
+            .args(["--model", model, "locked_list_forwarded.c"])
+            .output()
+            .expect("nemos runs");
+        let result: Value = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+        assert_eq!(output.status.code(), Some(0), "{model}: {result}");
+        assert_eq!(executions(&result), 2, "{model}: {result}");
+    }
+}
+
+#[test]
+fn store_forwarding_is_off_when_coherence_is_skipped() {
+    // Without coherence main's read may return the initial 0, and so may the thread's:
+    // forwarding would have made both reads 1 and the assertions hold.
+    for (model, skipped) in [("rc11", "coherence"), ("sc", "sc")] {
+        let output = nemos()
+            .args([
+                "check", "--format", "json", "--model", model, "--skip", skipped,
+            ])
+            .arg("forward_gate.c")
+            .output()
+            .expect("nemos runs");
+        let result: Value = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+        assert_eq!(
+            result["assertion_fails"], true,
+            "{model} --skip {skipped}: {result}"
+        );
+    }
+}
 
 #[test]
 fn a_spin_loop_whose_exchange_changes_memory_is_cut_not_reduced() {

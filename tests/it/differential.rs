@@ -1192,6 +1192,7 @@ fn unroll_bounds_the_runs_of_a_do_while() {
                 unroll: 1,
                 max_events: None,
                 end_threads_at_bound: false,
+                forward_stores: false,
             },
         )
         .expect("unrolls");

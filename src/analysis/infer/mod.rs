@@ -589,6 +589,7 @@ impl Checker<'_> {
                 unroll: self.unroll,
                 max_events: None,
                 end_threads_at_bound: false,
+                forward_stores: false,
             },
         )
         .map_err(|e| InferError::Unroll(LoadError::from(e).short()))?;

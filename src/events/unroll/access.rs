@@ -43,36 +43,38 @@ impl Builder {
                 let keys = (0..cells.len())
                     .map(|k| i32::try_from(k).unwrap_or(i32::MAX))
                     .collect();
-                (cells, index, keys, in_bounds, Some(cells.len()))
+                (cells, index, keys, Some(in_bounds), Some(cells.len()))
             }
             Address::Pointer { value, cells } => {
-                // Valid when the value is the address of one of the cells it may point to.
+                // Valid when the value is the address of one of the cells it may point to
+                // (the term is made below, over the cells kept).
                 let value = self.term(value, state);
                 let keys: Vec<i32> = cells.iter().map(|&c| self.addresses[c]).collect();
-                let mut valid = self.terms.constant(0);
-                for &key in &keys {
-                    let key = self.terms.constant(key);
-                    let is_key = self.terms.binary(BinaryOp::Eq, value, key);
-                    valid = self.terms.binary(BinaryOp::Or, valid, is_key);
-                }
-                (cells, value, keys, valid, None)
+                (cells, value, keys, None, None)
             }
         };
         let mut cases: Vec<(LocId, i32)> = cells.iter().copied().zip(keys).collect();
-        let mut in_bounds = in_bounds;
         // Only the cells the selector can denote (see `values`): valid when it is one of them.
+        let mut in_bounds = in_bounds;
         if let Some(possible) = self.term_values(index) {
             let before = cases.len();
             cases.retain(|(_, key)| possible.contains(key));
             if cases.len() < before {
-                in_bounds = self.terms.constant(0);
+                in_bounds = None;
+            }
+        }
+        let in_bounds = match in_bounds {
+            Some(in_bounds) => in_bounds,
+            None => {
+                let mut valid = self.terms.constant(0);
                 for &(_, key) in &cases {
                     let key = self.terms.constant(key);
                     let is_key = self.terms.binary(BinaryOp::Eq, index, key);
-                    in_bounds = self.terms.binary(BinaryOp::Or, in_bounds, is_key);
+                    valid = self.terms.binary(BinaryOp::Or, valid, is_key);
                 }
+                valid
             }
-        }
+        };
         self.check_access(state, in_bounds, index, within, span);
         self.cell_case(state, index, &cases, 0, span, access);
     }

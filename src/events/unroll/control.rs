@@ -332,7 +332,9 @@ impl Builder {
             }
         }
         let end = self.events.len();
-        for (c, at_exit, deps_at_exit, went_on_from) in exits.into_iter().rev() {
+        for (c, mut at_exit, mut deps_at_exit, went_on_from) in exits.into_iter().rev() {
+            // Forwarding's registers made after this exit held their first value there.
+            state.pad_forwarded(&mut at_exit, &mut deps_at_exit);
             // Through `set_register`, so that a branch around the loop can undo it.
             let values: Vec<TermId> = at_exit
                 .into_iter()

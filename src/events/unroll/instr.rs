@@ -149,7 +149,9 @@ impl Builder {
             let id = b.read(s, loc, order, span);
             b.events[id].tags.clone_from(tags);
             b.events[id].register = Some(dst);
-            let value = b.terms.read(id);
+            let value = b
+                .forwarded(s, loc, order)
+                .unwrap_or_else(|| b.terms.read(id));
             b.depend(DepKind::Addr, &addr, id);
             let deps = b.read_deps(id);
             s.set_register(dst, value, deps);
@@ -169,7 +171,9 @@ impl Builder {
         let value = self.term(value, state);
         let addr = self.address_deps(loc, state);
         self.at(state, loc, span, &|b, s, loc| {
+            b.storing = true;
             let id = b.write(s, loc, value, order, span);
+            b.storing = false;
             b.events[id].tags.clone_from(tags);
             b.depend(DepKind::Addr, &addr, id);
             b.depend(DepKind::Data, &data, id);

@@ -7,6 +7,7 @@ mod ctrl;
 mod dead;
 mod exitless;
 mod flow;
+mod forward;
 mod heap;
 mod instr;
 mod liveness;
@@ -49,6 +50,11 @@ pub struct UnrollOptions {
     /// the rest of the thread does not run, a join of it waits forever, and the execution is
     /// not cut by the bound (docs/unrolling.md, "Threads ended at the bound").
     pub end_threads_at_bound: bool,
+    /// Store forwarding (`forward.rs`): a plain read that coherence forces to read its
+    /// thread's own latest write loads that write's value term. Exact only under a model
+    /// with coherence and no load buffering through thread creation (SC and RC11 as
+    /// shipped, no check skipped): the caller says so.
+    pub forward_stores: bool,
 }
 
 impl Default for UnrollOptions {
@@ -57,6 +63,7 @@ impl Default for UnrollOptions {
             unroll: 2,
             max_events: None,
             end_threads_at_bound: false,
+            forward_stores: false,
         }
     }
 }
@@ -131,14 +138,46 @@ fn unroll_with(
     unroll_once(program, options, reduce_retry_loops, None)
 }
 
-/// One unrolling; with `assumed`, each location's values, which prune case splits.
+/// One unrolling; with `assumed`, each location's values, which prune case splits. With
+/// store forwarding, as many as it takes to know which locations each thread writes
+/// (`forward.rs`), or, past [`forward::MAX_ROUNDS`], one without forwarding.
 fn unroll_once(
     program: &Program,
     options: UnrollOptions,
     reduce_retry_loops: bool,
     assumed: Option<Vec<values::ValueSet>>,
 ) -> Result<Events, UnrollError> {
+    if options.forward_stores && forward::applies(program) {
+        let mut writers = forward::Writers::new(program);
+        for _ in 0..forward::MAX_ROUNDS {
+            let forwarding = forward::Forwarding::new(program, writers.clone());
+            let events = unroll_forwarding(
+                program,
+                options,
+                reduce_retry_loops,
+                assumed.clone(),
+                Some(forwarding),
+            )?;
+            if !writers.grow(&events) {
+                return Ok(events);
+            }
+        }
+    }
+    unroll_forwarding(program, options, reduce_retry_loops, assumed, None)
+}
+
+/// [`unroll_once`] with the given forwarding, if any.
+fn unroll_forwarding(
+    program: &Program,
+    options: UnrollOptions,
+    reduce_retry_loops: bool,
+    assumed: Option<Vec<values::ValueSet>>,
+    forwarding: Option<forward::Forwarding>,
+) -> Result<Events, UnrollError> {
     let mut builder = Builder {
+        forwarding,
+        storing: false,
+        initials: program.locations.iter().map(|l| l.initial).collect(),
         reduce_retry_loops,
         assumed,
         value_memo: values::ValueMemo::new(),
@@ -303,6 +342,12 @@ fn blank_event(thread: Option<usize>, position: usize, span: Span) -> Event {
 }
 
 struct Builder {
+    /// Store forwarding (`forward.rs`), when the caller allows it and the program's shape
+    /// does; `storing` is set while a plain store emits its write.
+    forwarding: Option<forward::Forwarding>,
+    storing: bool,
+    /// Per location, its initial value.
+    initials: Vec<i32>,
     events: Vec<Event>,
     terms: Terms,
     controls: Vec<Control>,
@@ -424,6 +469,8 @@ struct ThreadState {
     call_points_start: usize,
     /// The register the cases of a lock chain test (`program::computed_lock::SELECTOR`).
     selector: Option<RegId>,
+    /// Store forwarding's registers and state (`forward.rs`), when forwarding.
+    forward: Option<forward::ThreadForward>,
 }
 
 impl Builder {
@@ -464,8 +511,18 @@ impl Builder {
             potentials: Vec::new(),
             call_points_start: self.ordering_points.len(),
             selector: values::selector_register(thread),
+            forward: self
+                .forwarding
+                .as_ref()
+                .map(|_| forward::ThreadForward::new(thread.registers.len(), index == 0)),
         };
         self.block(&thread.body, &mut state);
+        // Forwarding's registers are the unroller's own: not the thread's final registers.
+        state.registers.truncate(thread.registers.len());
+        state.deps.truncate(thread.registers.len());
+        for (_, at_stop) in state.stops.iter_mut() {
+            at_stop.truncate(thread.registers.len());
+        }
         let spans = state.ctrl_finish();
         self.dependencies.ctrl.extend(spans);
         // A thread that stopped keeps the registers it had there: later assignments are
@@ -495,6 +552,12 @@ impl Builder {
             ..event
         });
         state.events.push(id);
+        if self.forwarding.is_some() && self.events[id].is_write() {
+            if let Some(loc) = self.events[id].location {
+                let stored = self.storing.then_some(self.events[id].value).flatten();
+                self.note_write(state, loc, stored);
+            }
+        }
         let kind = self.events[id].kind;
         if self.events[id].is_memory() || kind == EventKind::Fence {
             state.ctrl_target();
