@@ -52,8 +52,8 @@ pub struct Reference {
     pub window: BTreeSet<(Statement, Statement)>,
     /// Some trace needed more loop iterations than the bound.
     pub bound_hit: bool,
-    /// Some complete trace (within the bound) failed an assertion: an `assert`, or the
-    /// implicit bounds check of a register-indexed access.
+    /// Some complete or deadlocked trace (within the bound) failed an assertion: an
+    /// `assert`, or the implicit bounds check of a register-indexed access.
     pub assertion_failure: bool,
     /// Some trace (within the bound) ends with unfinished threads none of which can move:
     /// each waits for a held lock or spins in a loop whose iterations change nothing.
@@ -563,6 +563,9 @@ impl<'p> Explorer<'p> {
             self.result.bound_hit = true;
         } else {
             self.result.deadlock = true;
+            // An assertion that failed on the way is a failure of a reachable state, as
+            // GenMC reports it on a blocked execution.
+            self.result.assertion_failure |= state.threads.iter().any(|t| t.failed);
         }
     }
 
