@@ -86,6 +86,8 @@ struct TypeInfo {
     pointer_atomic: bool,
     /// A function pointer named by its typedef (`typedef void (*op_t)(void); op_t g;`).
     function_pointer: bool,
+    /// What the pointer points to is an atomic pointer (`_Atomic(T *) *p`, `T *_Atomic *p`).
+    inner_atomic: bool,
 }
 
 impl TypeInfo {
@@ -97,6 +99,7 @@ impl TypeInfo {
             handle: false,
             pointer_atomic: false,
             function_pointer: false,
+            inner_atomic: false,
         }
     }
 }
@@ -822,15 +825,13 @@ impl Translator<'_> {
     ) -> (TypeInfo, Option<u32>) {
         let mut info = base.clone();
         let mut array_len = None;
-        // The pointer level an `_Atomic` qualifier of the declarator names (`int *_Atomic p`).
-        let mut atomic_pointer_level = None;
+        // The pointer level that is an atomic object: the base's (`_Atomic(int *)`), or the
+        // one an `_Atomic` qualifier of the declarator names (`int *_Atomic p`).
+        let mut atomic_pointer_level = info.pointer_atomic.then_some(info.pointer_depth);
+        info.pointer_atomic = false;
         for part in derived(d) {
             match part {
                 c::DerivedDeclarator::Pointer(qualifiers) => {
-                    if info.pointer_atomic {
-                        // `_Atomic(int *) *p`: one flag cannot say which level is atomic.
-                        self.refuse("a pointer to an atomic pointer", span);
-                    }
                     info.function_pointer = false;
                     info.pointer_depth += 1;
                     if qualifiers.iter().any(|q| {
@@ -868,7 +869,9 @@ impl Translator<'_> {
         match atomic_pointer_level {
             // `int *_Atomic p`: the pointer itself is atomic, not what it points to.
             Some(level) if level == info.pointer_depth => info.pointer_atomic = true,
-            Some(_) => self.refuse("a pointer to an atomic pointer", span),
+            // `_Atomic(int *) *p`: `*p` is the atomic object.
+            Some(level) if level + 1 == info.pointer_depth => info.inner_atomic = true,
+            Some(_) => self.refuse("a pointer to a pointer to an atomic pointer", span),
             None => {}
         }
         (info, array_len)
@@ -2389,12 +2392,16 @@ impl Translator<'_> {
         match &e.node {
             c::Expression::Identifier(id) => {
                 let name = &id.node.name;
+                let points_to_atomic = |info: &TypeInfo| {
+                    (info.atomic && info.pointer_depth == 1)
+                        || (info.inner_atomic && info.pointer_depth == 2)
+                };
                 if let Some(info) = scope.locals.get(name) {
-                    return info.atomic && info.pointer_depth == 1;
+                    return points_to_atomic(info);
                 }
                 match self.global_info(name) {
                     Some((Global::Array, info)) => info.atomic && info.pointer_depth == 0,
-                    Some((Global::Object, info)) => info.atomic && info.pointer_depth == 1,
+                    Some((Global::Object, info)) => points_to_atomic(info),
                     None => false,
                 }
             }
