@@ -767,20 +767,11 @@ fn store_forwarding_keeps_a_locked_list_within_a_small_event_budget() {
     // Without forwarding every link read splits into the six cells of `pool` and main's
     // loops run to the bound: past 2000 events (and about 50 s) at nemos's deepened bound.
     for model in ["rc11", "sc"] {
-        let output = nemos()
-            .args([
-                "check",
-                "--count",
-                "--format",
-                "json",
-                "--max-events",
-                "1000",
-            ])
-            .args(["--model", model, "locked_list_forwarded.c"])
-            .output()
-            .expect("nemos runs");
-        let result: Value = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
-        assert_eq!(output.status.code(), Some(0), "{model}: {result}");
+        let (code, result) = check_json(
+            "locked_list_forwarded.c",
+            &["--count", "--max-events", "1000", "--model", model],
+        );
+        assert_eq!(code, 0, "{model}: {result}");
         assert_eq!(executions(&result), 2, "{model}: {result}");
     }
 }
@@ -2923,21 +2914,11 @@ fn a_silent_loop_left_by_break_stays_bounded_under_genmc_unroll() {
 #[test]
 fn an_assertion_fails_beside_a_thread_blocked_for_good() {
     for model in ["rc11", "sc"] {
-        let output = nemos()
-            .args([
-                "check",
-                "--no-liveness",
-                "--count",
-                "--format",
-                "json",
-                "--model",
-                model,
-                "assert_beside_blocked_thread.c",
-            ])
-            .output()
-            .expect("nemos runs");
-        assert_eq!(output.status.code(), Some(1), "{model}");
-        let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        let (code, json) = check_json(
+            "assert_beside_blocked_thread.c",
+            &["--no-liveness", "--count", "--model", model],
+        );
+        assert_eq!(code, 1, "{model}: {json}");
         assert_eq!(
             json["defects"],
             serde_json::json!(["an assertion fails"]),
