@@ -404,8 +404,9 @@ pub struct AnalysisArgs {
     /// -disable-race-detection); `races` still finds them.
     #[arg(long)]
     pub ignore_races: bool,
-    /// A thread blocked for good is no defect: such executions are left out, as GenMC
-    /// leaves them without -check-liveness.
+    /// A thread blocked for good is no defect: such executions are left out of the counts,
+    /// as GenMC leaves them without -check-liveness (an assertion that fails in one is
+    /// still a defect, as GenMC reports it).
     #[arg(long)]
     pub no_liveness: bool,
     /// Check the model again rather than read it from the cache of checked models
