@@ -185,13 +185,7 @@ impl Builder {
         if self.exitless_loop(state, cond, span) {
             return;
         }
-        if spin_reducible(
-            &state.temporaries,
-            &self.spin_mutexes,
-            cond_prelude,
-            cond,
-            body,
-        ) {
+        if self.spin_loop(state, cond_prelude, cond, body) {
             return self.spin(state, cond_prelude, cond, body, span);
         }
         if let Some((prelude, body)) = self.spin_without_unread(state, cond_prelude, cond, body) {
@@ -358,6 +352,19 @@ impl Builder {
         if let Some(hit) = hit {
             state.guard = state.guard.with(hit, false);
         }
+    }
+
+    /// Whether the spin-loop reduction takes this loop ([`spin_reducible`] with the thread's
+    /// temporaries and the mutexes a spin iteration may take): the retry-loop reductions
+    /// leave such a loop to it.
+    pub(super) fn spin_loop(
+        &self,
+        state: &ThreadState,
+        prelude: &[Instr],
+        cond: &Expr,
+        body: &[Instr],
+    ) -> bool {
+        spin_reducible(&state.temporaries, &self.spin_mutexes, prelude, cond, body)
     }
 
     /// A spin loop whose failed iterations have no effect (see [`spin_reducible`]): the

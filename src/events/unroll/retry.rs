@@ -233,13 +233,7 @@ impl super::Builder {
     ) -> bool {
         // A loop the spin-loop reduction takes keeps it (`control.rs`).
         if !self.reduce_retry_loops
-            || super::flow::spin_reducible(
-                &state.temporaries,
-                &self.spin_mutexes,
-                prelude,
-                cond,
-                body,
-            )
+            || self.spin_loop(state, prelude, cond, body)
             || !cas_retry_reducible(
                 &state.temporaries,
                 &self.plain_written,

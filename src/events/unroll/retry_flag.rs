@@ -282,13 +282,7 @@ impl super::Builder {
     ) -> bool {
         // A loop a spin-loop reduction takes keeps it (`control.rs`).
         if !self.reduce_retry_loops
-            || super::flow::spin_reducible(
-                &state.temporaries,
-                &self.spin_mutexes,
-                prelude,
-                cond,
-                body,
-            )
+            || self.spin_loop(state, prelude, cond, body)
             || self
                 .spin_without_unread(state, prelude, cond, body)
                 .is_some()
